@@ -1,0 +1,39 @@
+//! Kubernetes objects and the rules that need no cluster.
+//!
+//! **Architecture Invariant:** this crate knows nothing about time, the store or printing; it turns text
+//! into typed objects (`manifest`), completes them as the API server would (`defaults`), rejects what the
+//! API server rejects (`validation`) and answers matching questions shared by the controller and the
+//! scheduler (`selector`, `node_affinity`, `taints`, `quantity`, `int_or_percent`).
+
+pub mod defaults;
+pub mod int_or_percent;
+pub mod manifest;
+pub mod node_affinity;
+pub mod object;
+pub mod quantity;
+pub mod selector;
+pub mod taints;
+pub mod validation;
+
+pub use k8s_openapi;
+pub use object::{Kind, Object};
+
+/// Re-exported object types so downstream crates name them from one place.
+pub mod types {
+    pub use k8s_openapi::api::apps::v1::{
+        ControllerRevision, DaemonSet, DaemonSetSpec, DaemonSetStatus, DaemonSetUpdateStrategy,
+        RollingUpdateDaemonSet,
+    };
+    pub use k8s_openapi::api::core::v1::{
+        Affinity, Container, ContainerStatus, Event, EventSource, Namespace, Node, NodeAffinity,
+        NodeCondition, NodeSelector, NodeSelectorRequirement, NodeSelectorTerm, NodeSpec,
+        NodeStatus, ObjectReference, Pod, PodCondition, PodSpec, PodStatus, PodTemplateSpec,
+        Taint, Toleration,
+    };
+    pub use k8s_openapi::api::scheduling::v1::PriorityClass;
+    pub use k8s_openapi::apimachinery::pkg::api::resource::Quantity;
+    pub use k8s_openapi::apimachinery::pkg::apis::meta::v1::{
+        LabelSelector, LabelSelectorRequirement, MicroTime, ObjectMeta, OwnerReference, Time,
+    };
+    pub use k8s_openapi::apimachinery::pkg::util::intstr::IntOrString;
+}

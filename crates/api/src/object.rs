@@ -1,0 +1,206 @@
+//! A typed enum over the kinds the playground simulates, and the kind table kubectl resolves names with.
+
+use crate::types::*;
+use serde::Serialize;
+
+/// The kinds the simulator stores. Order is the order `kubectl get all` and `api-resources` list them in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Kind {
+    /// core/v1 Namespace (cluster scoped).
+    Namespace,
+    /// core/v1 Node (cluster scoped).
+    Node,
+    /// core/v1 Pod.
+    Pod,
+    /// apps/v1 DaemonSet.
+    DaemonSet,
+    /// apps/v1 ControllerRevision.
+    ControllerRevision,
+    /// core/v1 Event.
+    Event,
+    /// scheduling.k8s.io/v1 PriorityClass (cluster scoped).
+    PriorityClass,
+}
+
+impl Kind {
+    /// Every kind, in a fixed order.
+    pub const ALL: [Kind; 7] = [
+        Kind::Namespace,
+        Kind::Node,
+        Kind::Pod,
+        Kind::DaemonSet,
+        Kind::ControllerRevision,
+        Kind::Event,
+        Kind::PriorityClass,
+    ];
+
+    /// The `kind:` string of manifests.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Namespace => "Namespace",
+            Kind::Node => "Node",
+            Kind::Pod => "Pod",
+            Kind::DaemonSet => "DaemonSet",
+            Kind::ControllerRevision => "ControllerRevision",
+            Kind::Event => "Event",
+            Kind::PriorityClass => "PriorityClass",
+        }
+    }
+
+    /// The `apiVersion:` the API server serves the kind at.
+    pub fn api_version(self) -> &'static str {
+        match self {
+            Kind::DaemonSet | Kind::ControllerRevision => "apps/v1",
+            Kind::PriorityClass => "scheduling.k8s.io/v1",
+            _ => "v1",
+        }
+    }
+
+    /// The API group ("" for core), used in `daemonset.apps/x` style names.
+    pub fn group(self) -> &'static str {
+        match self {
+            Kind::DaemonSet | Kind::ControllerRevision => "apps",
+            Kind::PriorityClass => "scheduling.k8s.io",
+            _ => "",
+        }
+    }
+
+    /// The plural resource name (`daemonsets`).
+    pub fn plural(self) -> &'static str {
+        match self {
+            Kind::Namespace => "namespaces",
+            Kind::Node => "nodes",
+            Kind::Pod => "pods",
+            Kind::DaemonSet => "daemonsets",
+            Kind::ControllerRevision => "controllerrevisions",
+            Kind::Event => "events",
+            Kind::PriorityClass => "priorityclasses",
+        }
+    }
+
+    /// kubectl's short names (`ds`, `po`…), as `api-resources` lists them.
+    pub fn short_names(self) -> &'static [&'static str] {
+        match self {
+            Kind::Namespace => &["ns"],
+            Kind::Node => &["no"],
+            Kind::Pod => &["po"],
+            Kind::DaemonSet => &["ds"],
+            Kind::ControllerRevision => &[],
+            Kind::Event => &["ev"],
+            Kind::PriorityClass => &["pc"],
+        }
+    }
+
+    /// Whether objects of the kind live in a namespace.
+    pub fn namespaced(self) -> bool {
+        !matches!(self, Kind::Namespace | Kind::Node | Kind::PriorityClass)
+    }
+
+    /// `daemonset.apps` / `pod`: the qualified lower-case singular kubectl prints before `/name`.
+    pub fn qualified_singular(self) -> String {
+        let singular = self.name().to_ascii_lowercase();
+        if self.group().is_empty() {
+            singular
+        } else {
+            format!("{singular}.{}", self.group())
+        }
+    }
+
+    /// `daemonsets.apps` / `pods`: the qualified plural used in API error messages.
+    pub fn qualified_plural(self) -> String {
+        if self.group().is_empty() {
+            self.plural().to_string()
+        } else {
+            format!("{}.{}", self.plural(), self.group())
+        }
+    }
+
+    /// Resolves what a user types after `kubectl get` (`ds`, `daemonset`, `daemonsets.apps`, `DaemonSet`).
+    pub fn from_resource_name(text: &str) -> Option<Kind> {
+        let lower = text.to_ascii_lowercase();
+        Kind::ALL.into_iter().find(|kind| {
+            let singular = kind.name().to_ascii_lowercase();
+            lower == singular
+                || lower == kind.plural()
+                || lower == kind.qualified_plural()
+                || lower == kind.qualified_singular()
+                || kind.short_names().contains(&lower.as_str())
+        })
+    }
+
+    /// Resolves a manifest's `kind:` (case-sensitive, as the API server does).
+    pub fn from_kind_name(text: &str) -> Option<Kind> {
+        Kind::ALL.into_iter().find(|kind| kind.name() == text)
+    }
+}
+
+/// One object of any simulated kind.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum Object {
+    /// A namespace.
+    Namespace(Namespace),
+    /// A node.
+    Node(Node),
+    /// A pod.
+    Pod(Pod),
+    /// A DaemonSet.
+    DaemonSet(DaemonSet),
+    /// A ControllerRevision.
+    ControllerRevision(ControllerRevision),
+    /// An event.
+    Event(Event),
+    /// A PriorityClass.
+    PriorityClass(PriorityClass),
+}
+
+impl Object {
+    /// The kind of the wrapped object.
+    pub fn kind(&self) -> Kind {
+        match self {
+            Object::Namespace(_) => Kind::Namespace,
+            Object::Node(_) => Kind::Node,
+            Object::Pod(_) => Kind::Pod,
+            Object::DaemonSet(_) => Kind::DaemonSet,
+            Object::ControllerRevision(_) => Kind::ControllerRevision,
+            Object::Event(_) => Kind::Event,
+            Object::PriorityClass(_) => Kind::PriorityClass,
+        }
+    }
+
+    /// The object's metadata.
+    pub fn metadata(&self) -> &ObjectMeta {
+        match self {
+            Object::Namespace(o) => &o.metadata,
+            Object::Node(o) => &o.metadata,
+            Object::Pod(o) => &o.metadata,
+            Object::DaemonSet(o) => &o.metadata,
+            Object::ControllerRevision(o) => &o.metadata,
+            Object::Event(o) => &o.metadata,
+            Object::PriorityClass(o) => &o.metadata,
+        }
+    }
+
+    /// The object's metadata, mutably.
+    pub fn metadata_mut(&mut self) -> &mut ObjectMeta {
+        match self {
+            Object::Namespace(o) => &mut o.metadata,
+            Object::Node(o) => &mut o.metadata,
+            Object::Pod(o) => &mut o.metadata,
+            Object::DaemonSet(o) => &mut o.metadata,
+            Object::ControllerRevision(o) => &mut o.metadata,
+            Object::Event(o) => &mut o.metadata,
+            Object::PriorityClass(o) => &mut o.metadata,
+        }
+    }
+
+    /// `metadata.name`, or "" when unset.
+    pub fn name(&self) -> &str {
+        self.metadata().name.as_deref().unwrap_or("")
+    }
+
+    /// The object as JSON with `apiVersion` and `kind` set (k8s-openapi adds them on serialize).
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::to_value(self).unwrap_or(serde_json::Value::Null)
+    }
+}

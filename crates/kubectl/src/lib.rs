@@ -1,0 +1,8 @@
+//! The command language: `kubectl …` and `sim …` commands with kubectl's output text.
+//!
+//! **API Boundary:** `Session` is what the web app and the `dsplay` CLI drive; everything a user can do
+//! is a command string run through it. This is the only crate that renders kubectl-style text.
+
+pub mod session;
+
+pub use session::{Chunk, CommandOutput, Session, SessionOptions, Stream};

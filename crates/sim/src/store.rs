@@ -1,0 +1,193 @@
+//! The object store: typed tables per kind keyed by (namespace, name), API-server bookkeeping
+//! (resourceVersion) and the watch log every change appends to.
+
+use dsplay_api::types::*;
+use dsplay_api::{Kind, Object};
+use std::collections::BTreeMap;
+
+/// Key of a stored object: (namespace, name); namespace is "" for cluster-scoped kinds.
+pub type Key = (String, String);
+
+/// What happened to an object, as a watch stream reports it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WatchEventType {
+    /// Created.
+    Added,
+    /// Updated (spec, status or metadata).
+    Modified,
+    /// Removed from the store.
+    Deleted,
+}
+
+/// One entry of the watch log: enough for a UI to animate and for tests to compare runs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WatchEvent {
+    /// The store's resourceVersion after the change.
+    pub resource_version: u64,
+    /// Virtual time of the change, in milliseconds since the epoch.
+    pub time_ms: i64,
+    /// Added / Modified / Deleted.
+    pub event_type: WatchEventType,
+    /// The object's kind.
+    pub kind: Kind,
+    /// Namespace ("" for cluster-scoped).
+    pub namespace: String,
+    /// Name.
+    pub name: String,
+}
+
+/// All stored objects. Iteration is always in (namespace, name) order, so output is deterministic.
+#[derive(Clone, Debug, Default)]
+pub struct Store {
+    pub(crate) namespaces: BTreeMap<Key, Namespace>,
+    pub(crate) nodes: BTreeMap<Key, Node>,
+    pub(crate) pods: BTreeMap<Key, Pod>,
+    pub(crate) daemon_sets: BTreeMap<Key, DaemonSet>,
+    pub(crate) controller_revisions: BTreeMap<Key, ControllerRevision>,
+    pub(crate) events: BTreeMap<Key, Event>,
+    pub(crate) priority_classes: BTreeMap<Key, PriorityClass>,
+    pub(crate) resource_version: u64,
+    pub(crate) watch_log: Vec<WatchEvent>,
+}
+
+/// The store key of an object.
+pub fn key_of(meta: &ObjectMeta) -> Key {
+    (meta.namespace.clone().unwrap_or_default(), meta.name.clone().unwrap_or_default())
+}
+
+impl Store {
+    /// All namespaces, by name.
+    pub fn namespaces(&self) -> impl Iterator<Item = &Namespace> {
+        self.namespaces.values()
+    }
+    /// All nodes, by name.
+    pub fn nodes(&self) -> impl Iterator<Item = &Node> {
+        self.nodes.values()
+    }
+    /// All pods, by namespace then name.
+    pub fn pods(&self) -> impl Iterator<Item = &Pod> {
+        self.pods.values()
+    }
+    /// All DaemonSets, by namespace then name.
+    pub fn daemon_sets(&self) -> impl Iterator<Item = &DaemonSet> {
+        self.daemon_sets.values()
+    }
+    /// All ControllerRevisions, by namespace then name.
+    pub fn controller_revisions(&self) -> impl Iterator<Item = &ControllerRevision> {
+        self.controller_revisions.values()
+    }
+    /// All events, by namespace then name.
+    pub fn events(&self) -> impl Iterator<Item = &Event> {
+        self.events.values()
+    }
+    /// All PriorityClasses, by name.
+    pub fn priority_classes(&self) -> impl Iterator<Item = &PriorityClass> {
+        self.priority_classes.values()
+    }
+    /// One node.
+    pub fn node(&self, name: &str) -> Option<&Node> {
+        self.nodes.get(&(String::new(), name.to_string()))
+    }
+    /// One pod.
+    pub fn pod(&self, namespace: &str, name: &str) -> Option<&Pod> {
+        self.pods.get(&(namespace.to_string(), name.to_string()))
+    }
+    /// One DaemonSet.
+    pub fn daemon_set(&self, namespace: &str, name: &str) -> Option<&DaemonSet> {
+        self.daemon_sets.get(&(namespace.to_string(), name.to_string()))
+    }
+    /// One namespace.
+    pub fn namespace(&self, name: &str) -> Option<&Namespace> {
+        self.namespaces.get(&(String::new(), name.to_string()))
+    }
+    /// One PriorityClass.
+    pub fn priority_class(&self, name: &str) -> Option<&PriorityClass> {
+        self.priority_classes.get(&(String::new(), name.to_string()))
+    }
+
+    /// Any object by kind and key, cloned into the `Object` enum.
+    pub fn get(&self, kind: Kind, namespace: &str, name: &str) -> Option<Object> {
+        let key = (if kind.namespaced() { namespace.to_string() } else { String::new() }, name.to_string());
+        match kind {
+            Kind::Namespace => self.namespaces.get(&key).cloned().map(Object::Namespace),
+            Kind::Node => self.nodes.get(&key).cloned().map(Object::Node),
+            Kind::Pod => self.pods.get(&key).cloned().map(Object::Pod),
+            Kind::DaemonSet => self.daemon_sets.get(&key).cloned().map(Object::DaemonSet),
+            Kind::ControllerRevision => self.controller_revisions.get(&key).cloned().map(Object::ControllerRevision),
+            Kind::Event => self.events.get(&key).cloned().map(Object::Event),
+            Kind::PriorityClass => self.priority_classes.get(&key).cloned().map(Object::PriorityClass),
+        }
+    }
+
+    /// Every object of a kind (all namespaces), in key order.
+    pub fn list(&self, kind: Kind) -> Vec<Object> {
+        match kind {
+            Kind::Namespace => self.namespaces.values().cloned().map(Object::Namespace).collect(),
+            Kind::Node => self.nodes.values().cloned().map(Object::Node).collect(),
+            Kind::Pod => self.pods.values().cloned().map(Object::Pod).collect(),
+            Kind::DaemonSet => self.daemon_sets.values().cloned().map(Object::DaemonSet).collect(),
+            Kind::ControllerRevision => self.controller_revisions.values().cloned().map(Object::ControllerRevision).collect(),
+            Kind::Event => self.events.values().cloned().map(Object::Event).collect(),
+            Kind::PriorityClass => self.priority_classes.values().cloned().map(Object::PriorityClass).collect(),
+        }
+    }
+
+    /// The store's current resourceVersion (bumped by every write).
+    pub fn resource_version(&self) -> u64 {
+        self.resource_version
+    }
+
+    /// Every change so far, oldest first.
+    pub fn watch_log(&self) -> &[WatchEvent] {
+        &self.watch_log
+    }
+
+    /// Writes an object (insert or replace), bumping resourceVersion and logging the change.
+    /// Callers (the API layer) have already done defaulting, validation and metadata bookkeeping.
+    pub(crate) fn put(&mut self, mut object: Object, time_ms: i64) {
+        self.resource_version += 1;
+        object.metadata_mut().resource_version = Some(self.resource_version.to_string());
+        let kind = object.kind();
+        let key = key_of(object.metadata());
+        let existed = match object {
+            Object::Namespace(o) => self.namespaces.insert(key.clone(), o).is_some(),
+            Object::Node(o) => self.nodes.insert(key.clone(), o).is_some(),
+            Object::Pod(o) => self.pods.insert(key.clone(), o).is_some(),
+            Object::DaemonSet(o) => self.daemon_sets.insert(key.clone(), o).is_some(),
+            Object::ControllerRevision(o) => self.controller_revisions.insert(key.clone(), o).is_some(),
+            Object::Event(o) => self.events.insert(key.clone(), o).is_some(),
+            Object::PriorityClass(o) => self.priority_classes.insert(key.clone(), o).is_some(),
+        };
+        let event_type = if existed { WatchEventType::Modified } else { WatchEventType::Added };
+        self.log(event_type, kind, key, time_ms);
+    }
+
+    /// Removes an object; returns it if it existed.
+    pub(crate) fn remove(&mut self, kind: Kind, key: &Key, time_ms: i64) -> Option<Object> {
+        let removed = match kind {
+            Kind::Namespace => self.namespaces.remove(key).map(Object::Namespace),
+            Kind::Node => self.nodes.remove(key).map(Object::Node),
+            Kind::Pod => self.pods.remove(key).map(Object::Pod),
+            Kind::DaemonSet => self.daemon_sets.remove(key).map(Object::DaemonSet),
+            Kind::ControllerRevision => self.controller_revisions.remove(key).map(Object::ControllerRevision),
+            Kind::Event => self.events.remove(key).map(Object::Event),
+            Kind::PriorityClass => self.priority_classes.remove(key).map(Object::PriorityClass),
+        };
+        if removed.is_some() {
+            self.resource_version += 1;
+            self.log(WatchEventType::Deleted, kind, key.clone(), time_ms);
+        }
+        removed
+    }
+
+    fn log(&mut self, event_type: WatchEventType, kind: Kind, key: Key, time_ms: i64) {
+        self.watch_log.push(WatchEvent {
+            resource_version: self.resource_version,
+            time_ms,
+            event_type,
+            kind,
+            namespace: key.0,
+            name: key.1,
+        });
+    }
+}
