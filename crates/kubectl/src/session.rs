@@ -1,5 +1,6 @@
 //! A session: one cluster plus the history of commands run on it.
 
+use crate::commands::{self, Ctx, FileReader};
 use dsplay_sim::Cluster;
 
 /// Which stream a piece of output went to.
@@ -58,23 +59,43 @@ impl Default for SessionOptions {
 pub struct Session {
     cluster: Cluster,
     history: Vec<String>,
+    read_file: Option<FileReader>,
 }
 
 impl Session {
     /// A new session on the default (or empty) cluster.
     pub fn new(options: SessionOptions) -> Session {
         let cluster = if options.empty { Cluster::new_empty(options.seed) } else { Cluster::new(options.seed) };
-        Session { cluster, history: Vec::new() }
+        Session { cluster, history: Vec::new(), read_file: None }
     }
 
     /// Runs a script (one or more commands, here-documents allowed) and returns one output per command.
     pub fn execute(&mut self, script: &str) -> Vec<CommandOutput> {
-        self.history.push(script.to_string());
-        vec![CommandOutput {
-            command: script.to_string(),
-            chunks: vec![Chunk { stream: Stream::Stderr, text: "error: not implemented yet\n".into() }],
-            success: false,
-        }]
+        let mut outputs = Vec::new();
+        for command in crate::tokenizer::split_script(script) {
+            match command {
+                Ok(command) => {
+                    if command.args.is_empty() {
+                        continue;
+                    }
+                    self.history.push(command.echo.clone());
+                    let mut ctx = Ctx { cluster: &mut self.cluster, stdin: command.stdin.as_deref(), read_file: self.read_file, chunks: Vec::new() };
+                    let success = commands::run(&mut ctx, &command.args).is_ok();
+                    outputs.push(CommandOutput { command: command.echo, chunks: ctx.chunks, success });
+                }
+                Err(error) => outputs.push(CommandOutput {
+                    command: error.echo.clone(),
+                    chunks: vec![Chunk { stream: Stream::Stderr, text: format!("error: {}\n", error.message) }],
+                    success: false,
+                }),
+            }
+        }
+        outputs
+    }
+
+    /// Lets `-f FILE` read files (the native CLI passes the file system; the browser has none).
+    pub fn set_file_reader(&mut self, reader: FileReader) {
+        self.read_file = Some(reader);
     }
 
     /// The cluster, for views.

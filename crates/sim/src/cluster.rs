@@ -1,33 +1,104 @@
-//! The cluster facade: API writes, the virtual clock, and the loops run after every change.
+//! The cluster facade: the virtual clock and timer queue, and the control loop that runs every
+//! controller until nothing changes after each API write or timer.
 
+use crate::images::ImageBehavior;
+use crate::kubelet::{NodeRuntime, PodRuntime};
 use crate::store::Store;
 use chrono::{DateTime, TimeZone, Utc};
+use rand_chacha::ChaCha8Rng;
+use rand_core::SeedableRng;
+use std::collections::BTreeMap;
 use std::time::Duration;
-
-/// One simulated cluster.
-#[derive(Clone, Debug)]
-pub struct Cluster {
-    store: Store,
-    now_ms: i64,
-}
 
 /// Default epoch of the virtual clock: 2026-01-01T00:00:00Z.
 pub const EPOCH_MS: i64 = 1_767_225_600_000;
 
+/// How long `settle` runs at most by default (SPEC-simulator §4.2).
+pub const DEFAULT_SETTLE_MAX: Duration = Duration::from_secs(600);
+
+/// Something scheduled to happen at a virtual instant.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Timer {
+    /// A kubelet stage of one pod finishes; `epoch` invalidates timers of an older pod runtime state.
+    Kubelet { pod_uid: String, epoch: u64 },
+    /// A failed node's grace period ends: mark it unreachable.
+    NodeMonitorGrace { node: String, epoch: u64 },
+    /// Re-sync DaemonSets (minReadySeconds, failed-pod back-off).
+    ResyncDaemonSets,
+    /// A taint-based eviction falls due.
+    TaintEviction { namespace: String, pod: String },
+    /// Pod GC: delete pods bound to nodes that no longer exist.
+    PodGc,
+}
+
+/// One simulated cluster: the store, the clock, and the state of every loop.
+#[derive(Clone, Debug)]
+pub struct Cluster {
+    pub(crate) store: Store,
+    pub(crate) now_ms: i64,
+    pub(crate) rng: ChaCha8Rng,
+    pub(crate) seed: u64,
+    pub(crate) timers: BTreeMap<(i64, u64), Timer>,
+    pub(crate) timer_seq: u64,
+    pub(crate) event_seq: u64,
+    pub(crate) images: BTreeMap<String, ImageBehavior>,
+    pub(crate) pods_runtime: BTreeMap<String, PodRuntime>,
+    pub(crate) nodes_runtime: BTreeMap<String, NodeRuntime>,
+    /// Failed-pod back-off per `<ds uid>/<observedGeneration>/<node>`: (delay ms, not before ms).
+    pub(crate) failed_pod_backoff: BTreeMap<String, (i64, i64)>,
+    /// Scheduled taint evictions: pod key → due time.
+    pub(crate) evictions: BTreeMap<(String, String), i64>,
+    /// Pods the scheduler found unschedulable, with the message, so it retries only after a change.
+    pub(crate) unschedulable: BTreeMap<(String, String), (String, u64)>,
+    /// A counter of changes that can make an unschedulable pod fit (node or bound-pod changes).
+    pub(crate) cluster_change: u64,
+    pub(crate) next_pod_cidr: u32,
+}
+
 impl Cluster {
-    /// The default kind-like cluster (SPEC-simulator §3), settled.
-    pub fn new(_seed: u64) -> Cluster {
-        Cluster { store: Store::default(), now_ms: EPOCH_MS }
+    /// The default kind-like cluster (SPEC-simulator §3), with kube-proxy and kindnet rolled out.
+    pub fn new(seed: u64) -> Cluster {
+        let mut cluster = Cluster::new_empty(seed);
+        crate::default_cluster::install_kind_cluster(&mut cluster);
+        cluster
     }
 
-    /// A cluster with no nodes: namespaces and the two system PriorityClasses only.
-    pub fn new_empty(_seed: u64) -> Cluster {
-        Cluster { store: Store::default(), now_ms: EPOCH_MS }
+    /// A cluster with no nodes: the namespaces and the two system PriorityClasses only.
+    pub fn new_empty(seed: u64) -> Cluster {
+        let mut cluster = Cluster {
+            store: Store::default(),
+            now_ms: EPOCH_MS,
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            seed,
+            timers: BTreeMap::new(),
+            timer_seq: 0,
+            event_seq: 0,
+            images: BTreeMap::new(),
+            pods_runtime: BTreeMap::new(),
+            nodes_runtime: BTreeMap::new(),
+            failed_pod_backoff: BTreeMap::new(),
+            evictions: BTreeMap::new(),
+            unschedulable: BTreeMap::new(),
+            cluster_change: 0,
+            next_pod_cidr: 0,
+        };
+        crate::default_cluster::install_base_objects(&mut cluster);
+        cluster
+    }
+
+    /// The seed the cluster was made with.
+    pub fn seed(&self) -> u64 {
+        self.seed
     }
 
     /// The virtual time.
     pub fn now(&self) -> DateTime<Utc> {
-        Utc.timestamp_millis_opt(self.now_ms).single().unwrap_or_default()
+        to_datetime(self.now_ms)
+    }
+
+    /// The virtual time in milliseconds since the Unix epoch.
+    pub fn now_ms(&self) -> i64 {
+        self.now_ms
     }
 
     /// Read access to every object.
@@ -35,13 +106,135 @@ impl Cluster {
         &self.store
     }
 
-    /// Advances the virtual clock by `d`, running every timer that falls due.
-    pub fn advance(&mut self, d: Duration) {
-        self.now_ms += d.as_millis() as i64;
-    }
-
     /// When the next timer fires, if any is pending.
     pub fn next_timer(&self) -> Option<DateTime<Utc>> {
-        None
+        self.timers.keys().next().map(|(t, _)| to_datetime(*t))
     }
+
+    /// Advances the virtual clock by `d`, firing every timer that falls due, in order.
+    pub fn advance(&mut self, d: Duration) {
+        let target = self.now_ms.saturating_add(d.as_millis().min(i64::MAX as u128) as i64);
+        self.run_until(target);
+    }
+
+    /// Jumps to the next timer and runs it (the UI's "step"); returns false when nothing is pending.
+    pub fn step(&mut self) -> bool {
+        match self.timers.keys().next().map(|(t, _)| *t) {
+            Some(t) => {
+                self.run_until(t);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Advances until no timer is pending, or until `max` has passed. Returns the time advanced.
+    pub fn settle(&mut self, max: Duration) -> Duration {
+        let start = self.now_ms;
+        let limit = start.saturating_add(max.as_millis().min(i64::MAX as u128) as i64);
+        while let Some(t) = self.timers.keys().next().map(|(t, _)| *t) {
+            if t > limit {
+                break;
+            }
+            self.run_until(t);
+        }
+        Duration::from_millis((self.now_ms - start).max(0) as u64)
+    }
+
+    /// Runs the loops until quiescent at the current instant (after an API write).
+    pub fn reconcile(&mut self) {
+        for _ in 0..200 {
+            let before = (self.store.resource_version(), self.timer_seq);
+            crate::controller::node_lifecycle::sync(self);
+            crate::controller::taint_eviction::sync(self);
+            crate::controller::gc::sync(self);
+            crate::controller::daemonset::sync_all(self);
+            crate::scheduling::sync(self);
+            crate::kubelet::sync(self);
+            if (self.store.resource_version(), self.timer_seq) == before {
+                return;
+            }
+        }
+    }
+
+    fn run_until(&mut self, target: i64) {
+        self.reconcile();
+        while let Some((&(t, seq), _)) = self.timers.iter().next() {
+            if t > target {
+                break;
+            }
+            let timer = self.timers.remove(&(t, seq)).expect("timer just seen");
+            self.now_ms = self.now_ms.max(t);
+            self.fire(timer);
+            // Fire every timer of the same instant before the loops run, as one instant.
+            if self.timers.keys().next().is_some_and(|(next, _)| *next == t) {
+                continue;
+            }
+            self.reconcile();
+        }
+        self.now_ms = self.now_ms.max(target);
+        self.reconcile();
+    }
+
+    fn fire(&mut self, timer: Timer) {
+        match timer {
+            Timer::Kubelet { pod_uid, epoch } => crate::kubelet::on_timer(self, &pod_uid, epoch),
+            Timer::NodeMonitorGrace { node, epoch } => crate::controller::node_lifecycle::on_grace_expired(self, &node, epoch),
+            Timer::ResyncDaemonSets => {}
+            Timer::TaintEviction { namespace, pod } => crate::controller::taint_eviction::on_due(self, &namespace, &pod),
+            Timer::PodGc => crate::controller::gc::pod_gc(self),
+        }
+    }
+
+    /// Schedules a timer `after_ms` from now.
+    pub(crate) fn schedule(&mut self, after_ms: i64, timer: Timer) {
+        self.timer_seq += 1;
+        let at = self.now_ms.saturating_add(after_ms.max(0));
+        self.timers.insert((at, self.timer_seq), timer);
+    }
+
+    /// Schedules a timer at an absolute time unless an identical one is already due then.
+    pub(crate) fn schedule_at_once(&mut self, at_ms: i64, timer: Timer) {
+        if self.timers.iter().any(|((t, _), existing)| *t == at_ms && *existing == timer) {
+            return;
+        }
+        self.timer_seq += 1;
+        self.timers.insert((at_ms.max(self.now_ms), self.timer_seq), timer);
+    }
+
+    /// Sets how an image behaves in the kubelet model (`sim image`).
+    pub fn set_image_behavior(&mut self, image: &str, behavior: ImageBehavior) {
+        self.images.insert(image.to_string(), behavior);
+        self.reconcile();
+    }
+
+    /// How an image behaves (defaults unless `sim image` changed it). Matches the image with and without tag.
+    pub fn image_behavior(&self, image: &str) -> ImageBehavior {
+        if let Some(b) = self.images.get(image) {
+            return b.clone();
+        }
+        let untagged = image.rsplit_once(':').filter(|(_, tag)| !tag.contains('/')).map(|(name, _)| name);
+        untagged.and_then(|name| self.images.get(name)).cloned().unwrap_or_default()
+    }
+
+    /// Reseeds the RNG (`sim seed N`).
+    pub fn reseed(&mut self, seed: u64) {
+        self.seed = seed;
+        self.rng = ChaCha8Rng::seed_from_u64(seed);
+    }
+
+    /// Whether a node has been failed with `sim node fail` and not recovered.
+    pub fn node_failed(&self, node: &str) -> bool {
+        self.nodes_runtime.get(node).is_some_and(|n| n.failed)
+    }
+}
+
+/// Milliseconds since the Unix epoch → UTC time.
+pub fn to_datetime(ms: i64) -> DateTime<Utc> {
+    Utc.timestamp_millis_opt(ms).single().unwrap_or_default()
+}
+
+/// A k8s `Time` for milliseconds since the epoch (the API truncates to seconds).
+pub(crate) fn k8s_time(ms: i64) -> dsplay_api::types::Time {
+    dsplay_api::types::Time(to_datetime(ms - ms.rem_euclid(1000)))
 }

@@ -4,8 +4,21 @@
 //! **Architecture Invariant:** no I/O, no wall clock, no OS randomness. A `Cluster` is a pure function
 //! of its seed and the calls made on it; iteration is always over ordered maps.
 
+pub mod api_server;
 pub mod cluster;
+pub mod controller;
+pub mod default_cluster;
+pub mod error;
+pub mod images;
+pub mod kubelet;
+pub mod names;
+pub mod scheduler;
+mod scheduling;
 pub mod store;
 
+pub use api_server::{DeleteOptions, Propagation};
 pub use cluster::Cluster;
+pub use default_cluster::NodeOptions;
+pub use error::{ApiError, ApiResult};
+pub use images::ImageBehavior;
 pub use store::{Store, WatchEvent, WatchEventType};

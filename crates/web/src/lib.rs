@@ -1,1 +1,29 @@
-//! placeholder
+//! The DaemonSet Playground web app: Yew function components over the sim and kubectl crates.
+//!
+//! **Architecture Invariant:** this crate (with `cli`) is the only one that touches the DOM or the
+//! wall clock. The view model ([`model`]), diagnostics, completion and the reducer ([`state`]) are
+//! plain Rust and unit-tested natively; only the components need a browser.
+
+pub mod app;
+pub mod completion;
+pub mod components;
+pub mod demo;
+pub mod diagnostics;
+pub mod model;
+pub mod state;
+
+/// Entry point called by the generated JS glue: mounts the app into `#app` (or `<body>`).
+#[cfg(target_arch = "wasm32")]
+#[wasm_bindgen::prelude::wasm_bindgen(start)]
+pub fn start() {
+    let root = gloo::utils::document().get_element_by_id("app");
+    match root {
+        Some(root) => {
+            root.set_inner_html("");
+            yew::Renderer::<app::App>::with_root(root).render();
+        }
+        None => {
+            yew::Renderer::<app::App>::new().render();
+        }
+    }
+}

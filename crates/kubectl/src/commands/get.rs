@@ -1,0 +1,337 @@
+//! `kubectl get` and `kubectl describe`.
+
+use super::{namespace, parse_flags, resource_args, CmdResult, Ctx, Failed};
+use crate::flags::{boolean, value, FlagSpec, Parsed};
+use crate::printers::{get as rows, output, table};
+use dsplay_api::types::*;
+use dsplay_api::{selector, Kind, Object};
+use dsplay_sim::{ApiError, Cluster};
+
+const GET_FLAGS: &[FlagSpec] = &[
+    value("output", Some('o')),
+    boolean("all-namespaces", Some('A')),
+    value("selector", Some('l')),
+    value("field-selector", None),
+    value("label-columns", Some('L')),
+    boolean("show-labels", None),
+    boolean("watch", Some('w')),
+    boolean("no-headers", None),
+    value("filename", Some('f')),
+    value("sort-by", None),
+    boolean("ignore-not-found", None),
+];
+
+/// Objects selected by kind, namespace scope, label and field selectors.
+pub(crate) struct Query {
+    pub all_namespaces: bool,
+    pub namespace: String,
+    pub labels: Option<selector::Selector>,
+    pub fields: Vec<(String, bool, String)>,
+}
+
+impl Query {
+    pub(crate) fn from_flags(ctx: &mut Ctx, parsed: &Parsed) -> Result<Query, Failed> {
+        let labels = match parsed.get("selector") {
+            Some(text) => match selector::parse(text) {
+                Ok(s) => Some(s),
+                Err(e) => {
+                    ctx.err(format!("error: {e}"));
+                    return Err(Failed);
+                }
+            },
+            None => None,
+        };
+        let mut fields = Vec::new();
+        for part in parsed.get("field-selector").unwrap_or("").split(',').filter(|p| !p.is_empty()) {
+            let (key, negate, value) = if let Some((k, v)) = part.split_once("!=") {
+                (k, true, v)
+            } else if let Some((k, v)) = part.split_once("==") {
+                (k, false, v)
+            } else if let Some((k, v)) = part.split_once('=') {
+                (k, false, v)
+            } else {
+                ctx.err(format!("error: invalid field selector: '{part}'"));
+                return Err(Failed);
+            };
+            fields.push((key.trim().to_string(), negate, value.trim().to_string()));
+        }
+        Ok(Query { all_namespaces: parsed.flag("all-namespaces"), namespace: namespace(parsed), labels, fields })
+    }
+
+    /// The objects of `kind` this query selects, in (namespace, name) order.
+    pub(crate) fn select(&self, ctx: &mut Ctx, kind: Kind) -> Result<Vec<Object>, Failed> {
+        for (key, _, _) in &self.fields {
+            if field_value(kind, &Object::Namespace(Default::default()), key).is_none() && !(kind == Kind::Pod && POD_FIELDS.contains(&key.as_str())) {
+                let label = self.labels.as_ref().map(|_| "").unwrap_or("");
+                let selector_text: Vec<String> = self.fields.iter().map(|(k, n, v)| format!("{k}{}{v}", if *n { "!=" } else { "=" })).collect();
+                ctx.err(format!(
+                    "Error from server (BadRequest): Unable to find \"{}, Resource={}\" that match label selector \"{label}\", field selector \"{}\": field label not supported: {key}",
+                    group_version(kind),
+                    kind.plural(),
+                    selector_text.join(",")
+                ));
+                return Err(Failed);
+            }
+        }
+        let objects = ctx.cluster.store().list(kind);
+        Ok(objects.into_iter().filter(|o| self.matches(kind, o)).collect())
+    }
+
+    fn matches(&self, kind: Kind, o: &Object) -> bool {
+        let meta = o.metadata();
+        if kind.namespaced() && !self.all_namespaces && meta.namespace.as_deref() != Some(self.namespace.as_str()) {
+            return false;
+        }
+        let empty = Default::default();
+        if let Some(sel) = &self.labels {
+            if !sel.matches(meta.labels.as_ref().unwrap_or(&empty)) {
+                return false;
+            }
+        }
+        self.fields.iter().all(|(key, negate, value)| {
+            let actual = field_value(kind, o, key).unwrap_or_default();
+            (actual == *value) != *negate
+        })
+    }
+}
+
+const POD_FIELDS: &[&str] = &["spec.nodeName", "status.phase", "spec.restartPolicy", "spec.schedulerName", "spec.serviceAccountName", "status.podIP", "status.nominatedNodeName", "spec.hostNetwork"];
+
+fn group_version(kind: Kind) -> String {
+    let v = kind.api_version();
+    if kind.group().is_empty() {
+        format!("/{v}")
+    } else {
+        v.to_string()
+    }
+}
+
+fn field_value(kind: Kind, o: &Object, key: &str) -> Option<String> {
+    let meta = o.metadata();
+    match key {
+        "metadata.name" => return Some(meta.name.clone().unwrap_or_default()),
+        "metadata.namespace" => return Some(meta.namespace.clone().unwrap_or_default()),
+        _ => {}
+    }
+    let Object::Pod(pod) = o else { return None };
+    let _ = kind;
+    let spec = pod.spec.clone().unwrap_or_default();
+    let status = pod.status.clone().unwrap_or_default();
+    Some(match key {
+        "spec.nodeName" => spec.node_name.unwrap_or_default(),
+        "status.phase" => status.phase.unwrap_or_default(),
+        "spec.restartPolicy" => spec.restart_policy.unwrap_or_default(),
+        "spec.schedulerName" => spec.scheduler_name.unwrap_or_default(),
+        "spec.serviceAccountName" => spec.service_account_name.unwrap_or_default(),
+        "status.podIP" => status.pod_ip.unwrap_or_default(),
+        "status.nominatedNodeName" => status.nominated_node_name.unwrap_or_default(),
+        "spec.hostNetwork" => spec.host_network.unwrap_or(false).to_string(),
+        _ => return None,
+    })
+}
+
+/// The table of one kind's objects.
+pub(crate) fn table_for(kind: Kind, objects: &[Object], cluster: &Cluster) -> table::Table {
+    let now = cluster.now();
+    macro_rules! typed {
+        ($variant:ident, $f:path) => {{
+            let items: Vec<&_> = objects.iter().filter_map(|o| if let Object::$variant(x) = o { Some(x) } else { None }).collect();
+            $f(&items, now)
+        }};
+    }
+    match kind {
+        Kind::DaemonSet => typed!(DaemonSet, rows::daemon_set_table),
+        Kind::Pod => typed!(Pod, rows::pod_table),
+        Kind::Node => typed!(Node, rows::node_table),
+        Kind::Event => typed!(Event, rows::event_table),
+        Kind::ControllerRevision => typed!(ControllerRevision, rows::controller_revision_table),
+        Kind::Namespace => typed!(Namespace, rows::namespace_table),
+        Kind::PriorityClass => typed!(PriorityClass, rows::priority_class_table),
+    }
+}
+
+/// `kubectl get`.
+pub(crate) fn get(ctx: &mut Ctx, words: &[String]) -> CmdResult {
+    let parsed = parse_flags(ctx, "get", words, GET_FLAGS)?;
+    if parsed.args.is_empty() {
+        ctx.err("You must specify the type of resource to get. Use \"kubectl api-resources\" for a complete list of supported resources.\n\nerror: Required resource not specified.\nUse \"kubectl explain <resource>\" for a detailed description of that resource (e.g. kubectl explain pods).\nSee 'kubectl get -h' for help and examples");
+        return Err(Failed);
+    }
+    let format = parsed.get("output").unwrap_or("").to_string();
+    let valid_format = matches!(format.as_str(), "" | "wide" | "yaml" | "json" | "name") || format.starts_with("jsonpath=") || format.starts_with("jsonpath-as-json=") || format.starts_with("custom-columns=");
+    if !valid_format {
+        return ctx.fail(format!("unable to match a printer suitable for the output format \"{format}\", allowed formats are: custom-columns,custom-columns-file,go-template,go-template-file,json,jsonpath,jsonpath-as-json,jsonpath-file,name,template,templatefile,wide,yaml"));
+    }
+    let query = Query::from_flags(ctx, &parsed)?;
+    let mut args = parsed.args.clone();
+    let all = args[0] == "all";
+    if all {
+        args[0] = "pods,daemonsets".to_string();
+    }
+    let requests = resource_args(ctx, &args)?;
+    // Group requests by kind, keeping order.
+    let mut kinds: Vec<Kind> = Vec::new();
+    for (k, _) in &requests {
+        if !kinds.contains(k) {
+            kinds.push(*k);
+        }
+    }
+    let mut failed = false;
+    let mut selected: Vec<(Kind, Vec<Object>)> = Vec::new();
+    let mut errors = Vec::new();
+    for kind in &kinds {
+        let names: Vec<String> = requests.iter().filter(|(k, n)| k == kind && n.is_some()).filter_map(|(_, n)| n.clone()).collect();
+        let pool = query.select(ctx, *kind)?;
+        if names.is_empty() {
+            selected.push((*kind, pool));
+        } else {
+            let mut found = Vec::new();
+            for name in &names {
+                match pool.iter().find(|o| o.name() == name) {
+                    Some(o) => found.push(o.clone()),
+                    None if parsed.flag("ignore-not-found") => {}
+                    None => {
+                        failed = true;
+                        errors.push(super::api_error_text(&ApiError::NotFound { kind: *kind, name: name.clone() }, None));
+                    }
+                }
+            }
+            selected.push((*kind, found));
+        }
+    }
+    let single_named = requests.len() == 1 && requests[0].1.is_some();
+    let total: usize = selected.iter().map(|(_, v)| v.len()).sum();
+    match format.as_str() {
+        "yaml" | "json" => {
+            let values: Vec<serde_json::Value> = selected.iter().flat_map(|(_, v)| v.iter().map(Object::to_json)).collect();
+            if total > 0 || !single_named {
+                let value = if single_named && values.len() == 1 { values[0].clone() } else { output::list_value(values) };
+                ctx.out(if format == "yaml" { output::to_yaml(&value) } else { output::to_json(&value) });
+            }
+        }
+        "name" => {
+            let text: String = selected.iter().flat_map(|(k, v)| v.iter().map(move |o| output::name_line(*k, o.name()))).collect();
+            ctx.out(text);
+        }
+        f if f.starts_with("jsonpath") => {
+            let template = f.split_once('=').map(|(_, t)| t).unwrap_or("");
+            let values: Vec<serde_json::Value> = selected.iter().flat_map(|(_, v)| v.iter().map(Object::to_json)).collect();
+            let value = if single_named && values.len() == 1 { values[0].clone() } else { output::list_value(values) };
+            match output::jsonpath(template, &value) {
+                Ok(text) => {
+                    if !text.is_empty() {
+                        ctx.chunks.push(crate::session::Chunk { stream: crate::session::Stream::Stdout, text });
+                    }
+                }
+                Err(e) => return ctx.fail(e.0),
+            }
+        }
+        _ => {
+            let opts = table::TableOptions {
+                wide: format == "wide",
+                with_namespace: query.all_namespaces,
+                column_labels: parsed.all("label-columns"),
+                show_labels: parsed.flag("show-labels"),
+                no_headers: parsed.flag("no-headers"),
+                kind_prefix: None,
+            };
+            let mut blocks = Vec::new();
+            let multi = selected.iter().filter(|(_, v)| !v.is_empty()).count() > 1 || all;
+            for (kind, objects) in &selected {
+                if objects.is_empty() {
+                    continue;
+                }
+                let mut o = opts.clone();
+                if multi {
+                    o.kind_prefix = Some(kind.qualified_singular());
+                }
+                let mut o2 = o.clone();
+                o2.with_namespace = o.with_namespace && kind.namespaced();
+                blocks.push(table_for(*kind, objects, ctx.cluster).render(&o2));
+            }
+            if !blocks.is_empty() {
+                ctx.out(blocks.join("\n"));
+            }
+        }
+    }
+    for e in errors {
+        ctx.err(e);
+    }
+    if total == 0 && !failed && !single_named && !(requests.iter().any(|(_, n)| n.is_some())) {
+        let cluster_scoped = kinds.iter().all(|k| !k.namespaced());
+        if query.all_namespaces || cluster_scoped {
+            ctx.err(table::no_resources_found());
+        } else {
+            ctx.err(table::no_resources_found_in(&query.namespace));
+        }
+    }
+    if failed {
+        Err(Failed)
+    } else {
+        Ok(())
+    }
+}
+
+/// `kubectl describe`.
+pub(crate) fn describe(ctx: &mut Ctx, words: &[String]) -> CmdResult {
+    let parsed = parse_flags(ctx, "describe", words, &[value("selector", Some('l')), boolean("all-namespaces", Some('A')), boolean("show-events", None)])?;
+    if parsed.args.is_empty() {
+        return ctx.fail("You must specify the type of resource to describe. Use \"kubectl api-resources\" for a complete list of supported resources.");
+    }
+    let query = Query::from_flags(ctx, &parsed)?;
+    let requests = resource_args(ctx, &parsed.args)?;
+    let mut texts = Vec::new();
+    let mut failed = false;
+    for (kind, name) in &requests {
+        let pool = query.select(ctx, *kind)?;
+        let objects: Vec<Object> = match name {
+            Some(n) => match pool.iter().find(|o| o.name() == n) {
+                Some(o) => vec![o.clone()],
+                None => {
+                    ctx.err(super::api_error_text(&ApiError::NotFound { kind: *kind, name: n.clone() }, None));
+                    failed = true;
+                    continue;
+                }
+            },
+            None => pool,
+        };
+        for o in objects {
+            texts.push(describe_object(ctx.cluster, &o));
+        }
+    }
+    if texts.is_empty() && !failed {
+        ctx.err(table::no_resources_found_in(&query.namespace));
+    }
+    ctx.out(texts.join("\n\n"));
+    if failed {
+        Err(Failed)
+    } else {
+        Ok(())
+    }
+}
+
+fn events_for<'a>(cluster: &'a Cluster, uid: Option<&str>) -> Vec<&'a Event> {
+    cluster.store().events().filter(|e| e.involved_object.uid.as_deref() == uid).collect()
+}
+
+/// `describe` text of one object.
+pub(crate) fn describe_object(cluster: &Cluster, o: &Object) -> String {
+    use crate::printers::describe as d;
+    let now = cluster.now();
+    let store = cluster.store();
+    match o {
+        Object::DaemonSet(ds) => {
+            let uid = ds.metadata.uid.clone().unwrap_or_default();
+            let pods: Vec<&Pod> = store.pods().filter(|p| p.metadata.owner_references.iter().flatten().any(|r| r.uid == uid)).collect();
+            d::describe_daemon_set(ds, &pods, &events_for(cluster, Some(&uid)), now)
+        }
+        Object::Pod(pod) => d::describe_pod(pod, &events_for(cluster, pod.metadata.uid.as_deref()), now),
+        Object::Node(node) => {
+            let name = node.metadata.name.clone().unwrap_or_default();
+            let pods: Vec<&Pod> = store.pods().filter(|p| p.spec.as_ref().and_then(|s| s.node_name.as_deref()) == Some(name.as_str())).collect();
+            let events: Vec<&Event> = store.events().filter(|e| e.involved_object.kind.as_deref() == Some("Node") && e.involved_object.name.as_deref() == Some(name.as_str())).collect();
+            d::describe_node(node, &pods, &events, now)
+        }
+        other => format!("Name:         {}\n", other.name()),
+    }
+}

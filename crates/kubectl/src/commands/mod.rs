@@ -1,0 +1,251 @@
+//! Command dispatch: `kubectl …` and `sim …` words → actions on the cluster and kubectl's text.
+
+mod apply;
+mod delete;
+mod edit;
+mod get;
+mod rollout;
+mod sim;
+
+use crate::flags::{self, FlagSpec, Parsed};
+use crate::session::{Chunk, Stream};
+use dsplay_api::Kind;
+use dsplay_sim::{ApiError, Cluster};
+
+/// Reads `-f FILE` contents (the CLI reads the file system; the browser has none).
+pub type FileReader = fn(&str) -> Result<String, String>;
+
+/// What a command can touch and where its output goes.
+pub(crate) struct Ctx<'a> {
+    pub cluster: &'a mut Cluster,
+    pub stdin: Option<&'a str>,
+    pub read_file: Option<FileReader>,
+    pub chunks: Vec<Chunk>,
+}
+
+/// A command failed; its message has been written already.
+pub(crate) struct Failed;
+
+/// Result of a command: Ok = exit 0.
+pub(crate) type CmdResult = Result<(), Failed>;
+
+impl Ctx<'_> {
+    /// Writes to stdout.
+    pub fn out(&mut self, text: impl Into<String>) {
+        self.push(Stream::Stdout, text.into());
+    }
+    /// Writes to stderr.
+    pub fn err(&mut self, text: impl Into<String>) {
+        self.push(Stream::Stderr, text.into());
+    }
+    fn push(&mut self, stream: Stream, mut text: String) {
+        if text.is_empty() {
+            return;
+        }
+        if !text.ends_with('\n') {
+            text.push('\n');
+        }
+        self.chunks.push(Chunk { stream, text });
+    }
+    /// Writes `error: …` to stderr and fails.
+    pub fn fail(&mut self, message: impl AsRef<str>) -> CmdResult {
+        self.err(format!("error: {}", message.as_ref()));
+        Err(Failed)
+    }
+    /// Writes an API error as kubectl does and fails.
+    pub fn api_fail(&mut self, error: &ApiError, context: Option<&str>) -> CmdResult {
+        self.err(api_error_text(error, context));
+        Err(Failed)
+    }
+}
+
+/// `Error from server (Reason): [context: ]message`, or the bare Invalid text.
+pub(crate) fn api_error_text(error: &ApiError, context: Option<&str>) -> String {
+    match error.reason() {
+        Some(reason) => match context {
+            Some(c) => format!("Error from server ({reason}): {c}: {error}"),
+            None => format!("Error from server ({reason}): {error}"),
+        },
+        None => error.to_string(),
+    }
+}
+
+/// Runs one command given as words; the first word is `kubectl` or `sim`.
+pub(crate) fn run(ctx: &mut Ctx, words: &[String]) -> CmdResult {
+    let Some(program) = words.first() else { return Ok(()) };
+    match program.as_str() {
+        "kubectl" | "k" => kubectl(ctx, &words[1..]),
+        "sim" => sim::run(ctx, &words[1..]),
+        other => {
+            ctx.err(format!("error: unknown command \"{other}\": commands start with kubectl or sim"));
+            Err(Failed)
+        }
+    }
+}
+
+fn kubectl(ctx: &mut Ctx, words: &[String]) -> CmdResult {
+    // Global flags may come before the verb (`kubectl -n kube-system get ds`).
+    let mut rest: Vec<String> = Vec::new();
+    let mut verb: Option<String> = None;
+    let mut i = 0;
+    while i < words.len() {
+        let w = &words[i];
+        if verb.is_none() && (w == "-n" || w == "--namespace") && i + 1 < words.len() {
+            rest.push(w.clone());
+            rest.push(words[i + 1].clone());
+            i += 2;
+            continue;
+        }
+        if verb.is_none() && !w.starts_with('-') {
+            verb = Some(w.clone());
+        } else {
+            rest.push(w.clone());
+        }
+        i += 1;
+    }
+    let Some(verb) = verb else {
+        ctx.out("kubectl controls the Kubernetes cluster manager.\n\n Find more information at: https://kubernetes.io/docs/reference/kubectl/");
+        return Ok(());
+    };
+    match verb.as_str() {
+        "get" => get::get(ctx, &rest),
+        "describe" => get::describe(ctx, &rest),
+        "apply" => apply::apply(ctx, &rest, apply::Mode::Apply),
+        "create" => apply::create(ctx, &rest),
+        "replace" => apply::apply(ctx, &rest, apply::Mode::Replace),
+        "delete" => delete::delete(ctx, &rest),
+        "label" => edit::label(ctx, &rest, edit::MetaField::Labels),
+        "annotate" => edit::label(ctx, &rest, edit::MetaField::Annotations),
+        "taint" => edit::taint(ctx, &rest),
+        "cordon" => edit::cordon(ctx, &rest, true),
+        "uncordon" => edit::cordon(ctx, &rest, false),
+        "drain" => edit::drain(ctx, &rest),
+        "set" => edit::set(ctx, &rest),
+        "patch" => edit::patch(ctx, &rest),
+        "rollout" => rollout::rollout(ctx, &rest),
+        "version" => {
+            ctx.out("Client Version: v1.32.0\nKustomize Version: v5.5.0\nServer Version: v1.33.1");
+            Ok(())
+        }
+        "api-resources" => {
+            api_resources(ctx);
+            Ok(())
+        }
+        other => {
+            ctx.err(format!("error: unknown command \"{other}\" for \"kubectl\"\nRun 'kubectl --help' for usage."));
+            Err(Failed)
+        }
+    }
+}
+
+fn api_resources(ctx: &mut Ctx) {
+    let mut rows = vec!["NAME\tSHORTNAMES\tAPIVERSION\tNAMESPACED\tKIND".to_string()];
+    let mut kinds = Kind::ALL.to_vec();
+    kinds.sort_by_key(|k| (k.group().to_string(), k.plural()));
+    for kind in kinds {
+        rows.push(format!("{}\t{}\t{}\t{}\t{}", kind.plural(), kind.short_names().join(","), kind.api_version(), kind.namespaced(), kind.name()));
+    }
+    ctx.out(crate::printers::tabwriter::align(&(rows.join("\n") + "\n"), 0, 3));
+}
+
+/// Parses flags for `verb`, reporting pflag errors as kubectl does.
+pub(crate) fn parse_flags(ctx: &mut Ctx, verb: &str, words: &[String], specs: &[FlagSpec]) -> Result<Parsed, Failed> {
+    match flags::parse(words, specs) {
+        Ok(p) => Ok(p),
+        Err(message) => {
+            ctx.err(format!("error: {message}\nSee 'kubectl {verb} --help' for usage."));
+            Err(Failed)
+        }
+    }
+}
+
+/// Resolves a resource word (`ds`, `pods`, `daemonsets.apps`).
+pub(crate) fn resolve_kind(ctx: &mut Ctx, word: &str) -> Result<Kind, Failed> {
+    match Kind::from_resource_name(word) {
+        Some(kind) => Ok(kind),
+        None => {
+            ctx.err(format!("error: the server doesn't have a resource type \"{word}\""));
+            Err(Failed)
+        }
+    }
+}
+
+/// Splits `TYPE NAME…` / `TYPE/NAME…` arguments into (kind, names).
+pub(crate) fn resource_args(ctx: &mut Ctx, args: &[String]) -> Result<Vec<(Kind, Option<String>)>, Failed> {
+    let mut out = Vec::new();
+    if args.is_empty() {
+        return Ok(out);
+    }
+    if args[0].contains('/') {
+        for a in args {
+            let Some((kind, name)) = a.split_once('/') else {
+                ctx.err("error: there is no need to specify a resource type as a separate argument when passing arguments in resource/name form (e.g. 'kubectl get resource/<resource_name>' instead of 'kubectl get resource resource/<resource_name>'");
+                return Err(Failed);
+            };
+            let kind = resolve_kind(ctx, kind)?;
+            out.push((kind, Some(name.to_string())));
+        }
+        return Ok(out);
+    }
+    let kinds: Vec<String> = args[0].split(',').map(str::to_string).collect();
+    let mut resolved = Vec::new();
+    for k in &kinds {
+        resolved.push(resolve_kind(ctx, k)?);
+    }
+    if args.len() == 1 {
+        return Ok(resolved.into_iter().map(|k| (k, None)).collect());
+    }
+    for kind in resolved {
+        for name in &args[1..] {
+            out.push((kind, Some(name.clone())));
+        }
+    }
+    Ok(out)
+}
+
+/// The namespace a command works in (`-n`, default "default").
+pub(crate) fn namespace(parsed: &Parsed) -> String {
+    parsed.get("namespace").unwrap_or("default").to_string()
+}
+
+/// Parses `30s`, `2m`, `500ms`, `1h30m`, or a bare number of seconds.
+pub(crate) fn parse_duration(text: &str) -> Option<std::time::Duration> {
+    let text = text.trim();
+    if let Ok(secs) = text.parse::<f64>() {
+        return (secs >= 0.0 && secs.is_finite()).then(|| std::time::Duration::from_millis((secs * 1000.0) as u64));
+    }
+    let mut total_ms: f64 = 0.0;
+    let mut number = String::new();
+    let mut chars = text.chars().peekable();
+    let mut any = false;
+    while let Some(c) = chars.next() {
+        if c.is_ascii_digit() || c == '.' {
+            number.push(c);
+            continue;
+        }
+        let mut unit = c.to_string();
+        while let Some(&n) = chars.peek() {
+            if n.is_ascii_alphabetic() {
+                unit.push(n);
+                chars.next();
+            } else {
+                break;
+            }
+        }
+        let value: f64 = number.parse().ok()?;
+        number.clear();
+        let factor = match unit.as_str() {
+            "ms" => 1.0,
+            "s" => 1000.0,
+            "m" => 60_000.0,
+            "h" => 3_600_000.0,
+            _ => return None,
+        };
+        total_ms += value * factor;
+        any = true;
+    }
+    if !number.is_empty() || !any || total_ms > 1e15 {
+        return None;
+    }
+    Some(std::time::Duration::from_millis(total_ms as u64))
+}

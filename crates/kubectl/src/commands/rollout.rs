@@ -1,0 +1,208 @@
+//! `kubectl rollout status|history|undo|restart` for DaemonSets.
+
+use super::{parse_duration, parse_flags, resource_args, CmdResult, Ctx, Failed};
+use crate::flags::{boolean, value};
+use dsplay_api::types::*;
+use dsplay_api::{Kind, Object};
+use dsplay_sim::ApiError;
+
+fn target(ctx: &mut Ctx, verb: &str, args: &[String]) -> Result<(String, DaemonSet), Failed> {
+    let requests = resource_args(ctx, args)?;
+    let Some((kind, Some(name))) = requests.first().cloned() else {
+        ctx.err(format!("error: required resource not specified\nSee 'kubectl rollout {verb} -h' for help and examples"));
+        return Err(Failed);
+    };
+    let _ = verb;
+    if kind != Kind::DaemonSet {
+        ctx.err(format!("error: no status viewer has been implemented for {}", kind.name()));
+        return Err(Failed);
+    }
+    Ok((name, DaemonSet::default()))
+}
+
+/// `kubectl rollout …`.
+pub(crate) fn rollout(ctx: &mut Ctx, words: &[String]) -> CmdResult {
+    let parsed = parse_flags(ctx, "rollout", words, &[value("to-revision", None), value("revision", None), value("timeout", None), value("watch", Some('w')), value("dry-run", None)])?;
+    let Some(sub) = parsed.args.first().cloned() else {
+        ctx.err("error: required resource not specified\nSee 'kubectl rollout -h' for help and examples");
+        return Err(Failed);
+    };
+    let rest = parsed.args[1..].to_vec();
+    if !["status", "history", "undo", "restart", "pause", "resume"].contains(&sub.as_str()) {
+        ctx.err(format!("error: unknown command \"{}\"\nSee 'kubectl rollout -h' for help and examples", parsed.args.join(" ")));
+        return Err(Failed);
+    }
+    let (name, _) = target(ctx, &sub, &rest)?;
+    let ns = super::namespace(&parsed);
+    let Some(ds) = ctx.cluster.store().daemon_set(&ns, &name).cloned() else {
+        ctx.err(super::api_error_text(&ApiError::NotFound { kind: Kind::DaemonSet, name }, None));
+        return Err(Failed);
+    };
+    let _ = boolean;
+    match sub.as_str() {
+        "status" => status(ctx, &ns, &name, &parsed),
+        "history" => history(ctx, &ds, parsed.get("revision")),
+        "undo" => undo(ctx, &ds, parsed.get("to-revision")),
+        "restart" => {
+            let mut ds = ds;
+            let template = &mut ds.spec.get_or_insert_with(Default::default).template;
+            let annotations = template.metadata.get_or_insert_with(Default::default).annotations.get_or_insert_with(Default::default);
+            annotations.insert("kubectl.kubernetes.io/restartedAt".into(), ctx.cluster.now().format("%Y-%m-%dT%H:%M:%SZ").to_string());
+            match ctx.cluster.update(Object::DaemonSet(ds)) {
+                Ok(_) => {
+                    ctx.out(format!("daemonset.apps/{name} restarted"));
+                    Ok(())
+                }
+                Err(e) => ctx.api_fail(&e, None),
+            }
+        }
+        verb => ctx.fail(format!("daemonsets.apps \"{name}\" {verb} is not supported")),
+    }
+}
+
+/// The `DaemonSetStatusViewer` message and whether the rollout is done.
+pub fn status_message(ds: &DaemonSet) -> Result<(String, bool), String> {
+    let spec = ds.spec.clone().unwrap_or_default();
+    if spec.update_strategy.as_ref().and_then(|s| s.type_.as_deref()) == Some("OnDelete") {
+        return Err("rollout status is only available for RollingUpdate strategy type".into());
+    }
+    let name = ds.metadata.name.clone().unwrap_or_default();
+    let status = ds.status.clone().unwrap_or_default();
+    if ds.metadata.generation.unwrap_or(0) <= status.observed_generation.unwrap_or(0) {
+        let desired = status.desired_number_scheduled;
+        let updated = status.updated_number_scheduled.unwrap_or(0);
+        let available = status.number_available.unwrap_or(0);
+        if updated < desired {
+            return Ok((format!("Waiting for daemon set \"{name}\" rollout to finish: {updated} out of {desired} new pods have been updated...\n"), false));
+        }
+        if available < desired {
+            return Ok((format!("Waiting for daemon set \"{name}\" rollout to finish: {available} of {desired} updated pods are available...\n"), false));
+        }
+        return Ok((format!("daemon set \"{name}\" successfully rolled out\n"), true));
+    }
+    Ok(("Waiting for daemon set spec update to be observed...\n".into(), false))
+}
+
+fn status(ctx: &mut Ctx, ns: &str, name: &str, parsed: &crate::flags::Parsed) -> CmdResult {
+    let watch = parsed.get("watch").is_none_or(|w| w != "false");
+    let timeout = parsed.get("timeout").and_then(parse_duration).filter(|d| !d.is_zero());
+    let deadline = timeout.map(|t| ctx.cluster.now_ms() + t.as_millis() as i64);
+    let mut last = String::new();
+    loop {
+        let Some(ds) = ctx.cluster.store().daemon_set(ns, name).cloned() else {
+            return ctx.api_fail(&ApiError::NotFound { kind: Kind::DaemonSet, name: name.to_string() }, None);
+        };
+        match status_message(&ds) {
+            Err(e) => return ctx.fail(e),
+            Ok((message, done)) => {
+                if message != last {
+                    ctx.out(message.clone());
+                    last = message;
+                }
+                if done || !watch {
+                    return Ok(());
+                }
+            }
+        }
+        let next = ctx.cluster.next_timer().map(|t| t.timestamp_millis());
+        match (next, deadline) {
+            (Some(t), Some(d)) if t > d => break,
+            (Some(_), _) => {
+                ctx.cluster.step();
+            }
+            (None, Some(d)) => {
+                let now = ctx.cluster.now_ms();
+                ctx.cluster.advance(std::time::Duration::from_millis((d - now).max(0) as u64));
+                break;
+            }
+            (None, None) => {
+                // Nothing will ever change: a real kubectl would wait forever; stop after the default settle time.
+                ctx.cluster.advance(std::time::Duration::from_secs(600));
+                break;
+            }
+        }
+    }
+    if let Some(d) = deadline {
+        let now = ctx.cluster.now_ms();
+        if now < d {
+            ctx.cluster.advance(std::time::Duration::from_millis((d - now) as u64));
+        }
+    }
+    ctx.fail("timed out waiting for the condition")
+}
+
+fn revisions(ctx: &Ctx, ds: &DaemonSet) -> Vec<ControllerRevision> {
+    let uid = ds.metadata.uid.clone().unwrap_or_default();
+    let mut out: Vec<ControllerRevision> = ctx.cluster.store().controller_revisions().filter(|r| r.metadata.owner_references.iter().flatten().any(|o| o.uid == uid && o.controller == Some(true))).cloned().collect();
+    out.sort_by_key(|r| r.revision);
+    out
+}
+
+fn revision_template(revision: &ControllerRevision) -> PodTemplateSpec {
+    let mut value = revision.data.as_ref().map(|d| d.0.clone()).unwrap_or_default();
+    let template = value.pointer_mut("/spec/template").map(serde_json::Value::take).unwrap_or_default();
+    let mut template = template;
+    if let Some(map) = template.as_object_mut() {
+        map.remove("$patch");
+    }
+    serde_json::from_value(template).unwrap_or_default()
+}
+
+fn history(ctx: &mut Ctx, ds: &DaemonSet, revision: Option<&str>) -> CmdResult {
+    let name = ds.metadata.name.clone().unwrap_or_default();
+    let revs = revisions(ctx, ds);
+    if let Some(wanted) = revision.and_then(|r| r.parse::<i64>().ok()).filter(|r| *r != 0) {
+        let Some(rev) = revs.iter().find(|r| r.revision == wanted) else {
+            return ctx.fail("unable to find the specified revision");
+        };
+        let template = revision_template(rev);
+        let body = crate::printers::describe::describe_pod_template(&template);
+        ctx.out(format!("daemonset.apps/{name} with revision #{wanted}\n{body}"));
+        return Ok(());
+    }
+    if revs.is_empty() {
+        ctx.out("No rollout history found.");
+        return Ok(());
+    }
+    let rows: Vec<(i64, Option<String>)> = revs.iter().map(|r| (r.revision, r.metadata.annotations.as_ref().and_then(|a| a.get("kubernetes.io/change-cause")).cloned())).collect();
+    ctx.out(crate::printers::get::rollout_history(&name, &rows));
+    Ok(())
+}
+
+fn undo(ctx: &mut Ctx, ds: &DaemonSet, to_revision: Option<&str>) -> CmdResult {
+    let name = ds.metadata.name.clone().unwrap_or_default();
+    let to: i64 = match to_revision {
+        None => 0,
+        Some(v) => match v.parse() {
+            Ok(n) => n,
+            Err(_) => return ctx.fail(format!("invalid argument \"{v}\" for \"--to-revision\" flag: strconv.ParseInt: parsing \"{v}\": invalid syntax")),
+        },
+    };
+    let revs = revisions(ctx, ds);
+    let target = if to == 0 {
+        if revs.len() < 2 {
+            return ctx.fail("no last revision to roll back to");
+        }
+        revs[revs.len() - 2].clone()
+    } else {
+        match revs.iter().find(|r| r.revision == to) {
+            Some(r) => r.clone(),
+            None => return ctx.fail(format!("unable to find specified revision {to} in history")),
+        }
+    };
+    let template = revision_template(&target);
+    let current = ds.spec.as_ref().map(|s| s.template.clone()).unwrap_or_default();
+    if serde_json::to_value(&template).ok() == serde_json::to_value(&current).ok() {
+        ctx.out(format!("daemonset.apps/{name} skipped rollback (current template already matches revision {to})"));
+        return Ok(());
+    }
+    let mut next = ds.clone();
+    next.spec.get_or_insert_with(Default::default).template = template;
+    match ctx.cluster.update(Object::DaemonSet(next)) {
+        Ok(_) => {
+            ctx.out(format!("daemonset.apps/{name} rolled back"));
+            Ok(())
+        }
+        Err(e) => ctx.api_fail(&e, None),
+    }
+}

@@ -1,0 +1,436 @@
+//! API-server behaviour for writes: admission (names, uids, defaults, priority, default tolerations),
+//! validation, generation bookkeeping, deletion with grace periods and cascades, and event recording.
+
+use crate::cluster::{k8s_time, Cluster, Timer};
+use crate::error::{ApiError, ApiResult};
+use crate::names;
+use crate::store::key_of;
+use dsplay_api::types::*;
+use dsplay_api::{defaults, taints, validation, Kind, Object};
+use std::collections::BTreeMap;
+
+/// Annotation the API server keeps in step with the DaemonSet's template generation.
+pub const TEMPLATE_GENERATION_ANNOTATION: &str = "deprecated.daemonset.template.generation";
+
+/// How dependents are treated when an owner is deleted (`--cascade`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Propagation {
+    /// Delete the owner now; the garbage collector deletes dependents (kubectl's default).
+    #[default]
+    Background,
+    /// Delete dependents first; the owner goes when they are gone.
+    Foreground,
+    /// Remove ownerReferences from dependents and keep them.
+    Orphan,
+}
+
+/// Options of a delete call.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DeleteOptions {
+    /// Cascade policy.
+    pub propagation: Propagation,
+    /// Override of the pod's terminationGracePeriodSeconds (0 = immediately).
+    pub grace_period_seconds: Option<i64>,
+}
+
+impl Cluster {
+    /// Creates an object as `kubectl create`/`apply` would: admission, defaulting, validation, store.
+    /// Returns the stored object. The cluster is unchanged on error.
+    pub fn create(&mut self, mut object: Object) -> ApiResult<Object> {
+        self.admit_create(&mut object)?;
+        let stored = object.clone();
+        self.write(object);
+        self.reconcile();
+        Ok(self.store.get(stored.kind(), stored.metadata().namespace.as_deref().unwrap_or(""), stored.name()).unwrap_or(stored))
+    }
+
+    /// Replaces an existing object's spec and metadata (status is kept unless the kind has none),
+    /// with the API server's update rules. The cluster is unchanged on error.
+    pub fn update(&mut self, mut object: Object) -> ApiResult<Object> {
+        let kind = object.kind();
+        let namespace = self.namespace_for(&object);
+        let name = object.name().to_string();
+        let Some(old) = self.store.get(kind, &namespace, &name) else {
+            return Err(ApiError::NotFound { kind, name });
+        };
+        object.metadata_mut().namespace = kind.namespaced().then(|| namespace.clone());
+        defaults::apply_defaults(&mut object);
+        let errors = validation::validate_update(&old, &object);
+        if !errors.is_empty() {
+            return Err(ApiError::Invalid { kind, name, errors });
+        }
+        carry_server_fields(&old, &mut object);
+        if let (Object::DaemonSet(old_ds), Object::DaemonSet(new_ds)) = (&old, &mut object) {
+            bump_daemon_set_generation(old_ds, new_ds);
+        }
+        if let (Object::Pod(old_pod), Object::Pod(new_pod)) = (&old, &mut object) {
+            // Pod spec is mostly immutable; keep the server's view of it.
+            new_pod.spec = old_pod.spec.clone();
+            new_pod.status = old_pod.status.clone();
+        }
+        if object == old {
+            return Ok(old);
+        }
+        let result = object.clone();
+        self.write(object);
+        self.reconcile();
+        Ok(self.store.get(kind, &namespace, &name).unwrap_or(result))
+    }
+
+    /// Deletes an object. Pods bound to a node terminate gracefully; owners cascade per `options`.
+    pub fn delete(&mut self, kind: Kind, namespace: &str, name: &str, options: DeleteOptions) -> ApiResult<()> {
+        let ns = if kind.namespaced() { namespace } else { "" };
+        let Some(object) = self.store.get(kind, ns, name) else {
+            return Err(ApiError::NotFound { kind, name: name.to_string() });
+        };
+        match object {
+            Object::Pod(pod) => self.delete_pod(&pod, options.grace_period_seconds),
+            Object::Namespace(_) => {
+                for k in Kind::ALL.into_iter().filter(|k| k.namespaced()) {
+                    let keys: Vec<_> = self.store.list(k).iter().filter(|o| o.metadata().namespace.as_deref() == Some(name)).map(|o| o.name().to_string()).collect();
+                    for key in keys {
+                        let _ = self.delete(k, name, &key, DeleteOptions { propagation: Propagation::Background, grace_period_seconds: Some(0) });
+                    }
+                }
+                self.remove_object(kind, ns, name);
+            }
+            other => {
+                let uid = other.metadata().uid.clone().unwrap_or_default();
+                match options.propagation {
+                    Propagation::Background => {
+                        self.remove_object(kind, ns, name);
+                    }
+                    Propagation::Orphan => {
+                        self.orphan_dependents(&uid);
+                        self.remove_object(kind, ns, name);
+                    }
+                    Propagation::Foreground => {
+                        let mut owner = other.clone();
+                        let meta = owner.metadata_mut();
+                        meta.deletion_timestamp = Some(k8s_time(self.now_ms));
+                        meta.deletion_grace_period_seconds = Some(0);
+                        meta.finalizers.get_or_insert_with(Vec::new).push("foregroundDeletion".to_string());
+                        self.write(owner);
+                    }
+                }
+                if kind == Kind::Node {
+                    self.cluster_change += 1;
+                    self.nodes_runtime.remove(name);
+                    // Pod GC notices pods bound to a missing node after its quarantine (~40 s).
+                    self.schedule(40_000, Timer::PodGc);
+                }
+            }
+        }
+        self.reconcile();
+        Ok(())
+    }
+
+    /// Gracefully deletes a pod (internal callers: controllers, eviction, preemption, drain).
+    pub(crate) fn delete_pod(&mut self, pod: &Pod, grace_override: Option<i64>) {
+        let key = key_of(&pod.metadata);
+        let bound = pod.spec.as_ref().and_then(|s| s.node_name.as_ref()).is_some();
+        let phase = pod.status.as_ref().and_then(|s| s.phase.as_deref()).unwrap_or("Pending");
+        let terminal = phase == "Succeeded" || phase == "Failed";
+        let grace = grace_override
+            .or_else(|| pod.spec.as_ref().and_then(|s| s.termination_grace_period_seconds))
+            .unwrap_or(30)
+            .max(0);
+        if !bound || terminal || grace == 0 {
+            self.remove_object(Kind::Pod, &key.0, &key.1);
+            return;
+        }
+        if let Some(existing) = pod.metadata.deletion_grace_period_seconds {
+            if existing <= grace {
+                return;
+            }
+        }
+        let mut pod = pod.clone();
+        pod.metadata.deletion_timestamp = Some(k8s_time(self.now_ms + grace * 1000));
+        pod.metadata.deletion_grace_period_seconds = Some(grace);
+        self.write(Object::Pod(pod));
+    }
+
+    fn orphan_dependents(&mut self, owner_uid: &str) {
+        let dependents: Vec<Object> = [Kind::Pod, Kind::ControllerRevision]
+            .into_iter()
+            .flat_map(|k| self.store.list(k))
+            .filter(|o| o.metadata().owner_references.iter().flatten().any(|r| r.uid == owner_uid))
+            .collect();
+        for mut dependent in dependents {
+            let meta = dependent.metadata_mut();
+            let refs: Vec<OwnerReference> = meta.owner_references.take().unwrap_or_default().into_iter().filter(|r| r.uid != owner_uid).collect();
+            meta.owner_references = (!refs.is_empty()).then_some(refs);
+            self.write(dependent);
+        }
+    }
+
+    /// Stores an object (internal: controllers and admission already ran).
+    pub(crate) fn write(&mut self, object: Object) {
+        if matches!(object.kind(), Kind::Node | Kind::Pod) {
+            self.cluster_change += 1;
+        }
+        self.store.put(object, self.now_ms);
+    }
+
+    /// Removes an object from the store (internal).
+    pub(crate) fn remove_object(&mut self, kind: Kind, namespace: &str, name: &str) -> Option<Object> {
+        if matches!(kind, Kind::Node | Kind::Pod) {
+            self.cluster_change += 1;
+        }
+        let ns = if kind.namespaced() { namespace } else { "" };
+        let removed = self.store.remove(kind, &(ns.to_string(), name.to_string()), self.now_ms);
+        if let Some(Object::Pod(pod)) = &removed {
+            if let Some(uid) = &pod.metadata.uid {
+                self.pods_runtime.remove(uid);
+            }
+            self.unschedulable.remove(&(ns.to_string(), name.to_string()));
+        }
+        removed
+    }
+
+    fn namespace_for(&self, object: &Object) -> String {
+        if object.kind().namespaced() {
+            object.metadata().namespace.clone().filter(|n| !n.is_empty()).unwrap_or_else(|| "default".to_string())
+        } else {
+            String::new()
+        }
+    }
+
+    fn admit_create(&mut self, object: &mut Object) -> ApiResult<()> {
+        let kind = object.kind();
+        let namespace = self.namespace_for(object);
+        if kind.namespaced() && self.store.namespace(&namespace).is_none() {
+            return Err(ApiError::NotFound { kind: Kind::Namespace, name: namespace });
+        }
+        {
+            let meta = object.metadata_mut();
+            meta.namespace = kind.namespaced().then(|| namespace.clone());
+            if meta.name.as_deref().unwrap_or("").is_empty() {
+                match meta.generate_name.clone().filter(|g| !g.is_empty()) {
+                    Some(prefix) => meta.name = Some(names::generate_name(&mut self.rng, &prefix)),
+                    None => return Err(ApiError::Invalid {
+                        kind,
+                        name: String::new(),
+                        errors: vec![validation::FieldError { path: "metadata.name".into(), message: "Required value: name or generateName is required".into() }],
+                    }),
+                }
+            }
+        }
+        let name = object.name().to_string();
+        if self.store.get(kind, &namespace, &name).is_some() {
+            return Err(ApiError::AlreadyExists { kind, name });
+        }
+        defaults::apply_defaults(object);
+        let errors = validation::validate_create(object);
+        if !errors.is_empty() {
+            return Err(ApiError::Invalid { kind, name, errors });
+        }
+        if let Object::Pod(pod) = object {
+            self.admit_pod(pod)?;
+        }
+        let uid = names::uid(&mut self.rng);
+        let now = k8s_time(self.now_ms);
+        let meta = object.metadata_mut();
+        meta.uid = Some(uid);
+        meta.creation_timestamp = Some(now);
+        meta.deletion_timestamp = None;
+        meta.resource_version = None;
+        match object {
+            Object::DaemonSet(ds) => {
+                ds.metadata.generation = Some(1);
+                ds.metadata.annotations.get_or_insert_with(BTreeMap::new).insert(TEMPLATE_GENERATION_ANNOTATION.to_string(), "1".to_string());
+                ds.status = Some(DaemonSetStatus::default());
+            }
+            Object::Namespace(ns) => {
+                ns.spec = Some(k8s_openapi::api::core::v1::NamespaceSpec { finalizers: Some(vec!["kubernetes".into()]) });
+                ns.status = Some(k8s_openapi::api::core::v1::NamespaceStatus { phase: Some("Active".into()), ..Default::default() });
+                ns.metadata.labels.get_or_insert_with(BTreeMap::new).insert("kubernetes.io/metadata.name".into(), name.clone());
+            }
+            Object::Node(node) => {
+                crate::default_cluster::complete_node(self.next_pod_cidr, node);
+                self.next_pod_cidr += 1;
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// Pod admission: priority from the PriorityClass, DefaultTolerationSeconds, service account, status.
+    fn admit_pod(&mut self, pod: &mut Pod) -> ApiResult<()> {
+        let name = pod.metadata.name.clone().unwrap_or_default();
+        let spec = pod.spec.get_or_insert_with(Default::default);
+        let (priority, policy) = match spec.priority_class_name.as_deref().filter(|n| !n.is_empty()) {
+            Some(class) => match self.store.priority_class(class) {
+                Some(pc) => (pc.value, pc.preemption_policy.clone().unwrap_or_else(|| "PreemptLowerPriority".into())),
+                None => return Err(ApiError::Forbidden(format!("pods \"{name}\" is forbidden: no PriorityClass with name {class} was found"))),
+            },
+            None => (0, "PreemptLowerPriority".to_string()),
+        };
+        spec.priority = Some(priority);
+        spec.preemption_policy = Some(policy);
+        spec.service_account_name.get_or_insert_with(|| "default".to_string());
+        spec.service_account = spec.service_account_name.clone();
+        spec.enable_service_links.get_or_insert(true);
+        let tolerations = spec.tolerations.get_or_insert_with(Vec::new);
+        for key in [taints::keys::NOT_READY, taints::keys::UNREACHABLE] {
+            let already = tolerations.iter().any(|t| {
+                let k = t.key.as_deref().unwrap_or("");
+                let e = t.effect.as_deref().unwrap_or("");
+                (k.is_empty() || k == key) && (e.is_empty() || e == taints::NO_EXECUTE)
+            });
+            if !already {
+                let mut t = taints::exists_toleration(key, taints::NO_EXECUTE);
+                t.toleration_seconds = Some(300);
+                tolerations.push(t);
+            }
+        }
+        let qos = qos_class(spec);
+        pod.status = Some(PodStatus { phase: Some("Pending".into()), qos_class: Some(qos), ..Default::default() });
+        Ok(())
+    }
+
+    /// Records an event the way client-go's recorder does, aggregating repeats into `count`.
+    pub(crate) fn record_event(&mut self, involved: &ObjectReference, event_type: &str, reason: &str, message: &str, component: &str, host: Option<&str>) {
+        let namespace = involved.namespace.clone().unwrap_or_else(|| "default".to_string());
+        let now = k8s_time(self.now_ms);
+        let existing = self.store.events.values().find(|e| {
+            e.involved_object.uid == involved.uid
+                && e.involved_object.name == involved.name
+                && e.reason.as_deref() == Some(reason)
+                && e.message.as_deref() == Some(message)
+                && e.source.as_ref().and_then(|s| s.component.as_deref()) == Some(component)
+        });
+        if let Some(existing) = existing.cloned() {
+            let mut event = existing;
+            event.count = Some(event.count.unwrap_or(1) + 1);
+            event.last_timestamp = Some(now);
+            self.write(Object::Event(event));
+            return;
+        }
+        self.event_seq += 1;
+        let event = Event {
+            metadata: ObjectMeta {
+                name: Some(names::event_name(involved.name.as_deref().unwrap_or("x"), self.now_ms, self.event_seq)),
+                namespace: Some(namespace),
+                uid: Some(names::uid(&mut self.rng)),
+                creation_timestamp: Some(now.clone()),
+                ..Default::default()
+            },
+            involved_object: involved.clone(),
+            reason: Some(reason.to_string()),
+            message: Some(message.to_string()),
+            type_: Some(event_type.to_string()),
+            source: Some(EventSource { component: Some(component.to_string()), host: host.map(str::to_string) }),
+            first_timestamp: Some(now.clone()),
+            last_timestamp: Some(now),
+            count: Some(1),
+            reporting_component: Some(component.to_string()),
+            reporting_instance: Some(host.unwrap_or(component).to_string()),
+            ..Default::default()
+        };
+        self.write(Object::Event(event));
+    }
+}
+
+/// An ObjectReference to a stored object, for events.
+pub(crate) fn object_reference(kind: Kind, meta: &ObjectMeta) -> ObjectReference {
+    ObjectReference {
+        api_version: Some(kind.api_version().to_string()),
+        kind: Some(kind.name().to_string()),
+        name: meta.name.clone(),
+        namespace: if kind.namespaced() { meta.namespace.clone() } else { None },
+        uid: meta.uid.clone(),
+        resource_version: meta.resource_version.clone(),
+        field_path: None,
+    }
+}
+
+/// Copies what the server owns (uid, creation time, generation, status, owner refs) from the stored object.
+fn carry_server_fields(old: &Object, new: &mut Object) {
+    let old_meta = old.metadata().clone();
+    let meta = new.metadata_mut();
+    meta.uid = old_meta.uid;
+    meta.creation_timestamp = old_meta.creation_timestamp;
+    meta.generation = old_meta.generation;
+    meta.resource_version = old_meta.resource_version;
+    meta.deletion_timestamp = old_meta.deletion_timestamp;
+    meta.deletion_grace_period_seconds = old_meta.deletion_grace_period_seconds;
+    if meta.owner_references.is_none() {
+        meta.owner_references = old_meta.owner_references;
+    }
+    match (old, new) {
+        (Object::DaemonSet(o), Object::DaemonSet(n)) => n.status = o.status.clone(),
+        (Object::Node(o), Object::Node(n)) => n.status = o.status.clone(),
+        (Object::Namespace(o), Object::Namespace(n)) => {
+            n.status = o.status.clone();
+            n.spec = o.spec.clone();
+        }
+        _ => {}
+    }
+}
+
+/// Generation and templateGeneration bookkeeping on DaemonSet update (SPEC-upstream §4.8).
+fn bump_daemon_set_generation(old: &DaemonSet, new: &mut DaemonSet) {
+    let old_spec = old.spec.clone().unwrap_or_default();
+    let new_spec = new.spec.clone().unwrap_or_default();
+    let old_template_generation: i64 = old
+        .metadata
+        .annotations
+        .as_ref()
+        .and_then(|a| a.get(TEMPLATE_GENERATION_ANNOTATION))
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1);
+    let mut template_generation = old_template_generation;
+    let mut generation = old.metadata.generation.unwrap_or(1);
+    if old_spec.template != new_spec.template {
+        template_generation += 1;
+        generation += 1;
+    } else if old_spec != new_spec {
+        generation += 1;
+    }
+    new.metadata.generation = Some(generation);
+    new.metadata.annotations.get_or_insert_with(BTreeMap::new).insert(TEMPLATE_GENERATION_ANNOTATION.to_string(), template_generation.to_string());
+}
+
+/// The pod's QoS class from its containers' requests and limits.
+pub(crate) fn qos_class(spec: &PodSpec) -> String {
+    let mut any = false;
+    let mut guaranteed = true;
+    for c in &spec.containers {
+        let res = c.resources.clone().unwrap_or_default();
+        let requests = res.requests.unwrap_or_default();
+        let limits = res.limits.unwrap_or_default();
+        if !requests.is_empty() || !limits.is_empty() {
+            any = true;
+        }
+        for r in ["cpu", "memory"] {
+            let limit = limits.get(r);
+            let request = requests.get(r).or(limit);
+            if limit.is_none() || request != limit {
+                guaranteed = false;
+            }
+        }
+    }
+    if !any {
+        "BestEffort".into()
+    } else if guaranteed {
+        "Guaranteed".into()
+    } else {
+        "Burstable".into()
+    }
+}
+
+impl Cluster {
+    /// Creates an object from inside a control loop (no nested reconcile); returns its name.
+    pub(crate) fn create_internal(&mut self, mut object: Object) -> ApiResult<String> {
+        self.admit_create(&mut object)?;
+        let name = object.name().to_string();
+        self.write(object);
+        Ok(name)
+    }
+
+    /// `sim node add`: creates a Node object with kind's defaults and the given options.
+    pub fn add_node(&mut self, options: &crate::default_cluster::NodeOptions) -> ApiResult<Object> {
+        self.create(Object::Node(crate::default_cluster::build_node(options)))
+    }
+}

@@ -1,0 +1,237 @@
+//! Helpers with no controller state (`pkg/controller/daemon/util/daemonset_util.go` and the
+//! predicates of `daemon_controller.go`).
+
+use dsplay_api::types::*;
+use dsplay_api::{node_affinity, taints};
+use k8s_openapi::api::core::v1::NodeSelector;
+
+/// Pod label carrying the ControllerRevision hash (`apps.DefaultDaemonSetUniqueLabelKey`).
+pub const REVISION_HASH_LABEL: &str = "controller-revision-hash";
+/// Pod label carrying the template generation (`extensions.DaemonSetTemplateGenerationKey`).
+pub const TEMPLATE_GENERATION_LABEL: &str = "pod-template-generation";
+
+/// The answer to "should this DaemonSet have a pod on this node?".
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Placement {
+    /// A pod should be created here if missing.
+    pub should_run: bool,
+    /// An existing pod may stay.
+    pub should_continue_running: bool,
+}
+
+/// `NodeShouldRunDaemonPod`: template nodeName, nodeSelector + required affinity, then taints
+/// (NoSchedule/NoExecute) against the template's tolerations plus the daemon tolerations.
+/// Resources, ports, `spec.unschedulable` and conditions are not considered (the scheduler does that).
+/// Upstream: pkg/controller/daemon/daemon_controller.go NodeShouldRunDaemonPod
+pub fn node_should_run_daemon_pod(node: &Node, ds: &DaemonSet) -> Placement {
+    let none = Placement { should_run: false, should_continue_running: false };
+    let Some(spec) = ds.spec.as_ref().and_then(|s| s.template.spec.as_ref()) else { return none };
+    let node_name = node.metadata.name.as_deref().unwrap_or("");
+    if let Some(wanted) = spec.node_name.as_deref().filter(|n| !n.is_empty()) {
+        if wanted != node_name {
+            return none;
+        }
+    }
+    if !node_affinity::required_node_affinity_matches(spec, node) {
+        return none;
+    }
+    let tolerations = daemon_pod_tolerations(spec);
+    let node_taints = node.spec.as_ref().and_then(|s| s.taints.clone()).unwrap_or_default();
+    let untolerated = taints::find_untolerated(&node_taints, &tolerations, |t| t.effect == taints::NO_SCHEDULE || t.effect == taints::NO_EXECUTE);
+    if untolerated.is_none() {
+        return Placement { should_run: true, should_continue_running: true };
+    }
+    let no_execute_tolerated = taints::find_untolerated(&node_taints, &tolerations, |t| t.effect == taints::NO_EXECUTE).is_none();
+    Placement { should_run: false, should_continue_running: no_execute_tolerated }
+}
+
+/// The template's tolerations plus the daemon tolerations (`AddOrUpdateDaemonPodTolerations`).
+pub fn daemon_pod_tolerations(spec: &PodSpec) -> Vec<Toleration> {
+    let mut tolerations = spec.tolerations.clone().unwrap_or_default();
+    let mut add = vec![
+        (taints::keys::NOT_READY, taints::NO_EXECUTE),
+        (taints::keys::UNREACHABLE, taints::NO_EXECUTE),
+        (taints::keys::DISK_PRESSURE, taints::NO_SCHEDULE),
+        (taints::keys::MEMORY_PRESSURE, taints::NO_SCHEDULE),
+        (taints::keys::PID_PRESSURE, taints::NO_SCHEDULE),
+        (taints::keys::UNSCHEDULABLE, taints::NO_SCHEDULE),
+    ];
+    if spec.host_network.unwrap_or(false) {
+        add.push((taints::keys::NETWORK_UNAVAILABLE, taints::NO_SCHEDULE));
+    }
+    for (key, effect) in add {
+        let toleration = taints::exists_toleration(key, effect);
+        // MatchToleration: same key, operator, value and effect → replaced (tolerationSeconds dropped).
+        match tolerations.iter_mut().find(|t| {
+            t.key == toleration.key && t.operator.as_deref().unwrap_or("Equal") == "Exists" && t.value.as_deref().unwrap_or("") == "" && t.effect == toleration.effect
+        }) {
+            Some(existing) => *existing = toleration,
+            None => tolerations.push(toleration),
+        }
+    }
+    tolerations
+}
+
+/// The pod the controller creates for a node (`CreatePodTemplate` + `ReplaceDaemonSetPodNodeNameNodeAffinity`).
+/// Upstream: pkg/controller/daemon/util/daemonset_util.go CreatePodTemplate
+pub fn new_daemon_pod(ds: &DaemonSet, node_name: &str, hash: &str, template_generation: Option<&str>) -> Pod {
+    let template = ds.spec.as_ref().map(|s| s.template.clone()).unwrap_or_default();
+    let mut metadata = template.metadata.unwrap_or_default();
+    let labels = metadata.labels.get_or_insert_with(Default::default);
+    if let Some(generation) = template_generation {
+        labels.insert(TEMPLATE_GENERATION_LABEL.to_string(), generation.to_string());
+    }
+    if !hash.is_empty() {
+        labels.insert(REVISION_HASH_LABEL.to_string(), hash.to_string());
+    }
+    let ds_name = ds.metadata.name.clone().unwrap_or_default();
+    metadata.generate_name = Some(format!("{ds_name}-"));
+    metadata.name = None;
+    metadata.namespace = ds.metadata.namespace.clone();
+    metadata.owner_references = Some(vec![OwnerReference {
+        api_version: "apps/v1".into(),
+        kind: "DaemonSet".into(),
+        name: ds_name,
+        uid: ds.metadata.uid.clone().unwrap_or_default(),
+        controller: Some(true),
+        block_owner_deletion: Some(true),
+    }]);
+    let mut spec = template.spec.unwrap_or_default();
+    spec.tolerations = Some(daemon_pod_tolerations(&spec));
+    replace_node_name_affinity(&mut spec, node_name);
+    Pod { metadata, spec: Some(spec), status: None }
+}
+
+/// `ReplaceDaemonSetPodNodeNameNodeAffinity`: the required terms become a single
+/// `matchFields metadata.name In [node]` term; preferred terms are kept.
+pub fn replace_node_name_affinity(spec: &mut PodSpec, node_name: &str) {
+    let term = NodeSelectorTerm {
+        match_expressions: None,
+        match_fields: Some(vec![NodeSelectorRequirement {
+            key: "metadata.name".into(),
+            operator: "In".into(),
+            values: Some(vec![node_name.to_string()]),
+        }]),
+    };
+    let affinity = spec.affinity.get_or_insert_with(Default::default);
+    let node_affinity = affinity.node_affinity.get_or_insert_with(Default::default);
+    node_affinity.required_during_scheduling_ignored_during_execution = Some(NodeSelector { node_selector_terms: vec![term] });
+}
+
+/// `IsPodUpdated`: the pod's hash label equals the current hash, or its template-generation label
+/// equals the DaemonSet's template generation.
+pub fn is_pod_updated(pod: &Pod, hash: &str, template_generation: Option<&str>) -> bool {
+    let labels = pod.metadata.labels.clone().unwrap_or_default();
+    let generation_matches = template_generation.is_some() && labels.get(TEMPLATE_GENERATION_LABEL).map(String::as_str) == template_generation;
+    let hash_matches = !hash.is_empty() && labels.get(REVISION_HASH_LABEL).map(String::as_str) == Some(hash);
+    hash_matches || generation_matches
+}
+
+/// The node a daemon pod is meant for: `spec.nodeName`, else the single matchFields value.
+/// Upstream: pkg/controller/daemon/util/daemonset_util.go GetTargetNodeName
+pub fn target_node_name(pod: &Pod) -> Option<String> {
+    let spec = pod.spec.as_ref()?;
+    if let Some(name) = spec.node_name.clone().filter(|n| !n.is_empty()) {
+        return Some(name);
+    }
+    node_affinity::target_node_from_affinity(spec)
+}
+
+/// Pod readiness: the Ready condition is True.
+pub fn is_pod_ready(pod: &Pod) -> bool {
+    ready_since_ms(pod).is_some()
+}
+
+/// When the pod's Ready condition last became True, in ms, if it is True.
+pub fn ready_since_ms(pod: &Pod) -> Option<i64> {
+    let condition = pod.status.as_ref()?.conditions.as_ref()?.iter().find(|c| c.type_ == "Ready")?;
+    (condition.status == "True").then(|| condition.last_transition_time.as_ref().map(|t| t.0.timestamp_millis()).unwrap_or(0))
+}
+
+/// `podutil.IsPodAvailable`: Ready, and Ready for more than minReadySeconds.
+pub fn is_pod_available(pod: &Pod, min_ready_seconds: i32, now_ms: i64) -> bool {
+    match ready_since_ms(pod) {
+        None => false,
+        Some(_) if min_ready_seconds <= 0 => true,
+        Some(since) => since + i64::from(min_ready_seconds) * 1000 < now_ms,
+    }
+}
+
+/// The phase string of a pod ("Pending" when unset).
+pub fn phase(pod: &Pod) -> &str {
+    pod.status.as_ref().and_then(|s| s.phase.as_deref()).unwrap_or("Pending")
+}
+
+/// `podByCreationTimestampAndPhase`: scheduled pods first, then older, then by name.
+pub fn oldest_first(a: &Pod, b: &Pod) -> std::cmp::Ordering {
+    let scheduled = |p: &Pod| p.spec.as_ref().and_then(|s| s.node_name.as_ref()).is_some_and(|n| !n.is_empty());
+    scheduled(b)
+        .cmp(&scheduled(a))
+        .then_with(|| a.metadata.creation_timestamp.as_ref().map(|t| t.0).cmp(&b.metadata.creation_timestamp.as_ref().map(|t| t.0)))
+        .then_with(|| a.metadata.name.cmp(&b.metadata.name))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use dsplay_api::taints::taint;
+
+    fn node(name: &str, taints: Vec<Taint>) -> Node {
+        Node {
+            metadata: ObjectMeta { name: Some(name.into()), ..Default::default() },
+            spec: Some(NodeSpec { taints: Some(taints), ..Default::default() }),
+            status: None,
+        }
+    }
+
+    fn ds(host_network: bool) -> DaemonSet {
+        DaemonSet {
+            metadata: ObjectMeta { name: Some("x".into()), ..Default::default() },
+            spec: Some(DaemonSetSpec {
+                template: PodTemplateSpec { metadata: None, spec: Some(PodSpec { host_network: Some(host_network), ..Default::default() }) },
+                ..Default::default()
+            }),
+            status: None,
+        }
+    }
+
+    #[test]
+    fn taint_truth_table() {
+        // SPEC-upstream §1.4 truth table; upstream TestNodeShouldRunDaemonPod / TestTaintedNode* cases.
+        let cases = [
+            ("NoSchedule", taint("k", Some("v"), "NoSchedule"), false, (false, true)),
+            ("NoExecute", taint("k", Some("v"), "NoExecute"), false, (false, false)),
+            ("PreferNoSchedule", taint("k", Some("v"), "PreferNoSchedule"), false, (true, true)),
+            ("not-ready NoExecute auto-tolerated", taint(taints::keys::NOT_READY, None, "NoExecute"), false, (true, true)),
+            ("unreachable NoExecute auto-tolerated", taint(taints::keys::UNREACHABLE, None, "NoExecute"), false, (true, true)),
+            ("disk-pressure", taint(taints::keys::DISK_PRESSURE, None, "NoSchedule"), false, (true, true)),
+            ("unschedulable", taint(taints::keys::UNSCHEDULABLE, None, "NoSchedule"), false, (true, true)),
+            ("network-unavailable without hostNetwork", taint(taints::keys::NETWORK_UNAVAILABLE, None, "NoSchedule"), false, (false, true)),
+            ("network-unavailable with hostNetwork", taint(taints::keys::NETWORK_UNAVAILABLE, None, "NoSchedule"), true, (true, true)),
+            ("not-ready NoSchedule not tolerated", taint(taints::keys::NOT_READY, None, "NoSchedule"), false, (false, true)),
+            ("unreachable NoSchedule not tolerated", taint(taints::keys::UNREACHABLE, None, "NoSchedule"), false, (false, true)),
+        ];
+        for (name, t, host_network, (run, cont)) in cases {
+            let got = node_should_run_daemon_pod(&node("n", vec![t]), &ds(host_network));
+            assert_eq!((got.should_run, got.should_continue_running), (run, cont), "{name}");
+        }
+    }
+
+    #[test]
+    fn daemon_pod_gets_tolerations_affinity_labels_owner() {
+        // Upstream TestReplaceDaemonSetPodNodeNameNodeAffinity (single-term replacement).
+        let mut d = ds(false);
+        d.metadata.uid = Some("u".into());
+        let pod = new_daemon_pod(&d, "kind-worker", "abc", Some("1"));
+        let spec = pod.spec.unwrap();
+        let terms = spec.affinity.unwrap().node_affinity.unwrap().required_during_scheduling_ignored_during_execution.unwrap().node_selector_terms;
+        assert_eq!(terms.len(), 1);
+        assert_eq!(terms[0].match_fields.as_ref().unwrap()[0].values, Some(vec!["kind-worker".to_string()]));
+        assert_eq!(spec.tolerations.unwrap().len(), 6);
+        let labels = pod.metadata.labels.unwrap();
+        assert_eq!(labels[REVISION_HASH_LABEL], "abc");
+        assert_eq!(labels[TEMPLATE_GENERATION_LABEL], "1");
+        assert_eq!(pod.metadata.generate_name.as_deref(), Some("x-"));
+        assert_eq!(pod.metadata.owner_references.unwrap()[0].controller, Some(true));
+    }
+}

@@ -1,0 +1,6 @@
+//! The control loops, each shaped like its upstream counterpart.
+
+pub mod daemonset;
+pub mod gc;
+pub mod node_lifecycle;
+pub mod taint_eviction;

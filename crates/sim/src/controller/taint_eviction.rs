@@ -1,0 +1,120 @@
+//! Taint-based eviction of pods on nodes with NoExecute taints.
+//! Upstream: pkg/controller/tainteviction/taint_eviction.go
+
+use crate::api_server::object_reference;
+use crate::cluster::{Cluster, Timer};
+use dsplay_api::taints::{tolerates, NO_EXECUTE};
+use dsplay_api::types::*;
+use dsplay_api::Kind;
+
+const COMPONENT: &str = "taint-eviction-controller";
+
+/// What should happen to one pod given its node's NoExecute taints.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// No NoExecute taint, or all tolerated forever.
+    Keep,
+    /// Evict now (an untolerated taint, or tolerationSeconds ≤ 0).
+    EvictNow,
+    /// Evict after this many seconds.
+    EvictAfter(i64),
+}
+
+/// The eviction verdict for a pod on a node with these taints.
+pub fn verdict(taints: &[Taint], tolerations: &[Toleration]) -> Verdict {
+    let no_execute: Vec<&Taint> = taints.iter().filter(|t| t.effect == NO_EXECUTE).collect();
+    if no_execute.is_empty() {
+        return Verdict::Keep;
+    }
+    let mut min_seconds: Option<i64> = None;
+    for taint in no_execute {
+        let matching: Vec<&Toleration> = tolerations.iter().filter(|t| tolerates(t, taint)).collect();
+        if matching.is_empty() {
+            return Verdict::EvictNow;
+        }
+        for t in matching {
+            if let Some(s) = t.toleration_seconds {
+                min_seconds = Some(min_seconds.map_or(s, |m| m.min(s)));
+            }
+        }
+    }
+    match min_seconds {
+        None => Verdict::Keep,
+        Some(s) if s <= 0 => Verdict::EvictNow,
+        Some(s) => Verdict::EvictAfter(s),
+    }
+}
+
+/// Schedules, cancels and performs evictions for every bound pod.
+pub(crate) fn sync(cluster: &mut Cluster) {
+    let pods: Vec<Pod> = cluster.store.pods().filter(|p| p.metadata.deletion_timestamp.is_none()).cloned().collect();
+    for pod in pods {
+        let Some(node_name) = pod.spec.as_ref().and_then(|s| s.node_name.clone()) else { continue };
+        let taints = cluster.store.node(&node_name).and_then(|n| n.spec.as_ref()).and_then(|s| s.taints.clone()).unwrap_or_default();
+        let tolerations = pod.spec.as_ref().and_then(|s| s.tolerations.clone()).unwrap_or_default();
+        let key = (pod.metadata.namespace.clone().unwrap_or_default(), pod.metadata.name.clone().unwrap_or_default());
+        let reference = object_reference(Kind::Pod, &pod.metadata);
+        match verdict(&taints, &tolerations) {
+            Verdict::Keep => {
+                if cluster.evictions.remove(&key).is_some() {
+                    cluster.record_event(&reference, "Normal", "TaintManagerEviction", &format!("Cancelling deletion of Pod {}/{}", key.0, key.1), COMPONENT, None);
+                }
+            }
+            Verdict::EvictNow => {
+                cluster.evictions.remove(&key);
+                evict(cluster, &pod);
+            }
+            Verdict::EvictAfter(seconds) => {
+                if !cluster.evictions.contains_key(&key) {
+                    let due = cluster.now_ms + seconds * 1000;
+                    cluster.evictions.insert(key.clone(), due);
+                    cluster.schedule(seconds * 1000, Timer::TaintEviction { namespace: key.0, pod: key.1 });
+                }
+            }
+        }
+    }
+}
+
+fn evict(cluster: &mut Cluster, pod: &Pod) {
+    let reference = object_reference(Kind::Pod, &pod.metadata);
+    let msg = format!("Marking for deletion Pod {}/{}", pod.metadata.namespace.clone().unwrap_or_default(), pod.metadata.name.clone().unwrap_or_default());
+    cluster.record_event(&reference, "Normal", "TaintManagerEviction", &msg, COMPONENT, None);
+    cluster.delete_pod(pod, None);
+}
+
+/// A scheduled eviction fell due: evict if it is still scheduled for now.
+pub(crate) fn on_due(cluster: &mut Cluster, namespace: &str, name: &str) {
+    let key = (namespace.to_string(), name.to_string());
+    let Some(due) = cluster.evictions.get(&key).copied() else { return };
+    if due > cluster.now_ms {
+        return;
+    }
+    cluster.evictions.remove(&key);
+    if let Some(pod) = cluster.store.pod(namespace, name).cloned() {
+        if pod.metadata.deletion_timestamp.is_none() {
+            evict(cluster, &pod);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use dsplay_api::taints::{exists_toleration, keys, taint};
+
+    #[test]
+    fn verdict_table() {
+        // Upstream TestCreatePod / TestUpdatePod style cases of taint_eviction_test.go.
+        let unreachable = taint(keys::UNREACHABLE, None, NO_EXECUTE);
+        let mut with_300 = exists_toleration(keys::UNREACHABLE, NO_EXECUTE);
+        with_300.toleration_seconds = Some(300);
+        let forever = exists_toleration(keys::UNREACHABLE, NO_EXECUTE);
+        let mut zero = forever.clone();
+        zero.toleration_seconds = Some(0);
+        assert_eq!(verdict(&[], &[]), Verdict::Keep);
+        assert_eq!(verdict(&[unreachable.clone()], &[]), Verdict::EvictNow);
+        assert_eq!(verdict(&[unreachable.clone()], &[with_300.clone()]), Verdict::EvictAfter(300));
+        assert_eq!(verdict(&[unreachable.clone()], &[forever]), Verdict::Keep);
+        assert_eq!(verdict(&[unreachable], &[zero]), Verdict::EvictNow);
+    }
+}

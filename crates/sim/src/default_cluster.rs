@@ -1,0 +1,257 @@
+//! The cluster a new user sees (SPEC-simulator §3): kind's three nodes, the system namespaces and
+//! PriorityClasses, and kube-proxy + kindnet already rolled out.
+
+use crate::cluster::Cluster;
+use dsplay_api::types::*;
+use dsplay_api::{manifest, Object};
+use k8s_openapi::api::core::v1::{NodeAddress, NodeSystemInfo};
+use std::collections::BTreeMap;
+
+/// The kubelet version nodes report.
+pub const KUBELET_VERSION: &str = "v1.33.1";
+
+/// What `sim node add` (or a Node manifest) asks for.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NodeOptions {
+    /// Node name.
+    pub name: String,
+    /// Extra labels.
+    pub labels: BTreeMap<String, String>,
+    /// Taints.
+    pub taints: Vec<Taint>,
+    /// Allocatable cpu (`4`).
+    pub cpu: String,
+    /// Allocatable memory (`8Gi`).
+    pub memory: String,
+    /// Allocatable pods (`110`).
+    pub pods: String,
+    /// Label and taint it as a control-plane node.
+    pub control_plane: bool,
+}
+
+impl NodeOptions {
+    /// A worker with kind's default capacity.
+    pub fn new(name: &str) -> NodeOptions {
+        NodeOptions {
+            name: name.to_string(),
+            labels: BTreeMap::new(),
+            taints: Vec::new(),
+            cpu: "4".into(),
+            memory: "8Gi".into(),
+            pods: "110".into(),
+            control_plane: false,
+        }
+    }
+}
+
+/// Builds the Node object for `options` (status is completed on create).
+pub fn build_node(options: &NodeOptions) -> Node {
+    let mut labels = BTreeMap::new();
+    labels.insert("kubernetes.io/arch".to_string(), "amd64".to_string());
+    labels.insert("kubernetes.io/hostname".to_string(), options.name.clone());
+    labels.insert("kubernetes.io/os".to_string(), "linux".to_string());
+    let mut taints = Vec::new();
+    if options.control_plane {
+        labels.insert(dsplay_api::taints::keys::CONTROL_PLANE.to_string(), String::new());
+        taints.push(dsplay_api::taints::taint(dsplay_api::taints::keys::CONTROL_PLANE, None, "NoSchedule"));
+    }
+    labels.extend(options.labels.clone());
+    taints.extend(options.taints.clone());
+    let resources: BTreeMap<String, Quantity> = [
+        ("cpu", options.cpu.clone()),
+        ("ephemeral-storage", "100Gi".to_string()),
+        ("memory", options.memory.clone()),
+        ("pods", options.pods.clone()),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_string(), Quantity(v)))
+    .collect();
+    Node {
+        metadata: ObjectMeta {
+            name: Some(options.name.clone()),
+            labels: Some(labels),
+            annotations: Some(BTreeMap::from([(
+                "node.alpha.kubernetes.io/ttl".to_string(),
+                "0".to_string(),
+            )])),
+            ..Default::default()
+        },
+        spec: Some(NodeSpec { taints: (!taints.is_empty()).then_some(taints), ..Default::default() }),
+        status: Some(NodeStatus { capacity: Some(resources.clone()), allocatable: Some(resources), ..Default::default() }),
+    }
+}
+
+/// Fills what the kubelet reports for a new node: conditions, addresses, node info, pod CIDR.
+pub fn complete_node(index: u32, node: &mut Node) {
+    let name = node.metadata.name.clone().unwrap_or_default();
+    let spec = node.spec.get_or_insert_with(Default::default);
+    if spec.pod_cidr.is_none() {
+        let cidr = format!("10.244.{index}.0/24");
+        spec.pod_cidr = Some(cidr.clone());
+        spec.pod_cidrs = Some(vec![cidr]);
+        spec.provider_id = Some(format!("kind://docker/kind/{name}"));
+    }
+    let status = node.status.get_or_insert_with(Default::default);
+    let defaults: BTreeMap<String, Quantity> = [("cpu", "4"), ("ephemeral-storage", "100Gi"), ("memory", "8Gi"), ("pods", "110")]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), Quantity(v.to_string())))
+        .collect();
+    let capacity = status.capacity.get_or_insert_with(|| defaults.clone());
+    for (k, v) in &defaults {
+        capacity.entry(k.clone()).or_insert_with(|| v.clone());
+    }
+    if status.allocatable.is_none() {
+        status.allocatable = status.capacity.clone();
+    }
+    if status.conditions.is_none() {
+        status.conditions = Some(healthy_conditions());
+    }
+    if status.addresses.is_none() {
+        status.addresses = Some(vec![
+            NodeAddress { type_: "InternalIP".into(), address: format!("172.18.0.{}", index + 2) },
+            NodeAddress { type_: "Hostname".into(), address: name.clone() },
+        ]);
+    }
+    if status.node_info.is_none() {
+        status.node_info = Some(NodeSystemInfo {
+            architecture: "amd64".into(),
+            boot_id: String::new(),
+            container_runtime_version: "containerd://2.1.1".into(),
+            kernel_version: "6.8.0-generic".into(),
+            kube_proxy_version: String::new(),
+            kubelet_version: KUBELET_VERSION.into(),
+            machine_id: String::new(),
+            operating_system: "linux".into(),
+            os_image: "Debian GNU/Linux 12 (bookworm)".into(),
+            system_uuid: String::new(),
+            swap: None,
+        });
+    }
+}
+
+/// The four conditions of a healthy node, as the kubelet posts them.
+pub fn healthy_conditions() -> Vec<NodeCondition> {
+    [
+        ("MemoryPressure", "False", "KubeletHasSufficientMemory", "kubelet has sufficient memory available"),
+        ("DiskPressure", "False", "KubeletHasNoDiskPressure", "kubelet has no disk pressure"),
+        ("PIDPressure", "False", "KubeletHasSufficientPID", "kubelet has sufficient PID available"),
+        ("Ready", "True", "KubeletReady", "kubelet is posting ready status"),
+    ]
+    .into_iter()
+    .map(|(type_, status, reason, message)| NodeCondition {
+        type_: type_.into(),
+        status: status.into(),
+        reason: Some(reason.into()),
+        message: Some(message.into()),
+        last_heartbeat_time: None,
+        last_transition_time: None,
+    })
+    .collect()
+}
+
+const BASE_OBJECTS: &str = r#"
+apiVersion: v1
+kind: Namespace
+metadata: {name: default}
+---
+apiVersion: v1
+kind: Namespace
+metadata: {name: kube-node-lease}
+---
+apiVersion: v1
+kind: Namespace
+metadata: {name: kube-public}
+---
+apiVersion: v1
+kind: Namespace
+metadata: {name: kube-system}
+---
+apiVersion: scheduling.k8s.io/v1
+kind: PriorityClass
+metadata: {name: system-cluster-critical}
+value: 2000000000
+description: Used for system critical pods that must run in the cluster, but can be moved to another node if necessary.
+---
+apiVersion: scheduling.k8s.io/v1
+kind: PriorityClass
+metadata: {name: system-node-critical}
+value: 2000001000
+description: Used for system critical pods that must not be moved from their current node.
+"#;
+
+const KIND_DAEMON_SETS: &str = r#"
+apiVersion: apps/v1
+kind: DaemonSet
+metadata:
+  name: kindnet
+  namespace: kube-system
+  labels: {app: kindnet, k8s-app: kindnet, tier: node}
+spec:
+  selector:
+    matchLabels: {app: kindnet}
+  template:
+    metadata:
+      labels: {app: kindnet, k8s-app: kindnet, tier: node}
+    spec:
+      hostNetwork: true
+      serviceAccountName: kindnet
+      tolerations:
+      - operator: Exists
+      containers:
+      - name: kindnet-cni
+        image: docker.io/kindest/kindnetd:v20250512-df8de77b
+        resources:
+          requests: {cpu: 100m, memory: 50Mi}
+          limits: {cpu: 100m, memory: 50Mi}
+---
+apiVersion: apps/v1
+kind: DaemonSet
+metadata:
+  name: kube-proxy
+  namespace: kube-system
+  labels: {k8s-app: kube-proxy}
+spec:
+  selector:
+    matchLabels: {k8s-app: kube-proxy}
+  template:
+    metadata:
+      labels: {k8s-app: kube-proxy}
+    spec:
+      hostNetwork: true
+      priorityClassName: system-node-critical
+      serviceAccountName: kube-proxy
+      nodeSelector:
+        kubernetes.io/os: linux
+      tolerations:
+      - operator: Exists
+      containers:
+      - name: kube-proxy
+        image: registry.k8s.io/kube-proxy:v1.33.1
+        command: [/usr/local/bin/kube-proxy, --config=/var/lib/kube-proxy/config.conf, --hostname-override=$(NODE_NAME)]
+        securityContext: {privileged: true}
+"#;
+
+fn create_all(cluster: &mut Cluster, text: &str) {
+    for document in manifest::parse_manifests(text).into_iter().flatten() {
+        let _ = cluster.create(document.object);
+    }
+}
+
+/// Namespaces and the two system PriorityClasses (`sim reset --empty`).
+pub fn install_base_objects(cluster: &mut Cluster) {
+    create_all(cluster, BASE_OBJECTS);
+}
+
+/// kind's three nodes and its two DaemonSets, rolled out with images already on the nodes.
+pub fn install_kind_cluster(cluster: &mut Cluster) {
+    for name in ["kind-control-plane", "kind-worker", "kind-worker2"] {
+        let mut options = NodeOptions::new(name);
+        options.control_plane = name == "kind-control-plane";
+        let _ = cluster.create(Object::Node(build_node(&options)));
+        let runtime = cluster.nodes_runtime.entry(name.to_string()).or_default();
+        runtime.images.insert("docker.io/kindest/kindnetd:v20250512-df8de77b".to_string());
+        runtime.images.insert("registry.k8s.io/kube-proxy:v1.33.1".to_string());
+    }
+    create_all(cluster, KIND_DAEMON_SETS);
+    cluster.settle(crate::cluster::DEFAULT_SETTLE_MAX);
+}

@@ -1,0 +1,79 @@
+//! Names the API server and controllers invent: generateName suffixes, uids, event names, revision hashes.
+//! All come from the cluster's seeded RNG, so a seed reproduces every name.
+
+use rand_chacha::ChaCha8Rng;
+use rand_core::RngCore;
+
+/// The alphabet of `utilrand.String` (no vowels, no confusable characters).
+pub const SUFFIX_ALPHABET: &[u8] = b"bcdfghjklmnpqrstvwxz2456789";
+
+/// `generateName` + 5 random characters, the prefix truncated to 58 characters first.
+pub fn generate_name(rng: &mut ChaCha8Rng, prefix: &str) -> String {
+    let prefix: String = prefix.chars().take(58).collect();
+    let suffix: String = (0..5)
+        .map(|_| SUFFIX_ALPHABET[(rng.next_u32() as usize) % SUFFIX_ALPHABET.len()] as char)
+        .collect();
+    format!("{prefix}{suffix}")
+}
+
+/// A random RFC 4122 v4 uid.
+pub fn uid(rng: &mut ChaCha8Rng) -> String {
+    let mut b = [0u8; 16];
+    rng.fill_bytes(&mut b);
+    b[6] = (b[6] & 0x0f) | 0x40;
+    b[8] = (b[8] & 0x3f) | 0x80;
+    let hex: String = b.iter().map(|x| format!("{x:02x}")).collect();
+    format!("{}-{}-{}-{}-{}", &hex[0..8], &hex[8..12], &hex[12..16], &hex[16..20], &hex[20..32])
+}
+
+/// An event name: `<object>.<16 hex digits>` like the client-go recorder makes from the timestamp.
+pub fn event_name(object: &str, time_ms: i64, seq: u64) -> String {
+    let nanos = (time_ms as u64).wrapping_mul(1_000_000).wrapping_add(seq);
+    format!("{object}.{nanos:016x}")
+}
+
+/// `controller.ComputeHash`: FNV-32a over the template bytes (plus the collision count), rendered with
+/// the safe alphabet. Not bit-exact with upstream (our template serialization differs), but equal
+/// templates give equal hashes and different templates different ones.
+pub fn compute_hash(template_json: &str, collision_count: Option<i32>) -> String {
+    let mut hash: u32 = 0x811c_9dc5;
+    let mut feed = |bytes: &[u8]| {
+        for b in bytes {
+            hash ^= u32::from(*b);
+            hash = hash.wrapping_mul(0x0100_0193);
+        }
+    };
+    feed(template_json.as_bytes());
+    if let Some(count) = collision_count {
+        feed(&i64::from(count).to_le_bytes());
+    }
+    safe_encode(&hash.to_string())
+}
+
+/// `rand.SafeEncodeString`: maps each byte into the suffix alphabet.
+fn safe_encode(s: &str) -> String {
+    s.bytes().map(|b| SUFFIX_ALPHABET[(b as usize) % SUFFIX_ALPHABET.len()] as char).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand_core::SeedableRng;
+
+    #[test]
+    fn generate_name_uses_alphabet_and_truncates() {
+        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        let name = generate_name(&mut rng, "demo-");
+        assert_eq!(name.len(), 10);
+        assert!(name[5..].bytes().all(|b| SUFFIX_ALPHABET.contains(&b)));
+        let long = generate_name(&mut rng, &"x".repeat(80));
+        assert_eq!(long.len(), 63);
+    }
+
+    #[test]
+    fn hash_is_stable_and_distinguishes() {
+        assert_eq!(compute_hash("{a}", None), compute_hash("{a}", None));
+        assert_ne!(compute_hash("{a}", None), compute_hash("{b}", None));
+        assert_ne!(compute_hash("{a}", None), compute_hash("{a}", Some(1)));
+    }
+}

@@ -1,0 +1,111 @@
+//! The scheduler loop: takes pending pods in queue order, asks the pure `scheduler` module where they
+//! go, and writes the outcome (binding, PodScheduled condition, events, preemption victims).
+
+use crate::api_server::object_reference;
+use crate::cluster::{k8s_time, Cluster};
+use crate::scheduler::{schedule_batch, NodeInfo, ScheduleResult};
+use dsplay_api::types::*;
+use dsplay_api::{Kind, Object};
+use rand_core::RngCore;
+use std::collections::BTreeMap;
+
+const COMPONENT: &str = "default-scheduler";
+
+fn is_pending(pod: &Pod) -> bool {
+    let spec = pod.spec.as_ref();
+    pod.metadata.deletion_timestamp.is_none()
+        && spec.and_then(|s| s.node_name.as_ref()).is_none_or(|n| n.is_empty())
+        && spec.and_then(|s| s.scheduler_name.as_deref()).unwrap_or("default-scheduler") == "default-scheduler"
+}
+
+/// Schedules every pending pod whose situation may have changed since its last attempt.
+pub(crate) fn sync(cluster: &mut Cluster) {
+    let change = cluster.cluster_change;
+    let mut pending: Vec<Pod> = cluster
+        .store
+        .pods()
+        .filter(|p| is_pending(p))
+        .filter(|p| {
+            let key = (p.metadata.namespace.clone().unwrap_or_default(), p.metadata.name.clone().unwrap_or_default());
+            cluster.unschedulable.get(&key).is_none_or(|(_, seen)| *seen != change)
+        })
+        .cloned()
+        .collect();
+    if pending.is_empty() {
+        return;
+    }
+    pending.sort_by(|a, b| {
+        let pa = a.spec.as_ref().and_then(|s| s.priority).unwrap_or(0);
+        let pb = b.spec.as_ref().and_then(|s| s.priority).unwrap_or(0);
+        pb.cmp(&pa)
+            .then_with(|| a.metadata.creation_timestamp.as_ref().map(|t| t.0).cmp(&b.metadata.creation_timestamp.as_ref().map(|t| t.0)))
+            .then_with(|| a.metadata.name.cmp(&b.metadata.name))
+    });
+    let nodes: Vec<Node> = cluster.store.nodes().cloned().collect();
+    let all_pods: Vec<Pod> = cluster.store.pods().cloned().collect();
+    let mut by_node: BTreeMap<&str, Vec<&Pod>> = BTreeMap::new();
+    for pod in &all_pods {
+        let phase = pod.status.as_ref().and_then(|s| s.phase.as_deref()).unwrap_or("");
+        if phase == "Succeeded" || phase == "Failed" {
+            continue;
+        }
+        if let Some(node) = pod.spec.as_ref().and_then(|s| s.node_name.as_deref()) {
+            by_node.entry(node).or_default().push(pod);
+        }
+    }
+    let infos: Vec<NodeInfo> = nodes.iter().map(|n| NodeInfo::new(n, by_node.get(n.metadata.name.as_deref().unwrap_or("")).cloned().unwrap_or_default())).collect();
+    let refs: Vec<&Pod> = pending.iter().collect();
+    let mut rng = cluster.rng.clone();
+    let results = schedule_batch(&refs, infos, &mut |n| (rng.next_u32() as usize) % n.max(1));
+    cluster.rng = rng;
+    for (pod, result) in pending.iter().zip(results) {
+        apply_result(cluster, pod, result, change);
+    }
+}
+
+fn apply_result(cluster: &mut Cluster, pod: &Pod, result: ScheduleResult, change: u64) {
+    let ns = pod.metadata.namespace.clone().unwrap_or_default();
+    let name = pod.metadata.name.clone().unwrap_or_default();
+    let Some(mut current) = cluster.store.pod(&ns, &name).cloned() else { return };
+    let reference = object_reference(Kind::Pod, &current.metadata);
+    let now = k8s_time(cluster.now_ms);
+    match result {
+        ScheduleResult::Bound { node } => {
+            cluster.unschedulable.remove(&(ns.clone(), name.clone()));
+            current.spec.get_or_insert_with(Default::default).node_name = Some(node.clone());
+            let status = current.status.get_or_insert_with(Default::default);
+            status.nominated_node_name = None;
+            let conditions = status.conditions.get_or_insert_with(Vec::new);
+            conditions.retain(|c| c.type_ != "PodScheduled");
+            conditions.push(PodCondition { type_: "PodScheduled".into(), status: "True".into(), last_transition_time: Some(now), ..Default::default() });
+            cluster.write(Object::Pod(current));
+            cluster.record_event(&reference, "Normal", "Scheduled", &format!("Successfully assigned {ns}/{name} to {node}"), COMPONENT, None);
+        }
+        ScheduleResult::Unschedulable { message, nominated_node, victims } => {
+            cluster.unschedulable.insert((ns.clone(), name.clone()), (message.clone(), change));
+            let status = current.status.get_or_insert_with(Default::default);
+            if nominated_node.is_some() {
+                status.nominated_node_name = nominated_node.clone();
+            }
+            let conditions = status.conditions.get_or_insert_with(Vec::new);
+            let condition = PodCondition { type_: "PodScheduled".into(), status: "False".into(), reason: Some("Unschedulable".into()), message: Some(message.clone()), last_transition_time: Some(now), ..Default::default() };
+            match conditions.iter_mut().find(|c| c.type_ == "PodScheduled") {
+                Some(c) if c.status == "False" && c.message == condition.message => {}
+                Some(c) => *c = condition,
+                None => conditions.push(condition),
+            }
+            if current != *pod || cluster.store.pod(&ns, &name) != Some(&current) {
+                cluster.write(Object::Pod(current.clone()));
+            }
+            cluster.record_event(&reference, "Warning", "FailedScheduling", &message, COMPONENT, None);
+            let preemptor_uid = current.metadata.uid.clone().unwrap_or_default();
+            for (vns, vname) in victims {
+                let Some(victim) = cluster.store.pod(&vns, &vname).cloned() else { continue };
+                let vref = object_reference(Kind::Pod, &victim.metadata);
+                let node = nominated_node.clone().unwrap_or_default();
+                cluster.record_event(&vref, "Normal", "Preempted", &format!("Preempted by pod {preemptor_uid} on node {node}"), COMPONENT, None);
+                cluster.delete_pod(&victim, None);
+            }
+        }
+    }
+}

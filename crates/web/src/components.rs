@@ -1,0 +1,11 @@
+//! The UI components, one function component per file with its `<Name>Props` beside it.
+
+pub mod cluster_view;
+pub mod editor;
+pub mod events;
+pub mod node_card;
+pub mod node_dialog;
+pub mod pod_chip;
+pub mod status_bar;
+pub mod terminal;
+pub mod time_controls;

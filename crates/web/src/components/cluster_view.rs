@@ -1,0 +1,58 @@
+//! The cluster: one card per node, pods waiting for a node, and the kube-system toggle.
+
+use crate::components::node_card::NodeCard;
+use crate::components::pod_chip::PodChip;
+use crate::model::ClusterModel;
+use std::rc::Rc;
+use yew::prelude::*;
+
+/// Props of [`ClusterView`].
+#[derive(Properties, PartialEq)]
+pub struct ClusterViewProps {
+    /// Nodes and pods.
+    pub model: Rc<ClusterModel>,
+    /// Draw kube-system pods.
+    pub show_system: bool,
+    /// Show / hide kube-system pods.
+    pub on_toggle_system: Callback<()>,
+    /// Runs a command (echoed in the terminal).
+    pub on_command: Callback<String>,
+    /// Opens the add-node dialog.
+    pub on_add_node: Callback<()>,
+}
+
+/// The node cards.
+#[function_component(ClusterView)]
+pub fn cluster_view(props: &ClusterViewProps) -> Html {
+    let unscheduled: Vec<_> = props.model.unscheduled.iter().filter(|p| props.show_system || !p.system).collect();
+    html! {
+        <section class="panel cluster" aria-label="Cluster">
+            <header class="panel-head">
+                <h2>{"Cluster"}<span class="count">{format!("{} nodes", props.model.nodes.len())}</span></h2>
+                <label class="toggle">
+                    <input type="checkbox" checked={props.show_system} onchange={props.on_toggle_system.reform(|_| ())} />
+                    {"kube-system pods"}
+                </label>
+                <button class="btn" onclick={props.on_add_node.reform(|_| ())}>
+                    <span aria-hidden="true" class="icon">{"+"}</span>{"Add node"}
+                </button>
+            </header>
+            <div class="nodes">
+                { for props.model.nodes.iter().map(|n| html! {
+                    <NodeCard key={n.name.clone()} node={n.clone()} show_system={props.show_system} on_command={props.on_command.clone()} />
+                }) }
+                if props.model.nodes.is_empty() {
+                    <p class="empty">{"No nodes. Add one with “Add node” or "}<code>{"sim node add NAME"}</code>{"."}</p>
+                }
+            </div>
+            if !unscheduled.is_empty() {
+                <div class="unscheduled">
+                    <h3>{"Not scheduled"}</h3>
+                    <ul class="pods">
+                        { for unscheduled.into_iter().map(|p| html! { <PodChip key={p.uid.clone()} pod={p.clone()} /> }) }
+                    </ul>
+                </div>
+            }
+        </section>
+    }
+}

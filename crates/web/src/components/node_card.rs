@@ -1,0 +1,144 @@
+//! One node: status, role, labels, taints, resource bars, its pods, and the node actions.
+
+use crate::components::pod_chip::PodChip;
+use crate::demo::shell_word;
+use crate::model::{format_cpu, format_memory, NodeView};
+use std::rc::Rc;
+use web_sys::HtmlInputElement;
+use yew::prelude::*;
+
+/// Props of [`NodeCard`].
+#[derive(Properties, PartialEq)]
+pub struct NodeCardProps {
+    /// The node and its pods.
+    pub node: Rc<NodeView>,
+    /// Draw kube-system pods.
+    pub show_system: bool,
+    /// Runs a command (echoed in the terminal).
+    pub on_command: Callback<String>,
+}
+
+/// A bar of requested vs allocatable.
+fn bar(label: &'static str, used: i128, total: i128, text: String) -> Html {
+    let pct = if total > 0 { (used * 100 / total).clamp(0, 100) } else { 0 };
+    html! {
+        <div class="bar" title={format!("{label}: {text}")}>
+            <span class="bar-label">{label}</span>
+            <span class="bar-track"><span class="bar-fill" style={format!("width: {pct}%")}></span></span>
+            <span class="bar-text">{text}</span>
+        </div>
+    }
+}
+
+/// A node card.
+#[function_component(NodeCard)]
+pub fn node_card(props: &NodeCardProps) -> Html {
+    let node = &props.node;
+    let editing = use_state(|| false);
+    let label_input = use_node_ref();
+    let taint_input = use_node_ref();
+    let name = node.name.clone();
+    let cmd = |line: String| {
+        let cb = props.on_command.clone();
+        Callback::from(move |_: MouseEvent| cb.emit(line.clone()))
+    };
+    let status_class = match (node.ready.as_str(), node.unschedulable) {
+        ("Ready", false) => "ok",
+        ("Ready", true) => "warn",
+        _ => "bad",
+    };
+    let failed = node.ready != "Ready";
+    let submit = |input: NodeRef, build: fn(&str, &str) -> String| {
+        let cb = props.on_command.clone();
+        let name = name.clone();
+        Callback::from(move |e: SubmitEvent| {
+            e.prevent_default();
+            if let Some(el) = input.cast::<HtmlInputElement>() {
+                let value = el.value();
+                if !value.trim().is_empty() {
+                    cb.emit(build(&name, value.trim()));
+                    el.set_value("");
+                }
+            }
+        })
+    };
+    let on_label = submit(label_input.clone(), |n, v| format!("kubectl label nodes {n} {} --overwrite", shell_word(v)));
+    let on_taint = submit(taint_input.clone(), |n, v| format!("kubectl taint nodes {n} {}", shell_word(v)));
+    let pods: Vec<_> = node.pods.iter().filter(|p| props.show_system || !p.system).collect();
+    html! {
+        <article class={classes!("node", status_class, failed.then_some("failed"))} data-node={name.clone()} aria-label={format!("Node {name}")}>
+            <header class="node-head">
+                <h3 class="node-name">{&name}</h3>
+                <span class="role">{node.role}</span>
+                <span class={classes!("node-status", status_class)}>{node.status_text()}</span>
+            </header>
+            <ul class="chips labels" aria-label="Labels">
+                { for node.labels.iter().map(|(k, v)| {
+                    let remove = format!("kubectl label nodes {name} {}-", shell_word(k));
+                    html! {
+                        <li class="chip label" title={format!("{k}={v}")}>
+                            <span class="chip-text">{ if v.is_empty() { k.clone() } else { format!("{k}={v}") } }</span>
+                            if *editing {
+                                <button class="chip-x" aria-label={format!("Remove label {k}")} onclick={cmd(remove)}>{"×"}</button>
+                            }
+                        </li>
+                    }
+                }) }
+            </ul>
+            if !node.taints.is_empty() {
+                <ul class="chips taints" aria-label="Taints">
+                    { for node.taints.iter().map(|t| {
+                        // `key=value:Effect` is removed with `key:Effect-`.
+                        let (kv, effect) = t.rsplit_once(':').unwrap_or((t, ""));
+                        let key = kv.split('=').next().unwrap_or(kv);
+                        let remove = format!("kubectl taint nodes {name} {}", shell_word(&format!("{key}:{effect}-")));
+                        html! {
+                            <li class="chip taint" title={format!("taint {t}")}>
+                                <span class="chip-text">{t}</span>
+                                if *editing {
+                                    <button class="chip-x" aria-label={format!("Remove taint {t}")} onclick={cmd(remove)}>{"×"}</button>
+                                }
+                            </li>
+                        }
+                    }) }
+                </ul>
+            }
+            <div class="bars">
+                { bar("cpu", node.cpu.0, node.cpu.1, format!("{}/{}", format_cpu(node.cpu.0), format_cpu(node.cpu.1))) }
+                { bar("mem", node.memory.0, node.memory.1, format!("{}/{}", format_memory(node.memory.0), format_memory(node.memory.1))) }
+                { bar("pods", node.pods_count.0, node.pods_count.1, format!("{}/{}", node.pods_count.0, node.pods_count.1)) }
+            </div>
+            <ul class="pods" aria-label={format!("Pods on {name}")}>
+                { for pods.into_iter().map(|p| html! { <PodChip key={p.uid.clone()} pod={p.clone()} /> }) }
+            </ul>
+            if *editing {
+                <div class="node-edit">
+                    <form onsubmit={on_label}>
+                        <input ref={label_input} placeholder="key=value" aria-label={format!("Label for {name}")} />
+                        <button class="btn small" type="submit">{"Set label"}</button>
+                    </form>
+                    <form onsubmit={on_taint}>
+                        <input ref={taint_input} placeholder="key=value:NoSchedule" aria-label={format!("Taint for {name}")} />
+                        <button class="btn small" type="submit">{"Add taint"}</button>
+                    </form>
+                </div>
+            }
+            <footer class="node-actions">
+                if node.unschedulable {
+                    <button class="btn small" aria-label={format!("Uncordon {name}")} onclick={cmd(format!("kubectl uncordon {name}"))}>{"Uncordon"}</button>
+                } else {
+                    <button class="btn small" aria-label={format!("Cordon {name}")} onclick={cmd(format!("kubectl cordon {name}"))}>{"Cordon"}</button>
+                }
+                if failed {
+                    <button class="btn small" aria-label={format!("Recover {name}")} onclick={cmd(format!("sim node recover {name}"))}>{"Recover"}</button>
+                } else {
+                    <button class="btn small" aria-label={format!("Fail {name}")} onclick={cmd(format!("sim node fail {name}"))}>{"Fail"}</button>
+                }
+                <button class={classes!("btn", "small", (*editing).then_some("active"))} aria-pressed={editing.to_string()}
+                    aria-label={format!("Edit labels and taints of {name}")}
+                    onclick={let e = editing.clone(); Callback::from(move |_| e.set(!*e))}>{"Edit"}</button>
+                <button class="btn small danger" aria-label={format!("Delete node {name}")} onclick={cmd(format!("kubectl delete node {name}"))}>{"Delete"}</button>
+            </footer>
+        </article>
+    }
+}

@@ -1,0 +1,55 @@
+//! One pod: a chip coloured by phase (fill) and revision (stripe), animated by CSS.
+
+use crate::model::PodView;
+use yew::prelude::*;
+
+/// Props of [`PodChip`].
+#[derive(Properties, PartialEq)]
+pub struct PodChipProps {
+    /// The pod.
+    pub pod: PodView,
+}
+
+/// A pod chip. The parent keys it by uid, so CSS transitions follow one pod through its life.
+#[function_component(PodChip)]
+pub fn pod_chip(props: &PodChipProps) -> Html {
+    let p = &props.pod;
+    let stage = if p.terminating {
+        "terminating"
+    } else if p.ready {
+        "ready"
+    } else if p.phase == "Running" {
+        "running"
+    } else if p.status == "ContainerCreating" || p.status == "PodInitializing" {
+        "creating"
+    } else {
+        "pending"
+    };
+    let revision_class = if p.current_revision { "rev-current" } else { "rev-old" };
+    let hue = (p.revision_number.rem_euclid(6) * 60 + 200) % 360;
+    let title = format!(
+        "{}/{}\n{}{}\nrevision {} ({})",
+        p.namespace,
+        p.name,
+        p.status,
+        if p.ready { ", Ready" } else { "" },
+        if p.revision.is_empty() { "-" } else { &p.revision },
+        if p.current_revision { "current" } else { "old" }
+    );
+    html! {
+        <li class={classes!("pod", stage, revision_class, p.system.then_some("system"))}
+            data-pod={p.name.clone()}
+            data-namespace={p.namespace.clone()}
+            data-node={p.node.clone()}
+            data-phase={p.phase.clone()}
+            data-ready={p.ready.to_string()}
+            data-revision={p.revision.clone()}
+            data-terminating={p.terminating.to_string()}
+            style={format!("--rev-hue: {hue}")}
+            title={title}>
+            <span class="pod-dot" aria-hidden="true"></span>
+            <span class="pod-name">{&p.name}</span>
+            <span class="pod-status">{&p.status}</span>
+        </li>
+    }
+}

@@ -1,0 +1,111 @@
+//! The terminal: a `kubectl …`/`sim …` prompt with history (↑/↓) and Tab completion; output is
+//! shown exactly as the interpreter returned it.
+
+use crate::completion::complete;
+use dsplay_kubectl::{CommandOutput, Stream};
+use std::rc::Rc;
+use web_sys::HtmlInputElement;
+use yew::prelude::*;
+
+/// Props of [`Terminal`].
+#[derive(Properties, PartialEq)]
+pub struct TerminalProps {
+    /// Everything run so far, oldest first.
+    pub entries: Rc<Vec<CommandOutput>>,
+    /// Names for completion (nodes, pods, DaemonSets).
+    pub names: Rc<Vec<String>>,
+    /// Runs a line.
+    pub on_run: Callback<String>,
+}
+
+/// The terminal panel.
+#[function_component(Terminal)]
+pub fn terminal(props: &TerminalProps) -> Html {
+    let input = use_node_ref();
+    let scroller = use_node_ref();
+    let history = use_mut_ref(Vec::<String>::new);
+    // Position while browsing history: `history.len()` means "the line being typed".
+    let cursor = use_mut_ref(|| 0usize);
+    {
+        let scroller = scroller.clone();
+        use_effect_with(props.entries.len(), move |_| {
+            if let Some(el) = scroller.cast::<web_sys::Element>() {
+                el.set_scroll_top(el.scroll_height());
+            }
+        });
+    }
+    let onkeydown = {
+        let (input, history, cursor, on_run, names) =
+            (input.clone(), history.clone(), cursor.clone(), props.on_run.clone(), props.names.clone());
+        Callback::from(move |e: KeyboardEvent| {
+            let Some(el) = input.cast::<HtmlInputElement>() else { return };
+            let mut history = history.borrow_mut();
+            let mut cursor = cursor.borrow_mut();
+            match e.key().as_str() {
+                "Enter" => {
+                    let line = el.value();
+                    if !line.trim().is_empty() {
+                        if history.last() != Some(&line) {
+                            history.push(line.clone());
+                        }
+                        on_run.emit(line);
+                    }
+                    *cursor = history.len();
+                    el.set_value("");
+                }
+                "ArrowUp" if *cursor > 0 => {
+                    e.prevent_default();
+                    *cursor -= 1;
+                    el.set_value(&history[*cursor]);
+                }
+                "ArrowDown" => {
+                    e.prevent_default();
+                    if *cursor + 1 < history.len() {
+                        *cursor += 1;
+                        el.set_value(&history[*cursor]);
+                    } else {
+                        *cursor = history.len();
+                        el.set_value("");
+                    }
+                }
+                "Tab" => {
+                    e.prevent_default();
+                    if let Some(line) = complete(&el.value(), &names) {
+                        el.set_value(&line);
+                    }
+                }
+                _ => {}
+            }
+        })
+    };
+    let focus = {
+        let input = input.clone();
+        Callback::from(move |_: MouseEvent| {
+            if let Some(el) = input.cast::<HtmlInputElement>() {
+                let _ = el.focus();
+            }
+        })
+    };
+    html! {
+        <section class="panel terminal" aria-label="Terminal">
+            <h2>{"Terminal"}</h2>
+            <div class="term-scroll" ref={scroller} onclick={focus}>
+                <pre class="term-output" aria-live="polite">
+                    { for props.entries.iter().map(|o| html! {
+                        <>
+                            <span class="term-cmd"><span class="prompt">{"$ "}</span>{&o.command}{"\n"}</span>
+                            { for o.chunks.iter().map(|c| html! {
+                                <span class={if c.stream == Stream::Stderr { "term-err" } else { "term-out" }}>{&c.text}</span>
+                            }) }
+                        </>
+                    }) }
+                </pre>
+                <div class="term-input">
+                    <span class="prompt" aria-hidden="true">{"$"}</span>
+                    <input ref={input} type="text" aria-label="Terminal input" placeholder="kubectl get pods -o wide"
+                        spellcheck="false" autocomplete="off" autocapitalize="off" {onkeydown} />
+                </div>
+            </div>
+        </section>
+    }
+}

@@ -1,0 +1,85 @@
+//! `cargo xtask dist`: the self-contained static site in `dist/`.
+//!
+//! Layout (relative URLs only, so any static host can serve the folder as is):
+//! `index.html`, `style.css` (and anything else in `web/`), `dsplay_web.js`, `dsplay_web_bg.wasm`.
+
+use crate::{root, setup, sh, Result};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// Builds the wasm app in release mode and writes `dist/`; returns its path.
+pub fn run() -> Result<PathBuf> {
+    setup::build_tools()?;
+    let root = root();
+    let pkg = root.join("target/wasm-pkg");
+    sh(Command::new("wasm-pack")
+        .args(["build", "crates/web", "--target", "web", "--release", "--mode", "no-install", "--no-typescript"])
+        .arg("--out-dir")
+        .arg(&pkg)
+        .args(["--out-name", "dsplay_web"]))?;
+
+    let dist = root.join("dist");
+    if dist.exists() {
+        std::fs::remove_dir_all(&dist).map_err(|e| format!("removing {}: {e}", dist.display()))?;
+    }
+    copy_dir(&root.join("web"), &dist)?;
+    copy(&root.join("index.html"), &dist.join("index.html"))?;
+    for file in ["dsplay_web.js", "dsplay_web_bg.wasm"] {
+        copy(&pkg.join(file), &dist.join(file))?;
+    }
+    report_sizes(&dist);
+    Ok(dist)
+}
+
+fn copy(from: &Path, to: &Path) -> Result {
+    if let Some(parent) = to.parent() {
+        std::fs::create_dir_all(parent).map_err(|e| format!("creating {}: {e}", parent.display()))?;
+    }
+    std::fs::copy(from, to).map(|_| ()).map_err(|e| format!("copying {} to {}: {e}", from.display(), to.display()))
+}
+
+/// Copies the static assets, skipping what only the build needs (npm sources, e2e tests).
+fn copy_dir(from: &Path, to: &Path) -> Result {
+    std::fs::create_dir_all(to).map_err(|e| format!("creating {}: {e}", to.display()))?;
+    let entries = std::fs::read_dir(from).map_err(|e| format!("reading {}: {e}", from.display()))?;
+    for entry in entries {
+        let entry = entry.map_err(|e| e.to_string())?;
+        let name = entry.file_name();
+        if name == "node_modules" || name.to_string_lossy().starts_with('.') {
+            continue;
+        }
+        let path = entry.path();
+        if path.is_dir() {
+            copy_dir(&path, &to.join(&name))?;
+        } else {
+            copy(&path, &to.join(&name))?;
+        }
+    }
+    Ok(())
+}
+
+/// Prints raw and gzip sizes of what a browser downloads (gzip via the `gzip` tool if present).
+fn report_sizes(dist: &Path) {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dist)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.is_file())
+        .collect();
+    files.sort();
+    let (mut raw_total, mut gz_total) = (0u64, 0u64);
+    for file in files {
+        let raw = std::fs::metadata(&file).map(|m| m.len()).unwrap_or(0);
+        let gz = Command::new("gzip")
+            .args(["-9", "-c"])
+            .arg(&file)
+            .output()
+            .map(|o| o.stdout.len() as u64)
+            .unwrap_or(0);
+        raw_total += raw;
+        gz_total += gz;
+        eprintln!("xtask: dist/{:<22} {:>9} bytes  {:>8} gzip", file.file_name().unwrap_or_default().to_string_lossy(), raw, gz);
+    }
+    eprintln!("xtask: dist/ total               {raw_total:>9} bytes  {gz_total:>8} gzip");
+}
