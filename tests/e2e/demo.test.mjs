@@ -82,10 +82,11 @@ test('adding a node through the dialog runs sim node add and the node gets a dem
   const page = await openPlayground(browser, server.url);
   await settleDemo(page);
   await page.getByRole('button', { name: 'Add node', exact: true }).click();
-  await page.getByRole('dialog').waitFor();
-  await page.getByLabel('Name').fill('kind-worker3');
-  await page.getByLabel('Labels').fill('gpu=true');
-  await page.getByRole('button', { name: 'Create node', exact: true }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.waitFor();
+  await dialog.getByLabel('Name').fill('kind-worker3');
+  await dialog.getByLabel('Labels').fill('gpu=true');
+  await dialog.getByRole('button', { name: 'Create node', exact: true }).click();
   await page.locator('.node[data-node="kind-worker3"]').waitFor();
   assert.match(await page.locator('.term-output').textContent(), /\$ sim node add kind-worker3 --labels gpu=true/);
   const step = page.getByRole('button', { name: 'Step', exact: true });

@@ -13,7 +13,16 @@ pub fn run() -> Result<PathBuf> {
     let root = root();
     let pkg = root.join("target/wasm-pkg");
     sh(Command::new("wasm-pack")
-        .args(["build", "crates/web", "--target", "web", "--release", "--mode", "no-install", "--no-typescript"])
+        .args([
+            "build",
+            "crates/web",
+            "--target",
+            "web",
+            "--release",
+            "--mode",
+            "no-install",
+            "--no-typescript",
+        ])
         .arg("--out-dir")
         .arg(&pkg)
         .args(["--out-name", "dsplay_web"]))?;
@@ -33,15 +42,19 @@ pub fn run() -> Result<PathBuf> {
 
 fn copy(from: &Path, to: &Path) -> Result {
     if let Some(parent) = to.parent() {
-        std::fs::create_dir_all(parent).map_err(|e| format!("creating {}: {e}", parent.display()))?;
+        std::fs::create_dir_all(parent)
+            .map_err(|e| format!("creating {}: {e}", parent.display()))?;
     }
-    std::fs::copy(from, to).map(|_| ()).map_err(|e| format!("copying {} to {}: {e}", from.display(), to.display()))
+    std::fs::copy(from, to)
+        .map(|_| ())
+        .map_err(|e| format!("copying {} to {}: {e}", from.display(), to.display()))
 }
 
 /// Copies the static assets, skipping what only the build needs (npm sources, e2e tests).
 fn copy_dir(from: &Path, to: &Path) -> Result {
     std::fs::create_dir_all(to).map_err(|e| format!("creating {}: {e}", to.display()))?;
-    let entries = std::fs::read_dir(from).map_err(|e| format!("reading {}: {e}", from.display()))?;
+    let entries =
+        std::fs::read_dir(from).map_err(|e| format!("reading {}: {e}", from.display()))?;
     for entry in entries {
         let entry = entry.map_err(|e| e.to_string())?;
         let name = entry.file_name();
@@ -79,7 +92,12 @@ fn report_sizes(dist: &Path) {
             .unwrap_or(0);
         raw_total += raw;
         gz_total += gz;
-        eprintln!("xtask: dist/{:<22} {:>9} bytes  {:>8} gzip", file.file_name().unwrap_or_default().to_string_lossy(), raw, gz);
+        eprintln!(
+            "xtask: dist/{:<22} {:>9} bytes  {:>8} gzip",
+            file.file_name().unwrap_or_default().to_string_lossy(),
+            raw,
+            gz
+        );
     }
     eprintln!("xtask: dist/ total               {raw_total:>9} bytes  {gz_total:>8} gzip");
 }

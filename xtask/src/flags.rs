@@ -56,7 +56,10 @@ pub fn parse(args: &[String]) -> Result<Task, String> {
                     other => return Err(format!("unknown flag {other:?} for test")),
                 }
             }
-            return Ok(Task::Test { skip_wasm, skip_e2e });
+            return Ok(Task::Test {
+                skip_wasm,
+                skip_e2e,
+            });
         }
         Some(other) => return Err(format!("unknown task {other:?}")),
     };
@@ -78,8 +81,17 @@ mod tests {
     fn parses_tasks() {
         assert_eq!(p(&[]), Ok(Task::Help));
         assert_eq!(p(&["serve"]), Ok(Task::Serve { port: 8080 }));
-        assert_eq!(p(&["serve", "--port", "9000"]), Ok(Task::Serve { port: 9000 }));
-        assert_eq!(p(&["test", "--no-e2e"]), Ok(Task::Test { skip_wasm: false, skip_e2e: true }));
+        assert_eq!(
+            p(&["serve", "--port", "9000"]),
+            Ok(Task::Serve { port: 9000 })
+        );
+        assert_eq!(
+            p(&["test", "--no-e2e"]),
+            Ok(Task::Test {
+                skip_wasm: false,
+                skip_e2e: true
+            })
+        );
         assert_eq!(p(&["dist"]), Ok(Task::Dist));
         assert!(p(&["dist", "x"]).is_err());
         assert!(p(&["nope"]).is_err());

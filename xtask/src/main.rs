@@ -37,7 +37,10 @@ fn main() -> ExitCode {
         flags::Task::Setup => setup::all(),
         flags::Task::Dist => dist::run().map(|_| ()),
         flags::Task::Serve { port } => serve::run(port),
-        flags::Task::Test { skip_wasm, skip_e2e } => test::run(skip_wasm, skip_e2e),
+        flags::Task::Test {
+            skip_wasm,
+            skip_e2e,
+        } => test::run(skip_wasm, skip_e2e),
     };
     match result {
         Ok(()) => {
@@ -53,7 +56,10 @@ fn main() -> ExitCode {
 
 /// The workspace root (the parent of `xtask/`).
 pub fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("xtask lives in the workspace").to_path_buf()
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("xtask lives in the workspace")
+        .to_path_buf()
 }
 
 /// Runs `cmd` (inheriting stdio) from the workspace root and fails unless it exits 0.
@@ -76,6 +82,12 @@ pub fn sh(cmd: &mut Command) -> Result {
 
 /// Runs `program args…` and returns its trimmed stdout, or `None` if it is missing or fails.
 pub fn output_of(program: &str, args: &[&str]) -> Option<String> {
-    let out = Command::new(program).args(args).current_dir(root()).output().ok()?;
-    out.status.success().then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
+    let out = Command::new(program)
+        .args(args)
+        .current_dir(root())
+        .output()
+        .ok()?;
+    out.status
+        .success()
+        .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
 }

@@ -12,8 +12,12 @@ use std::path::{Path, PathBuf};
 /// Builds and serves until interrupted.
 pub fn run(port: u16) -> Result {
     let dist = dist::run()?;
-    let listener = TcpListener::bind(("127.0.0.1", port)).map_err(|e| format!("binding 127.0.0.1:{port}: {e}"))?;
-    eprintln!("xtask: serving {} on http://127.0.0.1:{port}/ (Ctrl+C to stop)", dist.display());
+    let listener = TcpListener::bind(("127.0.0.1", port))
+        .map_err(|e| format!("binding 127.0.0.1:{port}: {e}"))?;
+    eprintln!(
+        "xtask: serving {} on http://127.0.0.1:{port}/ (Ctrl+C to stop)",
+        dist.display()
+    );
     for stream in listener.incoming().flatten() {
         let dist = dist.clone();
         std::thread::spawn(move || {
@@ -39,7 +43,11 @@ fn handle(mut stream: TcpStream, dist: &Path) -> std::io::Result<()> {
             Ok(body) => ("200 OK", content_type(&path), body),
             Err(_) => ("404 Not Found", "text/plain", b"not found\n".to_vec()),
         },
-        Some(_) => ("405 Method Not Allowed", "text/plain", b"method not allowed\n".to_vec()),
+        Some(_) => (
+            "405 Method Not Allowed",
+            "text/plain",
+            b"method not allowed\n".to_vec(),
+        ),
         None => ("404 Not Found", "text/plain", b"not found\n".to_vec()),
     };
     write!(

@@ -34,7 +34,10 @@ pub fn test_tools() -> Result {
 
 fn rust_target() -> Result {
     let installed = output_of("rustup", &["target", "list", "--installed"]).unwrap_or_default();
-    if installed.lines().any(|l| l.trim() == "wasm32-unknown-unknown") {
+    if installed
+        .lines()
+        .any(|l| l.trim() == "wasm32-unknown-unknown")
+    {
         return Ok(());
     }
     sh(Command::new("rustup").args(["target", "add", "wasm32-unknown-unknown"]))
@@ -45,7 +48,13 @@ fn wasm_pack() -> Result {
     if output_of("wasm-pack", &["--version"]).as_deref() == Some(want.as_str()) {
         return Ok(());
     }
-    sh(Command::new("cargo").args(["install", "wasm-pack", "--version", WASM_PACK_VERSION, "--locked"]))
+    sh(Command::new("cargo").args([
+        "install",
+        "wasm-pack",
+        "--version",
+        WASM_PACK_VERSION,
+        "--locked",
+    ]))
 }
 
 fn wasm_bindgen_cli() -> Result {
@@ -60,8 +69,10 @@ fn wasm_bindgen_cli() -> Result {
 
 /// The exact `wasm-bindgen` version in `Cargo.lock` (the CLI must match it byte for byte).
 pub fn wasm_bindgen_version() -> Result<String> {
-    let lock = std::fs::read_to_string(root().join("Cargo.lock")).map_err(|e| format!("reading Cargo.lock: {e}"))?;
-    lock_version(&lock, "wasm-bindgen").ok_or_else(|| "Cargo.lock has no wasm-bindgen package".to_string())
+    let lock = std::fs::read_to_string(root().join("Cargo.lock"))
+        .map_err(|e| format!("reading Cargo.lock: {e}"))?;
+    lock_version(&lock, "wasm-bindgen")
+        .ok_or_else(|| "Cargo.lock has no wasm-bindgen package".to_string())
 }
 
 /// Finds `version = "…"` of the package `name` in a Cargo.lock text.
@@ -70,7 +81,11 @@ fn lock_version(lock: &str, name: &str) -> Option<String> {
     let mut lines = lock.lines();
     while let Some(line) = lines.next() {
         if line.trim() == wanted {
-            let version = lines.next()?.trim().strip_prefix("version = \"")?.strip_suffix('"')?;
+            let version = lines
+                .next()?
+                .trim()
+                .strip_prefix("version = \"")?
+                .strip_suffix('"')?;
             return Some(version.to_string());
         }
     }
@@ -108,7 +123,11 @@ fn node_packages() -> Result {
 fn apt_install(packages: &[&str]) -> Result {
     let is_root = output_of("id", &["-u"]).as_deref() == Some("0");
     let apt = |args: &[&str]| {
-        let mut cmd = if is_root { Command::new("apt-get") } else { Command::new("sudo") };
+        let mut cmd = if is_root {
+            Command::new("apt-get")
+        } else {
+            Command::new("sudo")
+        };
         if !is_root {
             cmd.arg("apt-get");
         }
@@ -129,12 +148,18 @@ mod tests {
     fn reads_versions_from_a_lock_file() {
         let lock = "[[package]]\nname = \"wasm-bindgen-macro\"\nversion = \"1.0.0\"\n\n\
                     [[package]]\nname = \"wasm-bindgen\"\nversion = \"0.2.130\"\n";
-        assert_eq!(lock_version(lock, "wasm-bindgen").as_deref(), Some("0.2.130"));
+        assert_eq!(
+            lock_version(lock, "wasm-bindgen").as_deref(),
+            Some("0.2.130")
+        );
         assert_eq!(lock_version(lock, "yew"), None);
     }
 
     #[test]
     fn workspace_pins_wasm_bindgen() {
-        assert!(wasm_bindgen_version().is_ok(), "the web crate depends on wasm-bindgen");
+        assert!(
+            wasm_bindgen_version().is_ok(),
+            "the web crate depends on wasm-bindgen"
+        );
     }
 }

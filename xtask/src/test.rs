@@ -16,7 +16,14 @@ pub fn run(skip_wasm: bool, skip_e2e: bool) -> Result {
     }
     if !skip_wasm {
         setup::build_tools()?;
-        sh(Command::new("wasm-pack").args(["test", "--headless", "--chrome", "--mode", "no-install", "crates/web"]))?;
+        sh(Command::new("wasm-pack").args([
+            "test",
+            "--headless",
+            "--chrome",
+            "--mode",
+            "no-install",
+            "crates/web",
+        ]))?;
     }
     if !skip_e2e {
         dist::run()?;

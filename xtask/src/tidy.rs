@@ -24,8 +24,15 @@ fn module_docs_present() {
     assert!(!files.is_empty());
     for file in files {
         let text = std::fs::read_to_string(&file).unwrap();
-        let first = text.lines().find(|l| !l.trim().is_empty() && !l.starts_with("#!")).unwrap_or("");
-        assert!(first.starts_with("//!"), "{} should open with a //! module doc", file.display());
+        let first = text
+            .lines()
+            .find(|l| !l.trim().is_empty() && !l.starts_with("#!"))
+            .unwrap_or("");
+        assert!(
+            first.starts_with("//!"),
+            "{} should open with a //! module doc",
+            file.display()
+        );
     }
 }
 
@@ -34,7 +41,10 @@ fn module_docs_present() {
 fn readme_shows_the_two_commands() {
     let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
     for command in ["cargo xtask serve", "cargo xtask test", "cargo xtask dist"] {
-        assert!(readme.contains(command), "README.md should mention `{command}`");
+        assert!(
+            readme.contains(command),
+            "README.md should mention `{command}`"
+        );
     }
 }
 
@@ -42,7 +52,9 @@ fn readme_shows_the_two_commands() {
 #[test]
 fn index_html_uses_relative_urls() {
     let html = std::fs::read_to_string(root().join("index.html")).unwrap();
-    for bad in ["src=\"/", "href=\"/", "from '/", "from \"/", "http://", "https://"] {
+    for bad in [
+        "src=\"/", "href=\"/", "from '/", "from \"/", "http://", "https://",
+    ] {
         assert!(!html.contains(bad), "index.html should not contain {bad:?}");
     }
 }

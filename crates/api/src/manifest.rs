@@ -307,6 +307,10 @@ fn go_char(c: char) -> String {
 
 /// Decodes one YAML/JSON value into a typed object.
 pub fn decode_value(value: serde_yaml::Value) -> Result<Manifest, ManifestError> {
+    if let Some(bad) = non_finite_float(&value) {
+        // sigs.k8s.io/yaml converts through encoding/json, which refuses NaN and infinities.
+        return Err(ManifestError::Syntax(format!("json: unsupported value: {bad}")));
+    }
     let json: serde_json::Value = serde_json::to_value(&value).map_err(|e| ManifestError::Syntax(format!("yaml: {e}")))?;
     let serde_json::Value::Object(map) = &json else {
         return Err(ManifestError::NotAnObject(json_type_name(&json).to_string()));
@@ -343,6 +347,22 @@ pub fn decode_value(value: serde_yaml::Value) -> Result<Manifest, ManifestError>
         Kind::ControllerRevision => decode(json, kind, Object::ControllerRevision),
         Kind::Event => decode(json, kind, Object::Event),
         Kind::PriorityClass => decode(json, kind, Object::PriorityClass),
+    }
+}
+
+/// The first NaN or infinite float in the tree, spelled as Go prints it (`NaN`, `+Inf`, `-Inf`).
+fn non_finite_float(value: &serde_yaml::Value) -> Option<&'static str> {
+    match value {
+        serde_yaml::Value::Number(n) => match n.as_f64() {
+            Some(f) if f.is_nan() => Some("NaN"),
+            Some(f) if f.is_infinite() && f > 0.0 => Some("+Inf"),
+            Some(f) if f.is_infinite() => Some("-Inf"),
+            _ => None,
+        },
+        serde_yaml::Value::Sequence(items) => items.iter().find_map(non_finite_float),
+        serde_yaml::Value::Mapping(map) => map.iter().find_map(|(k, v)| non_finite_float(k).or_else(|| non_finite_float(v))),
+        serde_yaml::Value::Tagged(t) => non_finite_float(&t.value),
+        _ => None,
     }
 }
 

@@ -127,9 +127,9 @@ fn events_revisions_namespaces_priorityclasses() {
     let b = ev("a", "Pod", "demo-abcde", "Scheduled", "2026-01-01T00:09:30Z", "Successfully assigned default/demo-abcde to kind-worker");
     assert_eq!(
         event_table(&[&b, &a], now()).render(&TableOptions::default()),
-        "LAST SEEN   TYPE     REASON             OBJECT              MESSAGE\n\
-         60s         Normal   SuccessfulCreate   daemonset/demo      Created pod: demo-abcde\n\
-         30s         Normal   Scheduled          pod/demo-abcde      Successfully assigned default/demo-abcde to kind-worker\n"
+        "LAST SEEN   TYPE     REASON             OBJECT           MESSAGE\n\
+         60s         Normal   SuccessfulCreate   daemonset/demo   Created pod: demo-abcde\n\
+         30s         Normal   Scheduled          pod/demo-abcde   Successfully assigned default/demo-abcde to kind-worker\n"
     );
     let cr: ControllerRevision = from(json!({"apiVersion": "apps/v1", "kind": "ControllerRevision",
         "metadata": {"name": "demo-6d4b7f5c8", "creationTimestamp": "2026-01-01T00:00:00Z",

@@ -247,7 +247,7 @@ impl Cluster {
                 ns.metadata.labels.get_or_insert_with(BTreeMap::new).insert("kubernetes.io/metadata.name".into(), name.clone());
             }
             Object::Node(node) => {
-                crate::default_cluster::complete_node(self.next_pod_cidr, node);
+                crate::default_cluster::complete_node(self.next_pod_cidr, &k8s_time(self.now_ms), node);
                 self.next_pod_cidr += 1;
             }
             _ => {}

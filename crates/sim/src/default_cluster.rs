@@ -82,7 +82,7 @@ pub fn build_node(options: &NodeOptions) -> Node {
 }
 
 /// Fills what the kubelet reports for a new node: conditions, addresses, node info, pod CIDR.
-pub fn complete_node(index: u32, node: &mut Node) {
+pub fn complete_node(index: u32, now: &Time, node: &mut Node) {
     let name = node.metadata.name.clone().unwrap_or_default();
     let spec = node.spec.get_or_insert_with(Default::default);
     if spec.pod_cidr.is_none() {
@@ -103,8 +103,10 @@ pub fn complete_node(index: u32, node: &mut Node) {
     if status.allocatable.is_none() {
         status.allocatable = status.capacity.clone();
     }
-    if status.conditions.is_none() {
-        status.conditions = Some(healthy_conditions());
+    let conditions = status.conditions.get_or_insert_with(healthy_conditions);
+    for c in conditions.iter_mut() {
+        c.last_heartbeat_time.get_or_insert_with(|| now.clone());
+        c.last_transition_time.get_or_insert_with(|| now.clone());
     }
     if status.addresses.is_none() {
         status.addresses = Some(vec![

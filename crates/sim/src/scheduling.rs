@@ -3,7 +3,7 @@
 
 use crate::api_server::object_reference;
 use crate::cluster::{k8s_time, Cluster};
-use crate::scheduler::{schedule_batch, NodeInfo, ScheduleResult};
+use crate::scheduler::{preemption, schedule_batch, NodeInfo, ScheduleResult};
 use dsplay_api::types::*;
 use dsplay_api::{Kind, Object};
 use rand_core::RngCore;
@@ -98,12 +98,18 @@ fn apply_result(cluster: &mut Cluster, pod: &Pod, result: ScheduleResult, change
                 cluster.write(Object::Pod(current.clone()));
             }
             cluster.record_event(&reference, "Warning", "FailedScheduling", &message, COMPONENT, None);
-            let preemptor_uid = current.metadata.uid.clone().unwrap_or_default();
             for (vns, vname) in victims {
-                let Some(victim) = cluster.store.pod(&vns, &vname).cloned() else { continue };
-                let vref = object_reference(Kind::Pod, &victim.metadata);
+                let Some(mut victim) = cluster.store.pod(&vns, &vname).cloned() else { continue };
                 let node = nominated_node.clone().unwrap_or_default();
-                cluster.record_event(&vref, "Normal", "Preempted", &format!("Preempted by pod {preemptor_uid} on node {node}"), COMPONENT, None);
+                // DisruptionTarget lets the retried preemptor recognise victims that are still terminating.
+                let mut condition = preemption::disruption_target_condition(&current);
+                condition.last_transition_time = Some(k8s_time(cluster.now_ms));
+                let conditions = victim.status.get_or_insert_with(Default::default).conditions.get_or_insert_with(Vec::new);
+                conditions.retain(|c| c.type_ != "DisruptionTarget");
+                conditions.push(condition);
+                cluster.write(Object::Pod(victim.clone()));
+                let vref = object_reference(Kind::Pod, &victim.metadata);
+                cluster.record_event(&vref, "Normal", preemption::PREEMPTED_REASON, &preemption::victim_event_message(&current, &node), COMPONENT, None);
                 cluster.delete_pod(&victim, None);
             }
         }

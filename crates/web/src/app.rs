@@ -44,7 +44,9 @@ pub fn app() -> Html {
         model
             .nodes
             .iter()
-            .flat_map(|n| std::iter::once(n.name.clone()).chain(n.pods.iter().map(|p| p.name.clone())))
+            .flat_map(|n| {
+                std::iter::once(n.name.clone()).chain(n.pods.iter().map(|p| p.name.clone()))
+            })
             .chain(std::iter::once("demo".to_string()))
             .collect(),
     );
@@ -98,7 +100,11 @@ fn use_clock(playing: bool, dispatcher: UseReducerDispatcher<State>) {
             let last = std::cell::Cell::new(wall_ms());
             gloo::timers::callback::Interval::new(TICK_MS, move || {
                 let now = wall_ms();
-                let elapsed = if now > 0.0 { now - last.replace(now) } else { f64::from(TICK_MS) };
+                let elapsed = if now > 0.0 {
+                    now - last.replace(now)
+                } else {
+                    f64::from(TICK_MS)
+                };
                 dispatcher.dispatch(Action::Tick(elapsed));
             })
         });
@@ -110,38 +116,50 @@ fn use_clock(playing: bool, dispatcher: UseReducerDispatcher<State>) {
 #[hook]
 fn use_shortcuts(dispatcher: UseReducerDispatcher<State>) {
     use_effect_with((), move |_| {
-        let listener = gloo::utils::document_element().owner_document().map(|document| {
-            gloo::events::EventListener::new(&document, "keydown", move |e| {
-                let Some(e) = wasm_bindgen::JsCast::dyn_ref::<web_sys::KeyboardEvent>(e) else { return };
-                if e.ctrl_key() || e.meta_key() || e.alt_key() {
-                    return;
-                }
-                let typing = e
-                    .target()
-                    .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
-                    .map(|el| matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT" | "BUTTON"))
-                    .unwrap_or(false);
-                if typing {
-                    return;
-                }
-                match e.key().as_str() {
-                    " " => {
-                        e.prevent_default();
-                        dispatcher.dispatch(Action::TogglePlay);
+        let listener = gloo::utils::document_element()
+            .owner_document()
+            .map(|document| {
+                gloo::events::EventListener::new(&document, "keydown", move |e| {
+                    let Some(e) = wasm_bindgen::JsCast::dyn_ref::<web_sys::KeyboardEvent>(e) else {
+                        return;
+                    };
+                    if e.ctrl_key() || e.meta_key() || e.alt_key() {
+                        return;
                     }
-                    "ArrowRight" => {
-                        e.prevent_default();
-                        dispatcher.dispatch(Action::Step);
+                    let typing = e
+                        .target()
+                        .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
+                        .map(|el| {
+                            matches!(
+                                el.tag_name().as_str(),
+                                "INPUT" | "TEXTAREA" | "SELECT" | "BUTTON"
+                            )
+                        })
+                        .unwrap_or(false);
+                    if typing {
+                        return;
                     }
-                    _ => {}
-                }
-            })
-        });
+                    match e.key().as_str() {
+                        " " => {
+                            e.prevent_default();
+                            dispatcher.dispatch(Action::TogglePlay);
+                        }
+                        "ArrowRight" => {
+                            e.prevent_default();
+                            dispatcher.dispatch(Action::Step);
+                        }
+                        _ => {}
+                    }
+                })
+            });
         move || drop(listener)
     });
 }
 
 /// Wall-clock milliseconds (`performance.now()`), or 0 where there is none.
 fn wall_ms() -> f64 {
-    web_sys::window().and_then(|w| w.performance()).map(|p| p.now()).unwrap_or(0.0)
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map(|p| p.now())
+        .unwrap_or(0.0)
 }

@@ -1,14 +1,37 @@
 //! Tab completion for the terminal: commands, kinds and object names.
 
 const KUBECTL: &[&str] = &[
-    "annotate", "api-resources", "apply", "cordon", "create", "delete", "describe", "drain", "get", "label",
-    "patch", "replace", "rollout", "set", "taint", "uncordon", "version",
+    "annotate",
+    "api-resources",
+    "apply",
+    "cordon",
+    "create",
+    "delete",
+    "describe",
+    "drain",
+    "get",
+    "label",
+    "patch",
+    "replace",
+    "rollout",
+    "set",
+    "taint",
+    "uncordon",
+    "version",
 ];
 const SIM: &[&str] = &["advance", "image", "node", "now", "reset", "seed", "settle"];
 const SIM_NODE: &[&str] = &["add", "condition", "fail", "recover"];
 const ROLLOUT: &[&str] = &["history", "restart", "status", "undo"];
 const KINDS: &[&str] = &[
-    "controllerrevisions", "daemonsets", "ds", "events", "namespaces", "nodes", "pods", "priorityclasses", "all",
+    "controllerrevisions",
+    "daemonsets",
+    "ds",
+    "events",
+    "namespaces",
+    "nodes",
+    "pods",
+    "priorityclasses",
+    "all",
 ];
 
 /// Completes the last word of `line`: returns the new line, or `None` if nothing fits.
@@ -29,24 +52,39 @@ pub fn complete(line: &str, names: &[String]) -> Option<String> {
         ["kubectl", "get" | "describe" | "delete", ..] if done.len() == 2 => KINDS.to_vec(),
         _ => names.iter().map(String::as_str).collect(),
     };
-    let matches: Vec<&str> = vocabulary.into_iter().filter(|w| w.starts_with(partial)).collect();
+    let matches: Vec<&str> = vocabulary
+        .into_iter()
+        .filter(|w| w.starts_with(partial))
+        .collect();
     let completed = match matches.as_slice() {
         [] => return None,
         [one] => format!("{one} "),
         many => {
             let first = many[0];
-            let len = many.iter().map(|m| common_prefix(first, m)).min().unwrap_or(0);
+            let len = many
+                .iter()
+                .map(|m| common_prefix(first, m))
+                .min()
+                .unwrap_or(0);
             first[..len].to_string()
         }
     };
     if completed == partial {
         return None;
     }
-    Some(format!("{}{completed}", &line[..line.len() - partial.len()]))
+    Some(format!(
+        "{}{completed}",
+        &line[..line.len() - partial.len()]
+    ))
 }
 
 fn common_prefix(a: &str, b: &str) -> usize {
-    a.char_indices().zip(b.chars()).take_while(|((_, x), y)| x == y).map(|((i, x), _)| i + x.len_utf8()).last().unwrap_or(0)
+    a.char_indices()
+        .zip(b.chars())
+        .take_while(|((_, x), y)| x == y)
+        .map(|((i, x), _)| i + x.len_utf8())
+        .last()
+        .unwrap_or(0)
 }
 
 #[cfg(test)]

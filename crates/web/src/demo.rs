@@ -32,12 +32,19 @@ pub fn apply_command(yaml: &str) -> String {
         n += 1;
         terminator = format!("EOF{n}");
     }
-    format!("kubectl apply -f - <<{terminator}\n{}\n{terminator}", yaml.trim_end_matches('\n'))
+    format!(
+        "kubectl apply -f - <<{terminator}\n{}\n{terminator}",
+        yaml.trim_end_matches('\n')
+    )
 }
 
 /// Quotes a user-typed word for the command line if it needs it (single quotes, like a shell).
 pub fn shell_word(word: &str) -> String {
-    if !word.is_empty() && word.chars().all(|c| c.is_ascii_alphanumeric() || "-_./=:,@%+".contains(c)) {
+    if !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./=:,@%+".contains(c))
+    {
         word.to_string()
     } else {
         format!("'{}'", word.replace('\'', "'\\''"))
@@ -50,8 +57,14 @@ mod tests {
 
     #[test]
     fn apply_command_wraps_yaml_in_a_here_document() {
-        assert_eq!(apply_command("a: 1\n"), "kubectl apply -f - <<EOF\na: 1\nEOF");
-        assert_eq!(apply_command("EOF\n"), "kubectl apply -f - <<EOF1\nEOF\nEOF1");
+        assert_eq!(
+            apply_command("a: 1\n"),
+            "kubectl apply -f - <<EOF\na: 1\nEOF"
+        );
+        assert_eq!(
+            apply_command("EOF\n"),
+            "kubectl apply -f - <<EOF1\nEOF\nEOF1"
+        );
     }
 
     #[test]

@@ -19,17 +19,29 @@ pub fn check(text: &str) -> Vec<Diagnostic> {
     for result in parse_manifests(text) {
         match result {
             Err(e) => {
-                out.push(Diagnostic { severity: "error", message: e.to_string() });
+                out.push(Diagnostic {
+                    severity: "error",
+                    message: e.to_string(),
+                });
                 if let Some(hint) = e.hint() {
-                    out.push(Diagnostic { severity: "warning", message: hint });
+                    out.push(Diagnostic {
+                        severity: "warning",
+                        message: hint,
+                    });
                 }
             }
             Ok(manifest) => {
                 for field in &manifest.unknown_fields {
-                    out.push(Diagnostic { severity: "warning", message: format!("unknown field \"{field}\"") });
+                    out.push(Diagnostic {
+                        severity: "warning",
+                        message: format!("unknown field \"{field}\""),
+                    });
                 }
                 for error in validate_create(&manifest.object) {
-                    out.push(Diagnostic { severity: "error", message: error.to_string() });
+                    out.push(Diagnostic {
+                        severity: "error",
+                        message: error.to_string(),
+                    });
                 }
             }
         }
@@ -44,6 +56,8 @@ mod tests {
     #[test]
     fn the_demo_is_clean_and_garbage_is_not() {
         assert_eq!(check(crate::demo::DEMO_DAEMON_SET), Vec::new());
-        assert!(check("kind: [unclosed").iter().any(|d| d.severity == "error"));
+        assert!(check("kind: [unclosed")
+            .iter()
+            .any(|d| d.severity == "error"));
     }
 }

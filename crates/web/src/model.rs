@@ -129,12 +129,18 @@ impl ClusterModel {
             .collect();
         nodes.sort_by(|a, b| a.name.cmp(&b.name));
         for node in nodes.iter_mut() {
-            Rc::make_mut(node).pods.sort_by(|a, b| (&a.namespace, &a.name).cmp(&(&b.namespace, &b.name)));
+            Rc::make_mut(node)
+                .pods
+                .sort_by(|a, b| (&a.namespace, &a.name).cmp(&(&b.namespace, &b.name)));
         }
         // Pods bound to a node that no longer exists are shown with the unscheduled ones.
         unscheduled.extend(by_node.into_values().flatten());
         unscheduled.sort_by(|a, b| a.name.cmp(&b.name));
-        ClusterModel { nodes, unscheduled, events: event_rows(store.events(), now) }
+        ClusterModel {
+            nodes,
+            unscheduled,
+            events: event_rows(store.events(), now),
+        }
     }
 }
 
@@ -163,7 +169,9 @@ fn revision_numbers<'a>(revisions: impl Iterator<Item = &'a ControllerRevision>)
                 name.strip_prefix(&format!("{owner}-")).map(str::to_string)
             })
             .unwrap_or_default();
-        let entry = newest.entry((namespace.clone(), owner.clone())).or_insert(cr.revision);
+        let entry = newest
+            .entry((namespace.clone(), owner.clone()))
+            .or_insert(cr.revision);
         *entry = (*entry).max(cr.revision);
         all.push((namespace, owner, hash, cr.revision));
     }
@@ -180,14 +188,19 @@ fn pod_view(pod: &Pod, revisions: &Revisions) -> PodView {
     let name = meta.name.clone().unwrap_or_default();
     let namespace = meta.namespace.clone().unwrap_or_else(|| "default".into());
     let status = pod.status.as_ref();
-    let phase = status.and_then(|s| s.phase.clone()).unwrap_or_else(|| "Pending".into());
+    let phase = status
+        .and_then(|s| s.phase.clone())
+        .unwrap_or_else(|| "Pending".into());
     let ready = status
         .and_then(|s| s.conditions.as_ref())
         .is_some_and(|c| c.iter().any(|c| c.type_ == "Ready" && c.status == "True"));
     let terminating = meta.deletion_timestamp.is_some();
     let waiting = status
         .and_then(|s| s.container_statuses.as_ref())
-        .and_then(|cs| cs.iter().find_map(|c| c.state.as_ref()?.waiting.as_ref()?.reason.clone()));
+        .and_then(|cs| {
+            cs.iter()
+                .find_map(|c| c.state.as_ref()?.waiting.as_ref()?.reason.clone())
+        });
     let status_text = if terminating {
         "Terminating".to_string()
     } else if let Some(reason) = waiting {
@@ -200,8 +213,10 @@ fn pod_view(pod: &Pod, revisions: &Revisions) -> PodView {
         .as_ref()
         .and_then(|l| l.get("controller-revision-hash").cloned())
         .unwrap_or_default();
-    let (revision_number, current_revision) =
-        revisions.get(&(namespace.clone(), revision.clone())).copied().unwrap_or((0, true));
+    let (revision_number, current_revision) = revisions
+        .get(&(namespace.clone(), revision.clone()))
+        .copied()
+        .unwrap_or((0, true));
     let requests = pod
         .spec
         .as_ref()
@@ -221,9 +236,16 @@ fn pod_view(pod: &Pod, revisions: &Revisions) -> PodView {
         .unwrap_or((0, 0));
     PodView {
         requests,
-        uid: meta.uid.clone().unwrap_or_else(|| format!("{namespace}/{name}")),
+        uid: meta
+            .uid
+            .clone()
+            .unwrap_or_else(|| format!("{namespace}/{name}")),
         system: namespace == "kube-system",
-        node: pod.spec.as_ref().and_then(|s| s.node_name.clone()).unwrap_or_default(),
+        node: pod
+            .spec
+            .as_ref()
+            .and_then(|s| s.node_name.clone())
+            .unwrap_or_default(),
         name,
         namespace,
         phase,
@@ -238,7 +260,11 @@ fn pod_view(pod: &Pod, revisions: &Revisions) -> PodView {
 
 fn node_view(node: &Node, pods: Vec<PodView>) -> NodeView {
     let labels = node.metadata.labels.clone().unwrap_or_default();
-    let role = if labels.contains_key("node-role.kubernetes.io/control-plane") { "control-plane" } else { "worker" };
+    let role = if labels.contains_key("node-role.kubernetes.io/control-plane") {
+        "control-plane"
+    } else {
+        "worker"
+    };
     let spec = node.spec.as_ref();
     let status = node.status.as_ref();
     let ready = status
@@ -271,7 +297,10 @@ fn node_view(node: &Node, pods: Vec<PodView>) -> NodeView {
             .unwrap_or(0)
     };
     // Pods that have finished no longer hold their requests (the scheduler's view).
-    let active: Vec<&PodView> = pods.iter().filter(|p| p.phase != "Succeeded" && p.phase != "Failed").collect();
+    let active: Vec<&PodView> = pods
+        .iter()
+        .filter(|p| p.phase != "Succeeded" && p.phase != "Failed")
+        .collect();
     let cpu: i128 = active.iter().map(|p| p.requests.0).sum();
     let memory: i128 = active.iter().map(|p| p.requests.1).sum();
     NodeView {
@@ -279,7 +308,10 @@ fn node_view(node: &Node, pods: Vec<PodView>) -> NodeView {
         role,
         ready,
         unschedulable: spec.and_then(|s| s.unschedulable).unwrap_or(false),
-        labels: labels.into_iter().filter(|(k, _)| k != "kubernetes.io/hostname").collect(),
+        labels: labels
+            .into_iter()
+            .filter(|(k, _)| k != "kubernetes.io/hostname")
+            .collect(),
         taints,
         cpu: (cpu, allocatable("cpu")),
         memory: (memory, allocatable("memory")),
@@ -288,7 +320,10 @@ fn node_view(node: &Node, pods: Vec<PodView>) -> NodeView {
     }
 }
 
-fn event_rows<'a>(events: impl Iterator<Item = &'a Event>, now: chrono::DateTime<chrono::Utc>) -> Vec<EventRow> {
+fn event_rows<'a>(
+    events: impl Iterator<Item = &'a Event>,
+    now: chrono::DateTime<chrono::Utc>,
+) -> Vec<EventRow> {
     let mut rows: Vec<(chrono::DateTime<chrono::Utc>, u64, EventRow)> = events
         .enumerate()
         .map(|(i, e)| {
@@ -299,19 +334,28 @@ fn event_rows<'a>(events: impl Iterator<Item = &'a Event>, now: chrono::DateTime
                 .or_else(|| e.event_time.as_ref().map(|t| t.0))
                 .or_else(|| e.metadata.creation_timestamp.as_ref().map(|t| t.0))
                 .unwrap_or(now);
-            let kind = e.involved_object.kind.clone().unwrap_or_default().to_lowercase();
+            let kind = e
+                .involved_object
+                .kind
+                .clone()
+                .unwrap_or_default()
+                .to_lowercase();
             let name = e.involved_object.name.clone().unwrap_or_default();
             let row = EventRow {
                 type_: e.type_.clone().unwrap_or_else(|| "Normal".into()),
                 reason: e.reason.clone().unwrap_or_default(),
-                object: if kind.is_empty() { name } else { format!("{kind}/{name}") },
+                object: if kind.is_empty() {
+                    name
+                } else {
+                    format!("{kind}/{name}")
+                },
                 message: e.message.clone().unwrap_or_default(),
                 age: format_age(now - at),
             };
             (at, i as u64, row)
         })
         .collect();
-    rows.sort_by(|a, b| (b.0, b.1).cmp(&(a.0, a.1)));
+    rows.sort_by_key(|r| std::cmp::Reverse((r.0, r.1)));
     rows.truncate(MAX_EVENTS);
     rows.into_iter().map(|(_, _, row)| row).collect()
 }
@@ -345,7 +389,15 @@ mod tests {
 
     #[test]
     fn ages_read_like_kubectl() {
-        let cases = [(0, "0s"), (45, "45s"), (119, "119s"), (123, "2m3s"), (600, "10m"), (3720, "1h2m"), (90_000, "1d1h")];
+        let cases = [
+            (0, "0s"),
+            (45, "45s"),
+            (119, "119s"),
+            (123, "2m3s"),
+            (600, "10m"),
+            (3720, "1h2m"),
+            (90_000, "1d1h"),
+        ];
         for (secs, want) in cases {
             assert_eq!(format_age(chrono::Duration::seconds(secs)), want, "{secs}s");
         }
@@ -353,7 +405,10 @@ mod tests {
 
     #[test]
     fn empty_store_gives_an_empty_model() {
-        let session = dsplay_kubectl::Session::new(dsplay_kubectl::SessionOptions { seed: 1, empty: true });
+        let session = dsplay_kubectl::Session::new(dsplay_kubectl::SessionOptions {
+            seed: 1,
+            empty: true,
+        });
         let model = ClusterModel::from_store(session.cluster().store(), session.cluster().now());
         assert!(model.nodes.is_empty());
         assert!(model.unscheduled.is_empty());

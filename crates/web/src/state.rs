@@ -80,7 +80,10 @@ impl Default for State {
 impl State {
     /// The default cluster with the demo DaemonSet applied; the clock plays.
     pub fn new() -> State {
-        let session = Session::new(SessionOptions { seed: 1, empty: false });
+        let session = Session::new(SessionOptions {
+            seed: 1,
+            empty: false,
+        });
         let now = session.cluster().now();
         let mut state = State {
             session: Rc::new(RefCell::new(session)),
@@ -145,7 +148,11 @@ impl State {
         // A throwaway copy, so this read-only query stays out of the session's history.
         let mut scratch = session.clone();
         drop(session);
-        let table: String = scratch.execute("kubectl get ds -A").iter().map(CommandOutput::text).collect();
+        let table: String = scratch
+            .execute("kubectl get ds -A")
+            .iter()
+            .map(CommandOutput::text)
+            .collect();
         self.ds_table = Rc::from(table);
     }
 }
@@ -183,10 +190,17 @@ impl Reducible for State {
                 next.advance(d);
             }
             Action::TogglePlay => next.playing = !next.playing,
-            Action::SetSpeed(speed) => next.speed = speed.clamp(SPEEDS[0], SPEEDS[SPEEDS.len() - 1]),
+            Action::SetSpeed(speed) => {
+                next.speed = speed.clamp(SPEEDS[0], SPEEDS[SPEEDS.len() - 1])
+            }
             Action::Reset => {
                 let fresh = State::new();
-                next = State { playing: self.playing, speed: self.speed, show_system: self.show_system, ..fresh };
+                next = State {
+                    playing: self.playing,
+                    speed: self.speed,
+                    show_system: self.show_system,
+                    ..fresh
+                };
             }
             Action::ToggleSystem => next.show_system = !next.show_system,
         }

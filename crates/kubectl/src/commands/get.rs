@@ -61,7 +61,8 @@ impl Query {
     /// The objects of `kind` this query selects, in (namespace, name) order.
     pub(crate) fn select(&self, ctx: &mut Ctx, kind: Kind) -> Result<Vec<Object>, Failed> {
         for (key, _, _) in &self.fields {
-            if field_value(kind, &Object::Namespace(Default::default()), key).is_none() && !(kind == Kind::Pod && POD_FIELDS.contains(&key.as_str())) {
+            let probe = if kind == Kind::Event { Object::Event(Default::default()) } else { Object::Namespace(Default::default()) };
+            if field_value(kind, &probe, key).is_none() && !(kind == Kind::Pod && POD_FIELDS.contains(&key.as_str())) {
                 let label = self.labels.as_ref().map(|_| "").unwrap_or("");
                 let selector_text: Vec<String> = self.fields.iter().map(|(k, n, v)| format!("{k}{}{v}", if *n { "!=" } else { "=" })).collect();
                 ctx.err(format!(
@@ -112,6 +113,20 @@ fn field_value(kind: Kind, o: &Object, key: &str) -> Option<String> {
         "metadata.name" => return Some(meta.name.clone().unwrap_or_default()),
         "metadata.namespace" => return Some(meta.namespace.clone().unwrap_or_default()),
         _ => {}
+    }
+    if let Object::Event(event) = o {
+        let involved = &event.involved_object;
+        return Some(match key {
+            "involvedObject.kind" => involved.kind.clone().unwrap_or_default(),
+            "involvedObject.name" => involved.name.clone().unwrap_or_default(),
+            "involvedObject.namespace" => involved.namespace.clone().unwrap_or_default(),
+            "involvedObject.uid" => involved.uid.clone().unwrap_or_default(),
+            "involvedObject.fieldPath" => involved.field_path.clone().unwrap_or_default(),
+            "reason" => event.reason.clone().unwrap_or_default(),
+            "type" => event.type_.clone().unwrap_or_default(),
+            "source" => event.source.as_ref().and_then(|s| s.component.clone()).unwrap_or_default(),
+            _ => return None,
+        });
     }
     let Object::Pod(pod) = o else { return None };
     let _ = kind;

@@ -5,6 +5,7 @@ mod delete;
 mod edit;
 mod get;
 mod rollout;
+mod run_wait;
 mod sim;
 
 use crate::flags::{self, FlagSpec, Parsed};
@@ -73,6 +74,10 @@ pub(crate) fn api_error_text(error: &ApiError, context: Option<&str>) -> String 
 /// Runs one command given as words; the first word is `kubectl` or `sim`.
 pub(crate) fn run(ctx: &mut Ctx, words: &[String]) -> CmdResult {
     let Some(program) = words.first() else { return Ok(()) };
+    if let Some(op) = words.iter().find(|w| ["|", "||", "&&", ";", ">", ">>", "<"].contains(&w.as_str())) {
+        ctx.err(format!("error: the shell operator \"{op}\" is not supported: the playground runs one kubectl or sim command per line"));
+        return Err(Failed);
+    }
     match program.as_str() {
         "kubectl" | "k" => kubectl(ctx, &words[1..]),
         "sim" => sim::run(ctx, &words[1..]),
@@ -123,6 +128,8 @@ fn kubectl(ctx: &mut Ctx, words: &[String]) -> CmdResult {
         "set" => edit::set(ctx, &rest),
         "patch" => edit::patch(ctx, &rest),
         "rollout" => rollout::rollout(ctx, &rest),
+        "run" => run_wait::run(ctx, &rest),
+        "wait" => run_wait::wait(ctx, &rest),
         "version" => {
             ctx.out("Client Version: v1.32.0\nKustomize Version: v5.5.0\nServer Version: v1.33.1");
             Ok(())

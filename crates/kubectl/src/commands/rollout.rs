@@ -156,12 +156,7 @@ fn history(ctx: &mut Ctx, ds: &DaemonSet, revision: Option<&str>) -> CmdResult {
             return ctx.fail("unable to find the specified revision");
         };
         let template = revision_template(rev);
-        let body = crate::printers::describe::describe_pod_template(&template);
-        ctx.out(format!("daemonset.apps/{name} with revision #{wanted}\n{body}"));
-        return Ok(());
-    }
-    if revs.is_empty() {
-        ctx.out("No rollout history found.");
+        ctx.out(crate::printers::describe::rollout_history_revision(&name, wanted, &template));
         return Ok(());
     }
     let rows: Vec<(i64, Option<String>)> = revs.iter().map(|r| (r.revision, r.metadata.annotations.as_ref().and_then(|a| a.get("kubernetes.io/change-cause")).cloned())).collect();

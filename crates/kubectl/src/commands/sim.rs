@@ -71,9 +71,46 @@ pub(crate) fn run(ctx: &mut Ctx, words: &[String]) -> CmdResult {
             Ok(())
         }
         "image" => image(ctx, rest),
+        "explain" => explain(ctx, rest),
         "node" => node(ctx, rest),
         other => ctx.fail(format!("unknown sim command \"{other}\" (advance, now, settle, node, image, reset, seed)")),
     }
+}
+
+/// `sim explain ds/NAME [NODE] [-n NS]`: the controller's verdict per node, with every reason.
+fn explain(ctx: &mut Ctx, words: &[String]) -> CmdResult {
+    let parsed = parse_flags(ctx, "sim explain", words, &[])?;
+    let Some(target) = parsed.args.first() else { return ctx.fail("usage: sim explain ds/NAME [NODE]") };
+    let name = match target.split_once('/') {
+        Some((kind, name)) if dsplay_api::Kind::from_resource_name(kind) == Some(dsplay_api::Kind::DaemonSet) => name.to_string(),
+        Some(_) => return ctx.fail("sim explain works on DaemonSets: sim explain ds/NAME [NODE]"),
+        None => target.clone(),
+    };
+    let ns = super::namespace(&parsed);
+    let explanations = match dsplay_sim::explain::explain(ctx.cluster, &ns, &name, parsed.args.get(1).map(String::as_str)) {
+        Ok(e) => e,
+        Err(e) => return ctx.api_fail(&e, None),
+    };
+    let mut text = String::new();
+    for e in explanations {
+        let verdict = match (e.placement.should_run, e.placement.should_continue_running) {
+            (true, _) => "should run a daemon pod",
+            (false, true) => "no new daemon pod (an existing one may keep running)",
+            (false, false) => "no daemon pod",
+        };
+        text.push_str(&format!(
+            "{}: {verdict} (shouldRun={}, shouldContinueRunning={})\n",
+            e.node, e.placement.should_run, e.placement.should_continue_running
+        ));
+        for reason in e.reasons.iter().chain(e.pods.iter()) {
+            text.push_str(&format!("  - {reason}\n"));
+        }
+        if e.pods.is_empty() && e.placement.should_run {
+            text.push_str("  - no pod yet: the controller creates one on its next sync\n");
+        }
+    }
+    ctx.out(text);
+    Ok(())
 }
 
 fn image(ctx: &mut Ctx, words: &[String]) -> CmdResult {

@@ -114,7 +114,7 @@ pub fn recover_node(cluster: &mut Cluster, name: &str) {
         for healthy in crate::default_cluster::healthy_conditions() {
             match conditions.iter_mut().find(|c| c.type_ == healthy.type_) {
                 Some(c) if c.status == "Unknown" || (c.type_ == "Ready" && c.status != "True") => {
-                    *c = NodeCondition { last_transition_time: Some(now.clone()), ..healthy };
+                    *c = NodeCondition { last_transition_time: Some(now.clone()), last_heartbeat_time: Some(now.clone()), ..healthy };
                 }
                 Some(_) => {}
                 None => conditions.push(healthy),

@@ -24,7 +24,12 @@ pub struct ClusterViewProps {
 /// The node cards.
 #[function_component(ClusterView)]
 pub fn cluster_view(props: &ClusterViewProps) -> Html {
-    let unscheduled: Vec<_> = props.model.unscheduled.iter().filter(|p| props.show_system || !p.system).collect();
+    let unscheduled: Vec<_> = props
+        .model
+        .unscheduled
+        .iter()
+        .filter(|p| props.show_system || !p.system)
+        .collect();
     html! {
         <section class="panel cluster" aria-label="Cluster">
             <header class="panel-head">

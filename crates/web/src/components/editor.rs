@@ -30,7 +30,9 @@ pub fn editor(props: &EditorProps) -> Html {
             let area: HtmlTextAreaElement = e.target_unchecked_into();
             *text.borrow_mut() = area.value();
             let (text, diagnostics) = (text.clone(), diagnostics.clone());
-            *debounce.borrow_mut() = Some(Timeout::new(300, move || diagnostics.set(check(&text.borrow()))));
+            *debounce.borrow_mut() = Some(Timeout::new(300, move || {
+                diagnostics.set(check(&text.borrow()))
+            }));
         })
     };
     let apply = {

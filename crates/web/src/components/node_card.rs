@@ -20,7 +20,11 @@ pub struct NodeCardProps {
 
 /// A bar of requested vs allocatable.
 fn bar(label: &'static str, used: i128, total: i128, text: String) -> Html {
-    let pct = if total > 0 { (used * 100 / total).clamp(0, 100) } else { 0 };
+    let pct = if total > 0 {
+        (used * 100 / total).clamp(0, 100)
+    } else {
+        0
+    };
     html! {
         <div class="bar" title={format!("{label}: {text}")}>
             <span class="bar-label">{label}</span>
@@ -62,9 +66,17 @@ pub fn node_card(props: &NodeCardProps) -> Html {
             }
         })
     };
-    let on_label = submit(label_input.clone(), |n, v| format!("kubectl label nodes {n} {} --overwrite", shell_word(v)));
-    let on_taint = submit(taint_input.clone(), |n, v| format!("kubectl taint nodes {n} {}", shell_word(v)));
-    let pods: Vec<_> = node.pods.iter().filter(|p| props.show_system || !p.system).collect();
+    let on_label = submit(label_input.clone(), |n, v| {
+        format!("kubectl label nodes {n} {} --overwrite", shell_word(v))
+    });
+    let on_taint = submit(taint_input.clone(), |n, v| {
+        format!("kubectl taint nodes {n} {}", shell_word(v))
+    });
+    let pods: Vec<_> = node
+        .pods
+        .iter()
+        .filter(|p| props.show_system || !p.system)
+        .collect();
     html! {
         <article class={classes!("node", status_class, failed.then_some("failed"))} data-node={name.clone()} aria-label={format!("Node {name}")}>
             <header class="node-head">
@@ -72,7 +84,7 @@ pub fn node_card(props: &NodeCardProps) -> Html {
                 <span class="role">{node.role}</span>
                 <span class={classes!("node-status", status_class)}>{node.status_text()}</span>
             </header>
-            <ul class="chips labels" aria-label="Labels">
+            <ul class="chips labels" aria-label={format!("Labels of {name}")}>
                 { for node.labels.iter().map(|(k, v)| {
                     let remove = format!("kubectl label nodes {name} {}-", shell_word(k));
                     html! {
@@ -86,7 +98,7 @@ pub fn node_card(props: &NodeCardProps) -> Html {
                 }) }
             </ul>
             if !node.taints.is_empty() {
-                <ul class="chips taints" aria-label="Taints">
+                <ul class="chips taints" aria-label={format!("Taints of {name}")}>
                     { for node.taints.iter().map(|t| {
                         // `key=value:Effect` is removed with `key:Effect-`.
                         let (kv, effect) = t.rsplit_once(':').unwrap_or((t, ""));

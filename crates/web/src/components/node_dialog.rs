@@ -28,15 +28,36 @@ struct Fields {
 }
 
 fn value(r: &NodeRef) -> String {
-    r.cast::<HtmlInputElement>().map(|i| i.value().trim().to_string()).unwrap_or_default()
+    r.cast::<HtmlInputElement>()
+        .map(|i| i.value().trim().to_string())
+        .unwrap_or_default()
 }
 
 /// Builds `sim node add NAME [--labels …] [--taints …] [--cpu …] [--memory …] [--pods …] [--control-plane]`,
 /// leaving out flags that keep their defaults.
-pub fn node_add_command(name: &str, labels: &str, taints: &str, cpu: &str, memory: &str, pods: &str, control_plane: bool) -> String {
+pub fn node_add_command(
+    name: &str,
+    labels: &str,
+    taints: &str,
+    cpu: &str,
+    memory: &str,
+    pods: &str,
+    control_plane: bool,
+) -> String {
     let mut line = format!("sim node add {}", shell_word(name));
-    for (flag, v, default) in [("--labels", labels, ""), ("--taints", taints, ""), ("--cpu", cpu, "4"), ("--memory", memory, "8Gi"), ("--pods", pods, "110")] {
-        let v: String = v.split(',').map(str::trim).filter(|s| !s.is_empty()).collect::<Vec<_>>().join(",");
+    for (flag, v, default) in [
+        ("--labels", labels, ""),
+        ("--taints", taints, ""),
+        ("--cpu", cpu, "4"),
+        ("--memory", memory, "8Gi"),
+        ("--pods", pods, "110"),
+    ] {
+        let v: String = v
+            .split(',')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .collect::<Vec<_>>()
+            .join(",");
         if !v.is_empty() && v != default {
             line.push_str(&format!(" {flag} {}", shell_word(&v)));
         }
@@ -69,8 +90,19 @@ pub fn node_dialog(props: &NodeDialogProps) -> Html {
             if name.is_empty() {
                 return;
             }
-            let control_plane = f.control_plane.cast::<HtmlInputElement>().is_some_and(|i| i.checked());
-            on_command.emit(node_add_command(&name, &value(&f.labels), &value(&f.taints), &value(&f.cpu), &value(&f.memory), &value(&f.pods), control_plane));
+            let control_plane = f
+                .control_plane
+                .cast::<HtmlInputElement>()
+                .is_some_and(|i| i.checked());
+            on_command.emit(node_add_command(
+                &name,
+                &value(&f.labels),
+                &value(&f.taints),
+                &value(&f.cpu),
+                &value(&f.memory),
+                &value(&f.pods),
+                control_plane,
+            ));
             on_close.emit(());
         })
     };
@@ -110,7 +142,10 @@ mod tests {
 
     #[test]
     fn default_flags_are_left_out() {
-        assert_eq!(node_add_command("kind-worker3", "", "", "4", "8Gi", "110", false), "sim node add kind-worker3");
+        assert_eq!(
+            node_add_command("kind-worker3", "", "", "4", "8Gi", "110", false),
+            "sim node add kind-worker3"
+        );
         assert_eq!(
             node_add_command("gpu1", "gpu=true, zone=a", "gpu=true:NoSchedule", "8", "8Gi", "110", true),
             "sim node add gpu1 --labels gpu=true,zone=a --taints gpu=true:NoSchedule --cpu 8 --control-plane"

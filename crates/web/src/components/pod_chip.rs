@@ -25,7 +25,11 @@ pub fn pod_chip(props: &PodChipProps) -> Html {
     } else {
         "pending"
     };
-    let revision_class = if p.current_revision { "rev-current" } else { "rev-old" };
+    let revision_class = if p.current_revision {
+        "rev-current"
+    } else {
+        "rev-old"
+    };
     let hue = (p.revision_number.rem_euclid(6) * 60 + 200) % 360;
     let title = format!(
         "{}/{}\n{}{}\nrevision {} ({})",
@@ -33,7 +37,11 @@ pub fn pod_chip(props: &PodChipProps) -> Html {
         p.name,
         p.status,
         if p.ready { ", Ready" } else { "" },
-        if p.revision.is_empty() { "-" } else { &p.revision },
+        if p.revision.is_empty() {
+            "-"
+        } else {
+            &p.revision
+        },
         if p.current_revision { "current" } else { "old" }
     );
     html! {

@@ -35,10 +35,17 @@ pub fn terminal(props: &TerminalProps) -> Html {
         });
     }
     let onkeydown = {
-        let (input, history, cursor, on_run, names) =
-            (input.clone(), history.clone(), cursor.clone(), props.on_run.clone(), props.names.clone());
+        let (input, history, cursor, on_run, names) = (
+            input.clone(),
+            history.clone(),
+            cursor.clone(),
+            props.on_run.clone(),
+            props.names.clone(),
+        );
         Callback::from(move |e: KeyboardEvent| {
-            let Some(el) = input.cast::<HtmlInputElement>() else { return };
+            let Some(el) = input.cast::<HtmlInputElement>() else {
+                return;
+            };
             let mut history = history.borrow_mut();
             let mut cursor = cursor.borrow_mut();
             match e.key().as_str() {

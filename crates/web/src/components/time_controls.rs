@@ -30,7 +30,12 @@ pub struct TimeControlsProps {
 #[function_component(TimeControls)]
 pub fn time_controls(props: &TimeControlsProps) -> Html {
     let elapsed = (props.now - props.started).num_milliseconds().max(0);
-    let elapsed_text = format!("T+{}:{:02}.{}", elapsed / 60_000, elapsed / 1000 % 60, elapsed % 1000 / 100);
+    let elapsed_text = format!(
+        "T+{}:{:02}.{}",
+        elapsed / 60_000,
+        elapsed / 1000 % 60,
+        elapsed % 1000 / 100
+    );
     let on_speed = {
         let cb = props.on_speed.clone();
         Callback::from(move |e: Event| {
@@ -40,7 +45,11 @@ pub fn time_controls(props: &TimeControlsProps) -> Html {
             }
         })
     };
-    let (label, icon) = if props.playing { ("Pause", "❚❚") } else { ("Play", "▶") };
+    let (label, icon) = if props.playing {
+        ("Pause", "❚❚")
+    } else {
+        ("Play", "▶")
+    };
     html! {
         <div class="time-controls" role="group" aria-label="Time controls">
             <button class="btn primary play" onclick={props.on_toggle.reform(|_| ())} title="Play/pause (Space)">

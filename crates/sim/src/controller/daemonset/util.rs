@@ -24,25 +24,82 @@ pub struct Placement {
 /// Resources, ports, `spec.unschedulable` and conditions are not considered (the scheduler does that).
 /// Upstream: pkg/controller/daemon/daemon_controller.go NodeShouldRunDaemonPod
 pub fn node_should_run_daemon_pod(node: &Node, ds: &DaemonSet) -> Placement {
+    evaluate_placement(node, ds, None)
+}
+
+/// The same decision with the reason for each step, in words a learner can act on (`sim explain`).
+pub fn explain_placement(node: &Node, ds: &DaemonSet) -> (Placement, Vec<String>) {
+    let mut notes = Vec::new();
+    let placement = evaluate_placement(node, ds, Some(&mut notes));
+    (placement, notes)
+}
+
+/// The single implementation behind `node_should_run_daemon_pod` and `explain_placement`: reasons are
+/// only formatted when `notes` is given, so the controller's hot path allocates nothing.
+fn evaluate_placement(node: &Node, ds: &DaemonSet, mut notes: Option<&mut Vec<String>>) -> Placement {
+    let mut note = |text: String| {
+        if let Some(n) = notes.as_deref_mut() {
+            n.push(text);
+        }
+    };
     let none = Placement { should_run: false, should_continue_running: false };
     let Some(spec) = ds.spec.as_ref().and_then(|s| s.template.spec.as_ref()) else { return none };
     let node_name = node.metadata.name.as_deref().unwrap_or("");
     if let Some(wanted) = spec.node_name.as_deref().filter(|n| !n.is_empty()) {
         if wanted != node_name {
+            note(format!("spec.template.spec.nodeName is {wanted}: only that node runs the pod"));
             return none;
         }
+        note(format!("spec.template.spec.nodeName is {wanted}: this node"));
     }
-    if !node_affinity::required_node_affinity_matches(spec, node) {
+    if !node_affinity::node_selector_matches(spec, node) {
+        let labels = node.metadata.labels.clone().unwrap_or_default();
+        for (k, v) in spec.node_selector.iter().flatten() {
+            match labels.get(k) {
+                None => note(format!("nodeSelector {k}={v}: node has no label {k}")),
+                Some(actual) if actual != v => note(format!("nodeSelector {k}={v}: node has {k}={actual}")),
+                Some(_) => {}
+            }
+        }
         return none;
+    }
+    if !node_affinity::required_terms_match(spec, node) {
+        note("required node affinity: no nodeSelectorTerm matches this node's labels".to_string());
+        return none;
+    }
+    if spec.node_selector.as_ref().is_some_and(|s| !s.is_empty()) || node_affinity::required_terms(spec).is_some() {
+        note("nodeSelector / required node affinity: matches".to_string());
     }
     let tolerations = daemon_pod_tolerations(spec);
     let node_taints = node.spec.as_ref().and_then(|s| s.taints.clone()).unwrap_or_default();
-    let untolerated = taints::find_untolerated(&node_taints, &tolerations, |t| t.effect == taints::NO_SCHEDULE || t.effect == taints::NO_EXECUTE);
-    if untolerated.is_none() {
-        return Placement { should_run: true, should_continue_running: true };
+    let mut should_run = true;
+    let mut should_continue_running = true;
+    for taint in &node_taints {
+        let text = taints::format_taint(taint);
+        let tolerated = taints::tolerated_by_any(&tolerations, taint);
+        let by_user = taints::tolerated_by_any(spec.tolerations.as_deref().unwrap_or(&[]), taint);
+        if taint.effect == taints::PREFER_NO_SCHEDULE {
+            note(format!("taint {text}: ignored by the DaemonSet controller (PreferNoSchedule)"));
+            continue;
+        }
+        match (tolerated, by_user) {
+            (true, true) => note(format!("taint {text}: tolerated by the template")),
+            (true, false) => note(format!("taint {text}: tolerated automatically (daemon pods tolerate {}:{})", taint.key, taint.effect)),
+            (false, _) => {
+                should_run = false;
+                if taint.effect == taints::NO_EXECUTE {
+                    should_continue_running = false;
+                }
+                note(format!(
+                    "taint {text} not tolerated (add a toleration {{key: {}, operator: Exists, effect: {}}}){}",
+                    taint.key,
+                    taint.effect,
+                    if taint.effect == taints::NO_EXECUTE { ": existing pods are deleted" } else { ": no new pod, an existing one keeps running" }
+                ));
+            }
+        }
     }
-    let no_execute_tolerated = taints::find_untolerated(&node_taints, &tolerations, |t| t.effect == taints::NO_EXECUTE).is_none();
-    Placement { should_run: false, should_continue_running: no_execute_tolerated }
+    Placement { should_run, should_continue_running }
 }
 
 /// The template's tolerations plus the daemon tolerations (`AddOrUpdateDaemonPodTolerations`).

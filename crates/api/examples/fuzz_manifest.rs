@@ -1,0 +1,98 @@
+//! A libFuzzer-less fuzz loop for stable Rust (the `fuzz/` target needs nightly): mutates the
+//! `tests/data/{good,bad}` corpora with a seeded xorshift RNG and runs parse + defaults + validate on
+//! every input. Usage: `cargo run --release -p dsplay-api --example fuzz_manifest -- [iterations] [seed]`.
+//! A panic aborts with the seed and iteration so the input can be reproduced.
+
+use dsplay_api::defaults::apply_defaults;
+use dsplay_api::manifest::parse_manifest_bytes;
+use dsplay_api::validation::validate_create;
+use std::path::Path;
+
+struct XorShift(u64);
+
+impl XorShift {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+}
+
+const TOKENS: &[&[u8]] = &[b"- ", b": ", b"\n", b"  ", b"\t", b"[", b"]", b"{", b"}", b"&a ", b"*a", b"---\n", b"\"", b"'", b"#", b"!!str ", b"1e999", b"-1", b"150%", b"\0", b"\xff", b"null", b"~", b"? "];
+
+fn mutate(rng: &mut XorShift, input: &mut Vec<u8>, corpus: &[Vec<u8>]) {
+    for _ in 0..=rng.below(4) {
+        let at = rng.below(input.len() + 1);
+        match rng.below(6) {
+            0 if !input.is_empty() => {
+                let end = (at + rng.below(16)).min(input.len());
+                input.drain(at.min(end)..end);
+            }
+            1 => {
+                let t = TOKENS[rng.below(TOKENS.len())];
+                input.splice(at..at, t.iter().copied());
+            }
+            2 if !input.is_empty() => {
+                let i = rng.below(input.len());
+                input[i] = rng.next() as u8;
+            }
+            3 => {
+                let other = &corpus[rng.below(corpus.len())];
+                let start = rng.below(other.len());
+                let end = (start + rng.below(64)).min(other.len());
+                input.splice(at..at, other[start..end].iter().copied());
+            }
+            4 => input.truncate(at),
+            _ => {
+                if let Some(i) = (0..input.len()).rev().nth(rng.below(input.len().max(1))) {
+                    let c = input[i];
+                    input.insert(i, c);
+                }
+            }
+        }
+    }
+}
+
+fn check(data: &[u8]) {
+    for doc in parse_manifest_bytes(data) {
+        match doc {
+            Ok(mut manifest) => {
+                let _ = validate_create(&manifest.object);
+                apply_defaults(&mut manifest.object);
+                let _ = validate_create(&manifest.object);
+            }
+            Err(e) => {
+                let _ = (e.to_string(), e.hint());
+            }
+        }
+    }
+}
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let iterations: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(100_000);
+    let seed: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(0x5eed_d5e7);
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+    let mut corpus = Vec::new();
+    for dir in ["good", "bad"] {
+        for entry in std::fs::read_dir(root.join(dir)).unwrap() {
+            corpus.push(std::fs::read(entry.unwrap().path()).unwrap());
+        }
+    }
+    corpus.sort();
+    let mut rng = XorShift(seed | 1);
+    let start = std::time::Instant::now();
+    for i in 0..iterations {
+        let mut input = corpus[rng.below(corpus.len())].clone();
+        mutate(&mut rng, &mut input, &corpus);
+        if let Err(panic) = std::panic::catch_unwind(|| check(&input)) {
+            eprintln!("PANIC at iteration {i} (seed {seed}): {panic:?}\ninput: {:?}", String::from_utf8_lossy(&input));
+            std::process::exit(1);
+        }
+    }
+    println!("{iterations} executions, no panic, {:.1}s", start.elapsed().as_secs_f64());
+}
