@@ -97,3 +97,28 @@ test('adding a node through the dialog runs sim node add and the node gets a dem
   await screenshot(page, '13-node-added');
   await page.context().close();
 });
+
+test('kubectl set image rolls the demo pods one worker at a time onto the new revision', async () => {
+  const page = await openPlayground(browser, server.url);
+  const before = await settleDemo(page);
+  const oldRevision = before[0].revision;
+  await runInTerminal(page, 'kubectl set image ds/demo demo=busybox:1.36');
+  await page.waitForFunction(() => document.querySelector('.term-output')?.textContent.includes('daemonset.apps/demo image updated'));
+  const step = page.getByRole('button', { name: 'Step', exact: true });
+  let shotTaken = false;
+  for (let i = 0; i < 120; i++) {
+    const pods = await podChips(page, '[data-pod^="demo-"]');
+    const workersWithReadyPod = new Set(pods.filter((p) => p.ready === 'true' && p.terminating === 'false').map((p) => p.node));
+    assert.ok(workersWithReadyPod.size >= 1, `step ${i}: never more than one worker without a ready demo pod`);
+    if (!shotTaken && pods.some((p) => p.revision !== oldRevision)) {
+      await screenshot(page, '14-rolling-update');
+      shotTaken = true;
+    }
+    if (pods.length === 2 && pods.every((p) => p.revision !== oldRevision && p.ready === 'true' && p.terminating === 'false')) {
+      await screenshot(page, '15-rolled-out');
+      return;
+    }
+    await step.click();
+  }
+  throw new Error('the rollout did not finish');
+});

@@ -13,9 +13,7 @@ pub fn apply_defaults(object: &mut Object) {
             }
         }
         Object::PriorityClass(pc) => {
-            if pc.preemption_policy.is_none() {
-                pc.preemption_policy = Some("PreemptLowerPriority".to_string());
-            }
+            pc.preemption_policy.get_or_insert_with(|| "PreemptLowerPriority".to_string());
         }
         _ => {}
     }

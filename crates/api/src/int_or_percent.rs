@@ -8,7 +8,7 @@ pub fn scaled_value(value: &IntOrString, total: i32, round_up: bool) -> Result<i
     match value {
         IntOrString::Int(i) => Ok(*i),
         IntOrString::String(s) => {
-            let percent = parse_percent(s).ok_or_else(|| format!("invalid value for IntOrString: invalid type: string is not a percentage"))?;
+            let percent = parse_percent(s).ok_or_else(|| "invalid value for IntOrString: invalid type: string is not a percentage".to_string())?;
             let scaled = i64::from(percent) * i64::from(total);
             let value = if round_up { (scaled + 99) / 100 } else { scaled / 100 };
             Ok(i32::try_from(value).unwrap_or(i32::MAX))

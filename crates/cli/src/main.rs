@@ -76,6 +76,8 @@ fn read_file(path: &str) -> Result<String, String> {
     std::fs::read_to_string(path).map_err(|e| e.to_string())
 }
 
+/// Prints one command's output. In transcripts (`echo`) stdout and stderr are interleaved on stdout, in
+/// the order produced, so the transcript reads like a terminal session; interactively stderr stays stderr.
 fn print_output(output: &CommandOutput, echo: bool) {
     let stdout = std::io::stdout();
     let stderr = std::io::stderr();
@@ -84,14 +86,11 @@ fn print_output(output: &CommandOutput, echo: bool) {
         let _ = writeln!(out, "$ {}", output.command);
     }
     for chunk in &output.chunks {
-        match chunk.stream {
-            Stream::Stdout => {
-                let _ = out.write_all(chunk.text.as_bytes());
-            }
-            Stream::Stderr => {
-                let _ = out.flush();
-                let _ = stderr.lock().write_all(chunk.text.as_bytes());
-            }
+        if echo || chunk.stream == Stream::Stdout {
+            let _ = out.write_all(chunk.text.as_bytes());
+        } else {
+            let _ = out.flush();
+            let _ = stderr.lock().write_all(chunk.text.as_bytes());
         }
     }
     let _ = out.flush();

@@ -302,10 +302,12 @@ pub(crate) fn drain(ctx: &mut Ctx, words: &[String]) -> CmdResult {
 pub(crate) fn set(ctx: &mut Ctx, words: &[String]) -> CmdResult {
     let parsed = parse_flags(ctx, "set", words, &[boolean("all", None), value("selector", Some('l'))])?;
     let Some(sub) = parsed.args.first() else {
-        return ctx.fail("unknown command \"\" for \"kubectl set\"");
+        ctx.err("error: unknown command \"\"\nSee 'kubectl set -h' for help and examples");
+        return Err(Failed);
     };
     if sub != "image" {
-        return ctx.fail(format!("unknown command \"{sub}\" for \"kubectl set\""));
+        ctx.err(format!("error: unknown command \"{sub}\"\nSee 'kubectl set -h' for help and examples"));
+        return Err(Failed);
     }
     let rest = &parsed.args[1..];
     let (pairs, resources): (Vec<String>, Vec<String>) = rest.iter().cloned().partition(|a| a.contains('='));

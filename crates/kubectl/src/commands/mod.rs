@@ -139,7 +139,7 @@ fn kubectl(ctx: &mut Ctx, words: &[String]) -> CmdResult {
             Ok(())
         }
         other => {
-            ctx.err(format!("error: unknown command \"{other}\" for \"kubectl\"\nRun 'kubectl --help' for usage."));
+            ctx.err(format!("Error: unknown command \"{other}\" for \"kubectl\""));
             Err(Failed)
         }
     }
@@ -160,7 +160,11 @@ pub(crate) fn parse_flags(ctx: &mut Ctx, verb: &str, words: &[String], specs: &[
     match flags::parse(words, specs) {
         Ok(p) => Ok(p),
         Err(message) => {
-            ctx.err(format!("error: {message}\nSee 'kubectl {verb} --help' for usage."));
+            if verb.starts_with("sim") {
+                ctx.err(format!("error: {message}"));
+            } else {
+                ctx.err(format!("Error: {message}\nSee 'kubectl {verb} --help' for usage."));
+            }
             Err(Failed)
         }
     }

@@ -80,11 +80,11 @@ pub fn node_card(props: &NodeCardProps) -> Html {
     html! {
         <article class={classes!("node", status_class, failed.then_some("failed"))} data-node={name.clone()} aria-label={format!("Node {name}")}>
             <header class="node-head">
-                <h3 class="node-name">{&name}</h3>
-                <span class="role">{node.role}</span>
+                <h3 class="node-name" title={name.clone()}>{&name}</h3>
                 <span class={classes!("node-status", status_class)}>{node.status_text()}</span>
             </header>
             <ul class="chips labels" aria-label={format!("Labels of {name}")}>
+                <li class="chip role">{node.role}</li>
                 { for node.labels.iter().map(|(k, v)| {
                     let remove = format!("kubectl label nodes {name} {}-", shell_word(k));
                     html! {
