@@ -42,3 +42,17 @@ test('dark theme and a narrow screen render too', async () => {
   await screenshot(narrow, '03-narrow');
   await narrow.context().close();
 });
+
+test('Space plays and pauses, the right arrow steps the clock', async () => {
+  const page = await openPlayground(browser, server.url);
+  await page.getByRole('button', { name: 'Pause', exact: true }).waitFor();
+  await page.locator('h1').click();
+  await page.keyboard.press('Space');
+  await page.getByRole('button', { name: 'Play', exact: true }).waitFor();
+  const before = await page.getByLabel('Clock').getAttribute('datetime');
+  await page.keyboard.press('ArrowRight');
+  await page.waitForFunction((t) => document.querySelector('[aria-label="Clock"]').getAttribute('datetime') !== t, before);
+  await page.keyboard.press('Space');
+  await page.getByRole('button', { name: 'Pause', exact: true }).waitFor();
+  await page.context().close();
+});

@@ -22,7 +22,10 @@ impl XorShift {
     }
 }
 
-const TOKENS: &[&[u8]] = &[b"- ", b": ", b"\n", b"  ", b"\t", b"[", b"]", b"{", b"}", b"&a ", b"*a", b"---\n", b"\"", b"'", b"#", b"!!str ", b"1e999", b"-1", b"150%", b"\0", b"\xff", b"null", b"~", b"? "];
+const TOKENS: &[&[u8]] = &[
+    b"- ", b": ", b"\n", b"  ", b"\t", b"[", b"]", b"{", b"}", b"&a ", b"*a", b"---\n", b"\"",
+    b"'", b"#", b"!!str ", b"1e999", b"-1", b"150%", b"\0", b"\xff", b"null", b"~", b"? ",
+];
 
 fn mutate(rng: &mut XorShift, input: &mut Vec<u8>, corpus: &[Vec<u8>]) {
     for _ in 0..=rng.below(4) {
@@ -75,7 +78,10 @@ fn check(data: &[u8]) {
 fn main() {
     let mut args = std::env::args().skip(1);
     let iterations: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(100_000);
-    let seed: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(0x5eed_d5e7);
+    let seed: u64 = args
+        .next()
+        .and_then(|a| a.parse().ok())
+        .unwrap_or(0x5eed_d5e7);
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
     let mut corpus = Vec::new();
     for dir in ["good", "bad"] {
@@ -90,9 +96,15 @@ fn main() {
         let mut input = corpus[rng.below(corpus.len())].clone();
         mutate(&mut rng, &mut input, &corpus);
         if let Err(panic) = std::panic::catch_unwind(|| check(&input)) {
-            eprintln!("PANIC at iteration {i} (seed {seed}): {panic:?}\ninput: {:?}", String::from_utf8_lossy(&input));
+            eprintln!(
+                "PANIC at iteration {i} (seed {seed}): {panic:?}\ninput: {:?}",
+                String::from_utf8_lossy(&input)
+            );
             std::process::exit(1);
         }
     }
-    println!("{iterations} executions, no panic, {:.1}s", start.elapsed().as_secs_f64());
+    println!(
+        "{iterations} executions, no panic, {:.1}s",
+        start.elapsed().as_secs_f64()
+    );
 }

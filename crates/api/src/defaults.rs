@@ -13,7 +13,8 @@ pub fn apply_defaults(object: &mut Object) {
             }
         }
         Object::PriorityClass(pc) => {
-            pc.preemption_policy.get_or_insert_with(|| "PreemptLowerPriority".to_string());
+            pc.preemption_policy
+                .get_or_insert_with(|| "PreemptLowerPriority".to_string());
         }
         _ => {}
     }
@@ -46,27 +47,44 @@ pub fn default_daemon_set(ds: &mut DaemonSet) {
 
 /// `SetDefaults_PodSpec` + container defaults.
 pub fn default_pod_spec(spec: &mut PodSpec) {
-    spec.dns_policy.get_or_insert_with(|| "ClusterFirst".to_string());
-    spec.restart_policy.get_or_insert_with(|| "Always".to_string());
+    spec.dns_policy
+        .get_or_insert_with(|| "ClusterFirst".to_string());
+    spec.restart_policy
+        .get_or_insert_with(|| "Always".to_string());
     spec.termination_grace_period_seconds.get_or_insert(30);
-    spec.scheduler_name.get_or_insert_with(|| "default-scheduler".to_string());
+    spec.scheduler_name
+        .get_or_insert_with(|| "default-scheduler".to_string());
     spec.security_context.get_or_insert_with(Default::default);
-    for container in spec.containers.iter_mut().chain(spec.init_containers.iter_mut().flatten()) {
+    for container in spec
+        .containers
+        .iter_mut()
+        .chain(spec.init_containers.iter_mut().flatten())
+    {
         default_container(container);
     }
 }
 
 fn default_container(c: &mut Container) {
     if c.image_pull_policy.is_none() {
-        c.image_pull_policy = Some(default_pull_policy(c.image.as_deref().unwrap_or("")).to_string());
+        c.image_pull_policy =
+            Some(default_pull_policy(c.image.as_deref().unwrap_or("")).to_string());
     }
-    c.termination_message_path.get_or_insert_with(|| "/dev/termination-log".to_string());
-    c.termination_message_policy.get_or_insert_with(|| "File".to_string());
+    c.termination_message_path
+        .get_or_insert_with(|| "/dev/termination-log".to_string());
+    c.termination_message_policy
+        .get_or_insert_with(|| "File".to_string());
     c.resources.get_or_insert_with(Default::default);
     for port in c.ports.iter_mut().flatten() {
         port.protocol.get_or_insert_with(|| "TCP".to_string());
     }
-    for probe in [c.readiness_probe.as_mut(), c.liveness_probe.as_mut(), c.startup_probe.as_mut()].into_iter().flatten() {
+    for probe in [
+        c.readiness_probe.as_mut(),
+        c.liveness_probe.as_mut(),
+        c.startup_probe.as_mut(),
+    ]
+    .into_iter()
+    .flatten()
+    {
         probe.timeout_seconds.get_or_insert(1);
         probe.period_seconds.get_or_insert(10);
         probe.success_threshold.get_or_insert(1);
@@ -92,7 +110,13 @@ mod tests {
 
     #[test]
     fn pull_policy_by_tag() {
-        let cases = [("busybox", "Always"), ("nginx:latest", "Always"), ("nginx:1.14.0", "IfNotPresent"), ("localhost:5000/x", "Always"), ("a@sha256:00", "IfNotPresent")];
+        let cases = [
+            ("busybox", "Always"),
+            ("nginx:latest", "Always"),
+            ("nginx:1.14.0", "IfNotPresent"),
+            ("localhost:5000/x", "Always"),
+            ("a@sha256:00", "IfNotPresent"),
+        ];
         for (image, want) in cases {
             assert_eq!(default_pull_policy(image), want, "{image}");
         }

@@ -8,9 +8,16 @@ pub fn scaled_value(value: &IntOrString, total: i32, round_up: bool) -> Result<i
     match value {
         IntOrString::Int(i) => Ok(*i),
         IntOrString::String(s) => {
-            let percent = parse_percent(s).ok_or_else(|| "invalid value for IntOrString: invalid type: string is not a percentage".to_string())?;
+            let percent = parse_percent(s).ok_or_else(|| {
+                "invalid value for IntOrString: invalid type: string is not a percentage"
+                    .to_string()
+            })?;
             let scaled = i64::from(percent) * i64::from(total);
-            let value = if round_up { (scaled + 99) / 100 } else { scaled / 100 };
+            let value = if round_up {
+                (scaled + 99) / 100
+            } else {
+                scaled / 100
+            };
             Ok(i32::try_from(value).unwrap_or(i32::MAX))
         }
     }
@@ -40,9 +47,20 @@ mod tests {
     #[test]
     fn percent_rounds_up() {
         // SPEC-upstream §4.2 examples.
-        let cases = [("50%", 3, 2), ("20%", 5, 1), ("20%", 6, 2), ("1%", 1, 1), ("0%", 10, 0), ("100%", 7, 7)];
+        let cases = [
+            ("50%", 3, 2),
+            ("20%", 5, 1),
+            ("20%", 6, 2),
+            ("1%", 1, 1),
+            ("0%", 10, 0),
+            ("100%", 7, 7),
+        ];
         for (pct, total, want) in cases {
-            assert_eq!(scaled_value(&IntOrString::String(pct.into()), total, true).unwrap(), want, "{pct} of {total}");
+            assert_eq!(
+                scaled_value(&IntOrString::String(pct.into()), total, true).unwrap(),
+                want,
+                "{pct} of {total}"
+            );
         }
         assert_eq!(scaled_value(&IntOrString::Int(3), 100, true).unwrap(), 3);
         assert!(scaled_value(&IntOrString::String("abc".into()), 3, true).is_err());

@@ -27,8 +27,8 @@ pub mod types {
     pub use k8s_openapi::api::core::v1::{
         Affinity, Container, ContainerStatus, Event, EventSource, Namespace, Node, NodeAffinity,
         NodeCondition, NodeSelector, NodeSelectorRequirement, NodeSelectorTerm, NodeSpec,
-        NodeStatus, ObjectReference, Pod, PodCondition, PodSpec, PodStatus, PodTemplateSpec,
-        Taint, Toleration,
+        NodeStatus, ObjectReference, Pod, PodCondition, PodSpec, PodStatus, PodTemplateSpec, Taint,
+        Toleration,
     };
     pub use k8s_openapi::api::scheduling::v1::PriorityClass;
     pub use k8s_openapi::apimachinery::pkg::api::resource::Quantity;

@@ -86,7 +86,11 @@ pub fn parse_manifests(text: &str) -> Vec<Result<Manifest, ManifestError>> {
         return vec![Err(error)];
     }
     let trimmed = text.trim_start_matches(|c: char| c.is_whitespace() || c == '\u{feff}');
-    let values = if trimmed.starts_with('{') { json_values(trimmed) } else { yaml_values(text) };
+    let values = if trimmed.starts_with('{') {
+        json_values(trimmed)
+    } else {
+        yaml_values(text)
+    };
     let mut out = Vec::new();
     for value in values {
         match value {
@@ -103,7 +107,11 @@ pub fn parse_manifest_bytes(bytes: &[u8]) -> Vec<Result<Manifest, ManifestError>
     match std::str::from_utf8(bytes) {
         Ok(text) => parse_manifests(text),
         Err(e) => {
-            let detail = if e.error_len().is_some() { "invalid leading UTF-8 octet" } else { "incomplete UTF-8 octet sequence" };
+            let detail = if e.error_len().is_some() {
+                "invalid leading UTF-8 octet"
+            } else {
+                "incomplete UTF-8 octet sequence"
+            };
             vec![Err(ManifestError::Syntax(format!("yaml: {detail}")))]
         }
     }
@@ -119,7 +127,9 @@ fn check_limits(text: &str) -> Option<ManifestError> {
     }
     let (depth, line) = max_nesting(text);
     if depth > MAX_NESTING_DEPTH {
-        return Some(ManifestError::Syntax(format!("yaml: line {line}: exceeded max depth of {MAX_NESTING_DEPTH}")));
+        return Some(ManifestError::Syntax(format!(
+            "yaml: line {line}: exceeded max depth of {MAX_NESTING_DEPTH}"
+        )));
     }
     None
 }
@@ -165,7 +175,9 @@ fn json_values(text: &str) -> Vec<Result<serde_yaml::Value, ManifestError>> {
     let mut out = Vec::new();
     for value in serde_json::Deserializer::from_str(text).into_iter::<serde_json::Value>() {
         match value {
-            Ok(v) => out.push(serde_yaml::to_value(v).map_err(|e| ManifestError::JsonSyntax(e.to_string()))),
+            Ok(v) => out.push(
+                serde_yaml::to_value(v).map_err(|e| ManifestError::JsonSyntax(e.to_string())),
+            ),
             Err(e) => {
                 out.push(Err(ManifestError::JsonSyntax(format_json_error(&e, text))));
                 break;
@@ -202,11 +214,15 @@ fn push_document(value: serde_yaml::Value, out: &mut Vec<Result<Manifest, Manife
 }
 
 trait DeserializeFrom {
-    fn deserialize_from(d: serde_yaml::Deserializer<'_>) -> Result<serde_yaml::Value, serde_yaml::Error>;
+    fn deserialize_from(
+        d: serde_yaml::Deserializer<'_>,
+    ) -> Result<serde_yaml::Value, serde_yaml::Error>;
 }
 
 impl DeserializeFrom for serde_yaml::Value {
-    fn deserialize_from(d: serde_yaml::Deserializer<'_>) -> Result<serde_yaml::Value, serde_yaml::Error> {
+    fn deserialize_from(
+        d: serde_yaml::Deserializer<'_>,
+    ) -> Result<serde_yaml::Value, serde_yaml::Error> {
         serde::Deserialize::deserialize(d)
     }
 }
@@ -237,8 +253,13 @@ fn format_yaml_error(e: &serde_yaml::Error, text: &str) -> String {
 /// serde_yaml prefixes some errors with the path of the offending node (`a.b: invalid type…`).
 fn strip_yaml_path(message: &str) -> String {
     if let Some((path, rest)) = message.split_once(": ") {
-        if !path.contains(' ') && (rest.starts_with("invalid type") || rest.starts_with("invalid value")) {
-            return rest.replace(" as u128, expected any YAML value", " is out of range").replace("invalid type: integer", "number").replace('`', "");
+        if !path.contains(' ')
+            && (rest.starts_with("invalid type") || rest.starts_with("invalid value"))
+        {
+            return rest
+                .replace(" as u128, expected any YAML value", " is out of range")
+                .replace("invalid type: integer", "number")
+                .replace('`', "");
         }
     }
     message.to_string()
@@ -256,7 +277,13 @@ fn duplicate_line(text: &str, from: usize, key: &str) -> usize {
     for (n, line) in text.lines().enumerate().skip(from.saturating_sub(1)) {
         let body = line.trim_start_matches([' ', '-']);
         let indent = line.len() - body.len();
-        let matches = [format!("{key}:"), format!("\"{key}\":"), format!("'{key}':")].iter().any(|p| body.starts_with(p.as_str()))
+        let matches = [
+            format!("{key}:"),
+            format!("\"{key}\":"),
+            format!("'{key}':"),
+        ]
+        .iter()
+        .any(|p| body.starts_with(p.as_str()))
             || body.starts_with('{') && body.contains(&format!("{key}:"));
         if !matches {
             continue;
@@ -275,7 +302,11 @@ fn format_json_error(e: &serde_json::Error, text: &str) -> String {
     if e.is_eof() {
         return "unexpected EOF".to_string();
     }
-    let found = text.lines().nth(e.line().saturating_sub(1)).and_then(|l| l.chars().nth(e.column().saturating_sub(1))).unwrap_or(' ');
+    let found = text
+        .lines()
+        .nth(e.line().saturating_sub(1))
+        .and_then(|l| l.chars().nth(e.column().saturating_sub(1)))
+        .unwrap_or(' ');
     let message = e.to_string();
     let context = if message.starts_with("expected value") {
         "looking for beginning of value"
@@ -309,14 +340,27 @@ fn go_char(c: char) -> String {
 pub fn decode_value(value: serde_yaml::Value) -> Result<Manifest, ManifestError> {
     if let Some(bad) = non_finite_float(&value) {
         // sigs.k8s.io/yaml converts through encoding/json, which refuses NaN and infinities.
-        return Err(ManifestError::Syntax(format!("json: unsupported value: {bad}")));
+        return Err(ManifestError::Syntax(format!(
+            "json: unsupported value: {bad}"
+        )));
     }
-    let json: serde_json::Value = serde_json::to_value(&value).map_err(|e| ManifestError::Syntax(format!("yaml: {e}")))?;
+    let json: serde_json::Value =
+        serde_json::to_value(&value).map_err(|e| ManifestError::Syntax(format!("yaml: {e}")))?;
     let serde_json::Value::Object(map) = &json else {
-        return Err(ManifestError::NotAnObject(json_type_name(&json).to_string()));
+        return Err(ManifestError::NotAnObject(
+            json_type_name(&json).to_string(),
+        ));
     };
-    let api_version = map.get("apiVersion").and_then(|v| v.as_str()).unwrap_or("").to_string();
-    let kind_name = map.get("kind").and_then(|v| v.as_str()).unwrap_or("").to_string();
+    let api_version = map
+        .get("apiVersion")
+        .and_then(|v| v.as_str())
+        .unwrap_or("")
+        .to_string();
+    let kind_name = map
+        .get("kind")
+        .and_then(|v| v.as_str())
+        .unwrap_or("")
+        .to_string();
     if api_version.is_empty() {
         return Err(ManifestError::ApiVersionNotSet);
     }
@@ -360,25 +404,38 @@ fn non_finite_float(value: &serde_yaml::Value) -> Option<&'static str> {
             _ => None,
         },
         serde_yaml::Value::Sequence(items) => items.iter().find_map(non_finite_float),
-        serde_yaml::Value::Mapping(map) => map.iter().find_map(|(k, v)| non_finite_float(k).or_else(|| non_finite_float(v))),
+        serde_yaml::Value::Mapping(map) => map
+            .iter()
+            .find_map(|(k, v)| non_finite_float(k).or_else(|| non_finite_float(v))),
         serde_yaml::Value::Tagged(t) => non_finite_float(&t.value),
         _ => None,
     }
 }
 
-fn decode<T: DeserializeOwned>(json: serde_json::Value, kind: Kind, wrap: fn(T) -> Object) -> Result<Manifest, ManifestError> {
+fn decode<T: DeserializeOwned>(
+    json: serde_json::Value,
+    kind: Kind,
+    wrap: fn(T) -> Object,
+) -> Result<Manifest, ManifestError> {
     let explicit_empty_selector = kind == Kind::DaemonSet && is_explicit_empty_selector(&json);
     let decode_error = |message: String| ManifestError::Decode {
         kind: kind.name().to_string(),
-        version: kind.api_version().rsplit('/').next().unwrap_or("v1").to_string(),
+        version: kind
+            .api_version()
+            .rsplit('/')
+            .next()
+            .unwrap_or("v1")
+            .to_string(),
         message,
     };
     let mut unknown_fields = Vec::new();
     let mut track = serde_path_to_error::Track::new();
-    let result: Result<T, _> = serde_ignored::deserialize(serde_path_to_error::Deserializer::new(json, &mut track), |path| {
-        unknown_fields.push(format_path(&path))
-    });
-    let typed = result.map_err(|e| decode_error(go_unmarshal_message(&e.to_string(), &track.path(), kind)))?;
+    let result: Result<T, _> = serde_ignored::deserialize(
+        serde_path_to_error::Deserializer::new(json, &mut track),
+        |path| unknown_fields.push(format_path(&path)),
+    );
+    let typed = result
+        .map_err(|e| decode_error(go_unmarshal_message(&e.to_string(), &track.path(), kind)))?;
     let mut object = wrap(typed);
     if let Some(message) = malformed_quantity(&object) {
         return Err(decode_error(message));
@@ -386,14 +443,23 @@ fn decode<T: DeserializeOwned>(json: serde_json::Value, kind: Kind, wrap: fn(T) 
     if explicit_empty_selector {
         mark_explicit_empty_selector(&mut object);
     }
-    Ok(Manifest { object, unknown_fields })
+    Ok(Manifest {
+        object,
+        unknown_fields,
+    })
 }
 
 /// `spec.selector: {}` (present but with no requirements). Go keeps it apart from a missing selector:
 /// the first is "empty selector is invalid", the second "does not match template labels".
 fn is_explicit_empty_selector(json: &serde_json::Value) -> bool {
-    let Some(serde_json::Value::Object(sel)) = json.pointer("/spec/selector") else { return false };
-    sel.get("matchLabels").is_none_or(serde_json::Value::is_null) && sel.get("matchExpressions").is_none_or(serde_json::Value::is_null)
+    let Some(serde_json::Value::Object(sel)) = json.pointer("/spec/selector") else {
+        return false;
+    };
+    sel.get("matchLabels")
+        .is_none_or(serde_json::Value::is_null)
+        && sel
+            .get("matchExpressions")
+            .is_none_or(serde_json::Value::is_null)
 }
 
 /// k8s-openapi decodes a missing and an empty selector alike; an empty `matchExpressions` list marks
@@ -414,7 +480,10 @@ fn malformed_quantity(object: &Object) -> Option<String> {
         Object::Pod(pod) => pod.spec.as_ref(),
         _ => None,
     }?;
-    let containers = pod_spec.containers.iter().chain(pod_spec.init_containers.iter().flatten());
+    let containers = pod_spec
+        .containers
+        .iter()
+        .chain(pod_spec.init_containers.iter().flatten());
     let bad = containers
         .filter_map(|c| c.resources.as_ref())
         .flat_map(|r| r.limits.iter().flatten().chain(r.requests.iter().flatten()))
@@ -424,7 +493,11 @@ fn malformed_quantity(object: &Object) -> Option<String> {
 
 /// Rewrites serde's "invalid type: string \"abc\", expected i32" as Go's `encoding/json` does:
 /// `json: cannot unmarshal string into Go struct field DaemonSetSpec.spec.minReadySeconds of type int32`.
-fn go_unmarshal_message(serde_message: &str, path: &serde_path_to_error::Path, kind: Kind) -> String {
+fn go_unmarshal_message(
+    serde_message: &str,
+    path: &serde_path_to_error::Path,
+    kind: Kind,
+) -> String {
     let Some((found, expected)) = split_invalid(serde_message) else {
         return serde_message.to_string();
     };
@@ -443,12 +516,17 @@ fn go_unmarshal_message(serde_message: &str, path: &serde_path_to_error::Path, k
         return format!("json: cannot unmarshal {found} into Go value of type {go_type}");
     };
     let owner = go_struct_name(parents, kind);
-    format!("json: cannot unmarshal {found} into Go struct field {owner}.{} of type {go_type}", keys.join("."))
+    format!(
+        "json: cannot unmarshal {found} into Go struct field {owner}.{} of type {go_type}",
+        keys.join(".")
+    )
 }
 
 /// Splits serde's `invalid type: <found>, expected <expected>` into Go's JSON type word and the type.
 fn split_invalid(message: &str) -> Option<(String, &str)> {
-    let rest = message.strip_prefix("invalid type: ").or_else(|| message.strip_prefix("invalid value: "))?;
+    let rest = message
+        .strip_prefix("invalid type: ")
+        .or_else(|| message.strip_prefix("invalid value: "))?;
     let (found, expected) = rest.split_once(", expected ")?;
     let literal = found.split('`').nth(1).unwrap_or("");
     let found = if found.starts_with("string") {
@@ -471,14 +549,19 @@ fn go_type_name(expected: &str) -> String {
     match expected {
         "i32" => "int32".into(),
         "i64" => "int64".into(),
-        "u8" | "u16" | "u32" | "u64" | "f32" | "f64" => expected.replace('f', "float").replace('u', "uint"),
+        "u8" | "u16" | "u32" | "u64" | "f32" | "f64" => {
+            expected.replace('f', "float").replace('u', "uint")
+        }
         "a string" | "string" => "string".into(),
         "a boolean" | "bool" => "bool".into(),
         "a map" => "map[string]string".into(),
         "a sequence" => "[]interface {}".into(),
         "IntOrString" | "an integer or a string" => "intstr.IntOrString".into(),
         other => {
-            let name = other.trim_start_matches("struct ").trim_start_matches("a ").trim_start_matches("an ");
+            let name = other
+                .trim_start_matches("struct ")
+                .trim_start_matches("a ")
+                .trim_start_matches("an ");
             format!("v1.{name}")
         }
     }
@@ -486,7 +569,9 @@ fn go_type_name(expected: &str) -> String {
 
 /// The Go struct that owns a field, named from the key path leading to it.
 fn go_struct_name(parents: &[&str], kind: Kind) -> String {
-    let Some(last) = parents.last() else { return kind.name().to_string() };
+    let Some(last) = parents.last() else {
+        return kind.name().to_string();
+    };
     let in_template = parents.len() >= 2 && parents[parents.len() - 2] == "template";
     let name = match *last {
         "metadata" => "ObjectMeta",
@@ -513,11 +598,16 @@ fn go_struct_name(parents: &[&str], kind: Kind) -> String {
         "nodeAffinity" => "NodeAffinity",
         "hostPath" => "HostPathVolumeSource",
         "livenessProbe" | "readinessProbe" | "startupProbe" => "Probe",
-        "securityContext" if parents.len() >= 2 && parents[parents.len() - 2] == "containers" => "SecurityContext",
+        "securityContext" if parents.len() >= 2 && parents[parents.len() - 2] == "containers" => {
+            "SecurityContext"
+        }
         "securityContext" => "PodSecurityContext",
         other => {
             let mut chars = other.chars();
-            return chars.next().map(|c| c.to_ascii_uppercase().to_string() + chars.as_str()).unwrap_or_default();
+            return chars
+                .next()
+                .map(|c| c.to_ascii_uppercase().to_string() + chars.as_str())
+                .unwrap_or_default();
         }
     };
     name.to_string()
@@ -546,7 +636,9 @@ fn write_path(path: &serde_ignored::Path<'_>, out: &mut String) {
             }
             out.push_str(key);
         }
-        Path::Some { parent } | Path::NewtypeStruct { parent } | Path::NewtypeVariant { parent } => write_path(parent, out),
+        Path::Some { parent }
+        | Path::NewtypeStruct { parent }
+        | Path::NewtypeVariant { parent } => write_path(parent, out),
     }
 }
 
@@ -562,7 +654,12 @@ fn json_type_name(v: &serde_json::Value) -> &'static str {
 
 impl fmt::Display for Manifest {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}/{}", self.object.kind().qualified_singular(), self.object.name())
+        write!(
+            f,
+            "{}/{}",
+            self.object.kind().qualified_singular(),
+            self.object.name()
+        )
     }
 }
 
@@ -578,14 +675,23 @@ mod tests {
         let ds = docs[1].as_ref().unwrap();
         assert_eq!(ds.object.kind(), Kind::DaemonSet);
         // Paths come out in key order (the API server decodes a sorted map too).
-        assert_eq!(ds.unknown_fields, vec!["spec.template.spec.containers[0].imagez", "spec.template.spec.tolerationz"]);
+        assert_eq!(
+            ds.unknown_fields,
+            vec![
+                "spec.template.spec.containers[0].imagez",
+                "spec.template.spec.tolerationz"
+            ]
+        );
     }
 
     #[test]
     fn retired_extensions_daemonset_is_no_match_with_hint() {
         let docs = parse_manifests("apiVersion: extensions/v1beta1\nkind: DaemonSet\nmetadata:\n  name: f\n  namespace: kube-system\n");
         let err = docs[0].as_ref().unwrap_err();
-        assert_eq!(err.to_string(), "no matches for kind \"DaemonSet\" in version \"extensions/v1beta1\"");
+        assert_eq!(
+            err.to_string(),
+            "no matches for kind \"DaemonSet\" in version \"extensions/v1beta1\""
+        );
         assert!(err.hint().unwrap().contains("apps/v1"));
     }
 
@@ -593,6 +699,9 @@ mod tests {
     fn syntax_error_names_line() {
         let docs = parse_manifests("a: b\n c: d\n");
         let err = docs[0].as_ref().unwrap_err().to_string();
-        assert!(err.starts_with("error converting YAML to JSON: yaml: line 2:"), "{err}");
+        assert!(
+            err.starts_with("error converting YAML to JSON: yaml: line 2:"),
+            "{err}"
+        );
     }
 }

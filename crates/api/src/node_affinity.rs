@@ -55,10 +55,15 @@ pub fn term_matches(term: &NodeSelectorTerm, node: &Node) -> bool {
     let mut field_values = BTreeMap::new();
     field_values.insert("metadata.name".to_string(), name);
     exprs.iter().all(|r| requirement_matches(r, labels))
-        && fields.iter().all(|r| field_requirement_matches(r, &field_values))
+        && fields
+            .iter()
+            .all(|r| field_requirement_matches(r, &field_values))
 }
 
-fn field_requirement_matches(req: &NodeSelectorRequirement, fields: &BTreeMap<String, String>) -> bool {
+fn field_requirement_matches(
+    req: &NodeSelectorRequirement,
+    fields: &BTreeMap<String, String>,
+) -> bool {
     let values = req.values.as_deref().unwrap_or(&[]);
     if req.key != "metadata.name" || values.len() != 1 {
         return false;
@@ -71,7 +76,10 @@ fn field_requirement_matches(req: &NodeSelectorRequirement, fields: &BTreeMap<St
 }
 
 /// One matchExpressions requirement against node labels (In, NotIn, Exists, DoesNotExist, Gt, Lt).
-pub fn requirement_matches(req: &NodeSelectorRequirement, labels: &BTreeMap<String, String>) -> bool {
+pub fn requirement_matches(
+    req: &NodeSelectorRequirement,
+    labels: &BTreeMap<String, String>,
+) -> bool {
     let values = req.values.as_deref().unwrap_or(&[]);
     let label = labels.get(&req.key);
     match req.operator.as_str() {
@@ -80,7 +88,9 @@ pub fn requirement_matches(req: &NodeSelectorRequirement, labels: &BTreeMap<Stri
         "Exists" => values.is_empty() && label.is_some(),
         "DoesNotExist" => values.is_empty() && label.is_none(),
         "Gt" | "Lt" => {
-            let (Some(label), [bound]) = (label, values) else { return false };
+            let (Some(label), [bound]) = (label, values) else {
+                return false;
+            };
             let (Ok(label), Ok(bound)) = (label.parse::<i64>(), bound.parse::<i64>()) else {
                 return false;
             };
@@ -100,7 +110,10 @@ pub fn preferred_score(spec: &PodSpec, node: &Node) -> i64 {
         .affinity
         .as_ref()
         .and_then(|a| a.node_affinity.as_ref())
-        .and_then(|n| n.preferred_during_scheduling_ignored_during_execution.as_deref())
+        .and_then(|n| {
+            n.preferred_during_scheduling_ignored_during_execution
+                .as_deref()
+        })
         .unwrap_or(&[]);
     preferred
         .iter()
@@ -133,7 +146,12 @@ mod tests {
         Node {
             metadata: ObjectMeta {
                 name: Some(name.into()),
-                labels: Some(labels.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()),
+                labels: Some(
+                    labels
+                        .iter()
+                        .map(|(k, v)| (k.to_string(), v.to_string()))
+                        .collect(),
+                ),
                 ..Default::default()
             },
             ..Default::default()
@@ -152,7 +170,9 @@ mod tests {
         PodSpec {
             affinity: Some(Affinity {
                 node_affinity: Some(NodeAffinity {
-                    required_during_scheduling_ignored_during_execution: Some(NodeSelector { node_selector_terms: terms }),
+                    required_during_scheduling_ignored_during_execution: Some(NodeSelector {
+                        node_selector_terms: terms,
+                    }),
                     ..Default::default()
                 }),
                 ..Default::default()
@@ -164,8 +184,10 @@ mod tests {
     #[test]
     fn operator_table() {
         // SPEC-upstream §6.5 operator table.
-        let labels: BTreeMap<String, String> =
-            [("role", "worker"), ("cpus", "8"), ("bad", "x")].iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        let labels: BTreeMap<String, String> = [("role", "worker"), ("cpus", "8"), ("bad", "x")]
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
         let cases = [
             (req("role", "In", &["worker"]), true),
             (req("role", "In", &["db"]), false),
@@ -188,19 +210,34 @@ mod tests {
     fn terms_are_ored_and_empty_terms_match_nothing() {
         let n = node("k8s-node1", &[("role", "worker")]);
         let anti = spec_with_terms(vec![NodeSelectorTerm {
-            match_expressions: Some(vec![req("ROLE", "DoesNotExist", &[]), req("ROLE", "NotIn", &["worker2"])]),
+            match_expressions: Some(vec![
+                req("ROLE", "DoesNotExist", &[]),
+                req("ROLE", "NotIn", &["worker2"]),
+            ]),
             match_fields: None,
         }]);
         assert!(required_node_affinity_matches(&anti, &n));
-        assert!(!required_node_affinity_matches(&spec_with_terms(vec![NodeSelectorTerm::default()]), &n));
+        assert!(!required_node_affinity_matches(
+            &spec_with_terms(vec![NodeSelectorTerm::default()]),
+            &n
+        ));
         let fields = spec_with_terms(vec![
-            NodeSelectorTerm { match_fields: Some(vec![req("metadata.name", "In", &["other"])]), match_expressions: None },
-            NodeSelectorTerm { match_fields: Some(vec![req("metadata.name", "In", &["k8s-node1"])]), match_expressions: None },
+            NodeSelectorTerm {
+                match_fields: Some(vec![req("metadata.name", "In", &["other"])]),
+                match_expressions: None,
+            },
+            NodeSelectorTerm {
+                match_fields: Some(vec![req("metadata.name", "In", &["k8s-node1"])]),
+                match_expressions: None,
+            },
         ]);
         assert!(required_node_affinity_matches(&fields, &n));
-        assert_eq!(target_node_from_affinity(&spec_with_terms(vec![NodeSelectorTerm {
-            match_fields: Some(vec![req("metadata.name", "In", &["x"])]),
-            match_expressions: None
-        }])), Some("x".into()));
+        assert_eq!(
+            target_node_from_affinity(&spec_with_terms(vec![NodeSelectorTerm {
+                match_fields: Some(vec![req("metadata.name", "In", &["x"])]),
+                match_expressions: None
+            }])),
+            Some("x".into())
+        );
     }
 }

@@ -48,7 +48,11 @@ pub fn parse_milli(text: &str) -> Option<i128> {
     let den = den.checked_mul(10i128.checked_pow(scale)?)?;
     let product = mantissa.checked_mul(num)?;
     // Round up (away from zero for positives), like MilliValue.
-    Some(if product >= 0 { (product + den - 1) / den } else { product / den })
+    Some(if product >= 0 {
+        (product + den - 1) / den
+    } else {
+        product / den
+    })
 }
 
 /// Parses a `Quantity`.
@@ -77,12 +81,21 @@ fn parse_decimal(number: &str) -> Option<(i128, u32)> {
     if int_part.is_empty() && frac_part.is_empty() {
         return None;
     }
-    if !int_part.bytes().chain(frac_part.bytes()).all(|b| b.is_ascii_digit()) || frac_part.len() > 18 || int_part.len() > 20 {
+    if !int_part
+        .bytes()
+        .chain(frac_part.bytes())
+        .all(|b| b.is_ascii_digit())
+        || frac_part.len() > 18
+        || int_part.len() > 20
+    {
         return None;
     }
     let joined = format!("{int_part}{frac_part}");
     let mantissa: i128 = joined.parse().ok()?;
-    Some((if negative { -mantissa } else { mantissa }, frac_part.len() as u32))
+    Some((
+        if negative { -mantissa } else { mantissa },
+        frac_part.len() as u32,
+    ))
 }
 
 /// Formats milli-cpu as kubectl shows requests (`100m`, `1`, `1500m`).
@@ -100,7 +113,14 @@ pub fn format_bytes_milli(milli: i128) -> String {
     if bytes == 0 {
         return "0".to_string();
     }
-    for (suffix, factor) in [("Ei", 1i128 << 60), ("Pi", 1 << 50), ("Ti", 1 << 40), ("Gi", 1 << 30), ("Mi", 1 << 20), ("Ki", 1 << 10)] {
+    for (suffix, factor) in [
+        ("Ei", 1i128 << 60),
+        ("Pi", 1 << 50),
+        ("Ti", 1 << 40),
+        ("Gi", 1 << 30),
+        ("Mi", 1 << 20),
+        ("Ki", 1 << 10),
+    ] {
         if bytes % factor == 0 {
             return format!("{}{suffix}", bytes / factor);
         }

@@ -54,7 +54,10 @@ impl Selector {
 /// Returns an error text for an unknown operator.
 pub fn from_label_selector(selector: Option<&LabelSelector>) -> Result<Selector, String> {
     let Some(selector) = selector else {
-        return Ok(Selector { requirements: vec![], nothing: true });
+        return Ok(Selector {
+            requirements: vec![],
+            nothing: true,
+        });
     };
     let mut requirements = Vec::new();
     for (k, v) in selector.match_labels.iter().flatten() {
@@ -63,7 +66,10 @@ pub fn from_label_selector(selector: Option<&LabelSelector>) -> Result<Selector,
     for expr in selector.match_expressions.iter().flatten() {
         requirements.push(requirement_from_expression(expr)?);
     }
-    Ok(Selector { requirements, nothing: false })
+    Ok(Selector {
+        requirements,
+        nothing: false,
+    })
 }
 
 fn requirement_from_expression(expr: &LabelSelectorRequirement) -> Result<Requirement, String> {
@@ -127,7 +133,10 @@ pub fn parse(text: &str) -> Result<Selector, String> {
         }
         requirements.push(parse_requirement(part)?);
     }
-    Ok(Selector { requirements, nothing: false })
+    Ok(Selector {
+        requirements,
+        nothing: false,
+    })
 }
 
 fn split_top_level(text: &str) -> Vec<String> {
@@ -194,7 +203,9 @@ fn parse_requirement(part: &str) -> Result<Requirement, String> {
 
 fn check_key(key: &str, part: &str) -> Result<String, String> {
     if key.is_empty() || key.contains(char::is_whitespace) {
-        return Err(format!("unable to parse requirement: found '{part}', expected: identifier"));
+        return Err(format!(
+            "unable to parse requirement: found '{part}', expected: identifier"
+        ));
     }
     Ok(key.to_string())
 }
@@ -204,7 +215,10 @@ mod tests {
     use super::*;
 
     fn labels(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
-        pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
     }
 
     #[test]
@@ -213,7 +227,11 @@ mod tests {
             ("app=demo", &[("app", "demo")][..], true),
             ("app=demo", &[("app", "x")][..], false),
             ("app!=demo", &[][..], true),
-            ("app==demo,ver=v2", &[("app", "demo"), ("ver", "v2")][..], true),
+            (
+                "app==demo,ver=v2",
+                &[("app", "demo"), ("ver", "v2")][..],
+                true,
+            ),
             ("env in (a,b)", &[("env", "b")][..], true),
             ("env notin (a,b)", &[("env", "b")][..], false),
             ("gpu", &[("gpu", "")][..], true),
@@ -229,7 +247,10 @@ mod tests {
     #[test]
     fn nil_selects_nothing_and_empty_selects_all() {
         assert!(!label_selector_matches(None, Some(&labels(&[]))));
-        assert!(label_selector_matches(Some(&LabelSelector::default()), Some(&labels(&[("a", "b")]))));
+        assert!(label_selector_matches(
+            Some(&LabelSelector::default()),
+            Some(&labels(&[("a", "b")]))
+        ));
     }
 
     #[test]
@@ -242,7 +263,10 @@ mod tests {
                 values: Some(vec!["b".into(), "a".into()]),
             }]),
         };
-        assert_eq!(format_label_selector(Some(&sel)), "name=fluentd,app in (a,b)");
+        assert_eq!(
+            format_label_selector(Some(&sel)),
+            "name=fluentd,app in (a,b)"
+        );
         assert_eq!(format_label_selector(None), "<none>");
     }
 }

@@ -48,7 +48,9 @@ pub fn tolerates(toleration: &Toleration, taint: &Taint) -> bool {
     }
     match operator {
         "Exists" => true,
-        "Equal" | "" => toleration.value.as_deref().unwrap_or("") == taint.value.as_deref().unwrap_or(""),
+        "Equal" | "" => {
+            toleration.value.as_deref().unwrap_or("") == taint.value.as_deref().unwrap_or("")
+        }
         _ => false,
     }
 }
@@ -64,7 +66,10 @@ pub fn find_untolerated<'a>(
     tolerations: &[Toleration],
     filter: impl Fn(&Taint) -> bool,
 ) -> Option<&'a Taint> {
-    taints.iter().filter(|t| filter(t)).find(|t| !tolerated_by_any(tolerations, t))
+    taints
+        .iter()
+        .filter(|t| filter(t))
+        .find(|t| !tolerated_by_any(tolerations, t))
 }
 
 /// Builds a taint (no timeAdded).
@@ -115,13 +120,37 @@ mod tests {
         // Mirrors upstream TestTolerationToleratesTaint.
         let t = taint("foo", Some("bar"), NO_SCHEDULE);
         let cases = [
-            ("empty key Exists matches all", tol("", "Exists", "", ""), true),
-            ("empty key Equal matches none", tol("", "Equal", "", ""), false),
-            ("same key Exists", tol("foo", "Exists", "", NO_SCHEDULE), true),
-            ("same key Equal same value", tol("foo", "Equal", "bar", NO_SCHEDULE), true),
+            (
+                "empty key Exists matches all",
+                tol("", "Exists", "", ""),
+                true,
+            ),
+            (
+                "empty key Equal matches none",
+                tol("", "Equal", "", ""),
+                false,
+            ),
+            (
+                "same key Exists",
+                tol("foo", "Exists", "", NO_SCHEDULE),
+                true,
+            ),
+            (
+                "same key Equal same value",
+                tol("foo", "Equal", "bar", NO_SCHEDULE),
+                true,
+            ),
             ("default operator is Equal", tol("foo", "", "bar", ""), true),
-            ("Equal different value", tol("foo", "Equal", "baz", NO_SCHEDULE), false),
-            ("different effect", tol("foo", "Exists", "", NO_EXECUTE), false),
+            (
+                "Equal different value",
+                tol("foo", "Equal", "baz", NO_SCHEDULE),
+                false,
+            ),
+            (
+                "different effect",
+                tol("foo", "Exists", "", NO_EXECUTE),
+                false,
+            ),
             ("different key", tol("fo", "Exists", "", ""), false),
         ];
         for (name, toleration, want) in cases {
@@ -131,7 +160,13 @@ mod tests {
 
     #[test]
     fn formats_like_kubectl() {
-        assert_eq!(format_taint(&taint(keys::CONTROL_PLANE, None, NO_SCHEDULE)), "node-role.kubernetes.io/control-plane:NoSchedule");
-        assert_eq!(format_taint(&taint("a", Some("b"), NO_EXECUTE)), "a=b:NoExecute");
+        assert_eq!(
+            format_taint(&taint(keys::CONTROL_PLANE, None, NO_SCHEDULE)),
+            "node-role.kubernetes.io/control-plane:NoSchedule"
+        );
+        assert_eq!(
+            format_taint(&taint("a", Some("b"), NO_EXECUTE)),
+            "a=b:NoExecute"
+        );
     }
 }

@@ -14,7 +14,9 @@ use crate::object::Object;
 use crate::quantity;
 use crate::selector;
 use crate::types::*;
-use k8s_openapi::api::core::v1::{ContainerPort, EnvVar, ResourceRequirements, Volume, VolumeMount};
+use k8s_openapi::api::core::v1::{
+    ContainerPort, EnvVar, ResourceRequirements, Volume, VolumeMount,
+};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// One field error, as `field.Error` renders: `<path>: <type>: <detail>`.
@@ -49,9 +51,17 @@ impl FieldError {
     }
 
     /// `field.NotSupported`: `Unsupported value: <value>: supported values: "a", "b"`.
-    pub fn not_supported(path: impl Into<String>, value: impl Into<String>, supported: &[&str]) -> Self {
+    pub fn not_supported(
+        path: impl Into<String>,
+        value: impl Into<String>,
+        supported: &[&str],
+    ) -> Self {
         let list: Vec<String> = supported.iter().map(|s| go_quote(s)).collect();
-        Self::with_detail(path, format!("Unsupported value: {}", value.into()), &format!("supported values: {}", list.join(", ")))
+        Self::with_detail(
+            path,
+            format!("Unsupported value: {}", value.into()),
+            &format!("supported values: {}", list.join(", ")),
+        )
     }
 
     /// `field.Duplicate`: `Duplicate value: <value>`.
@@ -70,8 +80,15 @@ impl FieldError {
     }
 
     fn with_detail(path: impl Into<String>, head: String, detail: &str) -> Self {
-        let message = if detail.is_empty() { head } else { format!("{head}: {detail}") };
-        FieldError { path: path.into(), message }
+        let message = if detail.is_empty() {
+            head
+        } else {
+            format!("{head}: {detail}")
+        };
+        FieldError {
+            path: path.into(),
+            message,
+        }
     }
 }
 
@@ -93,7 +110,9 @@ pub fn validate_defaulted(object: &Object) -> Vec<FieldError> {
         Object::Namespace(ns) => validate_namespace(ns),
         Object::PriorityClass(pc) => validate_priority_class(pc),
         Object::ControllerRevision(cr) => validate_controller_revision(cr),
-        Object::Event(ev) => validate_object_meta(&ev.metadata, true, NameRule::Subdomain, "metadata"),
+        Object::Event(ev) => {
+            validate_object_meta(&ev.metadata, true, NameRule::Subdomain, "metadata")
+        }
     }
 }
 
@@ -114,12 +133,21 @@ fn validate_daemon_set_selector_immutable(old: &DaemonSet, new: &DaemonSet) -> E
         return Vec::new();
     }
     let shown = new.spec.as_ref().map(|s| &s.selector);
-    vec![FieldError::invalid("spec.selector", go_label_selector(shown), "field is immutable")]
+    vec![FieldError::invalid(
+        "spec.selector",
+        go_label_selector(shown),
+        "field is immutable",
+    )]
 }
 
 /// `apiequality.Semantic.DeepEqual` treats nil and empty the same.
-fn normalized_selector(s: &LabelSelector) -> (BTreeMap<String, String>, Vec<LabelSelectorRequirement>) {
-    (s.match_labels.clone().unwrap_or_default(), s.match_expressions.clone().unwrap_or_default())
+fn normalized_selector(
+    s: &LabelSelector,
+) -> (BTreeMap<String, String>, Vec<LabelSelectorRequirement>) {
+    (
+        s.match_labels.clone().unwrap_or_default(),
+        s.match_expressions.clone().unwrap_or_default(),
+    )
 }
 
 /// Formats kubectl's message for a rejected object: one cause on the same line, several as a `* ` list.
@@ -143,7 +171,9 @@ pub fn format_invalid(kind: &str, name: &str, errors: &[FieldError]) -> String {
 pub fn validate_daemon_set(ds: &DaemonSet) -> Vec<FieldError> {
     let mut errors = validate_object_meta(&ds.metadata, true, NameRule::Subdomain, "metadata");
     let default_spec = DaemonSetSpec::default();
-    errors.extend(validate_daemon_set_spec(ds.spec.as_ref().unwrap_or(&default_spec)));
+    errors.extend(validate_daemon_set_spec(
+        ds.spec.as_ref().unwrap_or(&default_spec),
+    ));
     errors
 }
 
@@ -159,11 +189,20 @@ fn validate_daemon_set_spec(spec: &DaemonSetSpec) -> Errors {
     let pod_spec = spec.template.spec.clone().unwrap_or_default();
     errors.extend(validate_daemon_set_restart_policy(&pod_spec));
     errors.extend(validate_daemon_set_active_deadline(&pod_spec));
-    errors.extend(validate_nonnegative(i64::from(spec.min_ready_seconds.unwrap_or(0)), "spec.minReadySeconds"));
-    errors.extend(validate_daemon_set_update_strategy(spec.update_strategy.as_ref(), "spec.updateStrategy"));
+    errors.extend(validate_nonnegative(
+        i64::from(spec.min_ready_seconds.unwrap_or(0)),
+        "spec.minReadySeconds",
+    ));
+    errors.extend(validate_daemon_set_update_strategy(
+        spec.update_strategy.as_ref(),
+        "spec.updateStrategy",
+    ));
     if let Some(limit) = spec.revision_history_limit {
         // Zero is a valid revisionHistoryLimit.
-        errors.extend(validate_nonnegative(i64::from(limit), "spec.revisionHistoryLimit"));
+        errors.extend(validate_nonnegative(
+            i64::from(limit),
+            "spec.revisionHistoryLimit",
+        ));
     }
     errors
 }
@@ -175,13 +214,23 @@ fn selector_is_nil(s: &LabelSelector) -> bool {
 }
 
 fn selector_is_empty(s: &LabelSelector) -> bool {
-    s.match_labels.as_ref().map_or(0, BTreeMap::len) + s.match_expressions.as_ref().map_or(0, Vec::len) == 0
+    s.match_labels.as_ref().map_or(0, BTreeMap::len)
+        + s.match_expressions.as_ref().map_or(0, Vec::len)
+        == 0
 }
 
 /// ``spec.template.metadata.labels: Invalid value: map[string]string{…}: `selector` does not match template `labels` ``.
 fn validate_selector_matches_template(spec: &DaemonSetSpec) -> Errors {
-    let labels = spec.template.metadata.as_ref().and_then(|m| m.labels.clone());
-    let selector = if selector_is_nil(&spec.selector) { None } else { Some(&spec.selector) };
+    let labels = spec
+        .template
+        .metadata
+        .as_ref()
+        .and_then(|m| m.labels.clone());
+    let selector = if selector_is_nil(&spec.selector) {
+        None
+    } else {
+        Some(&spec.selector)
+    };
     let Ok(parsed) = selector::from_label_selector(selector) else {
         return Vec::new(); // an invalid selector was reported by validate_label_selector
     };
@@ -192,7 +241,11 @@ fn validate_selector_matches_template(spec: &DaemonSetSpec) -> Errors {
         Some(l) => go_string_map(l),
         None => "map[string]string(nil)".to_string(),
     };
-    vec![FieldError::invalid("spec.template.metadata.labels", shown, "`selector` does not match template `labels`")]
+    vec![FieldError::invalid(
+        "spec.template.metadata.labels",
+        shown,
+        "`selector` does not match template `labels`",
+    )]
 }
 
 /// `spec.selector: Invalid value: v1.LabelSelector{…}: empty selector is invalid for daemonset`.
@@ -200,7 +253,11 @@ fn validate_selector_not_empty(s: &LabelSelector) -> Errors {
     if selector_is_nil(s) || !selector_is_empty(s) {
         return Vec::new();
     }
-    vec![FieldError::invalid("spec.selector", go_label_selector(Some(s)), "empty selector is invalid for daemonset")]
+    vec![FieldError::invalid(
+        "spec.selector",
+        go_label_selector(Some(s)),
+        "empty selector is invalid for daemonset",
+    )]
 }
 
 /// `spec.template.spec.restartPolicy: Unsupported value: "OnFailure": supported values: "Always"`.
@@ -209,7 +266,11 @@ fn validate_daemon_set_restart_policy(spec: &PodSpec) -> Errors {
     if policy == "Always" {
         return Vec::new();
     }
-    vec![FieldError::not_supported("spec.template.spec.restartPolicy", go_quote(policy), &["Always"])]
+    vec![FieldError::not_supported(
+        "spec.template.spec.restartPolicy",
+        go_quote(policy),
+        &["Always"],
+    )]
 }
 
 /// `spec.template.spec.activeDeadlineSeconds: Forbidden: activeDeadlineSeconds in DaemonSet is not Supported`.
@@ -217,11 +278,17 @@ fn validate_daemon_set_active_deadline(spec: &PodSpec) -> Errors {
     if spec.active_deadline_seconds.is_none() {
         return Vec::new();
     }
-    vec![FieldError::forbidden("spec.template.spec.activeDeadlineSeconds", "activeDeadlineSeconds in DaemonSet is not Supported")]
+    vec![FieldError::forbidden(
+        "spec.template.spec.activeDeadlineSeconds",
+        "activeDeadlineSeconds in DaemonSet is not Supported",
+    )]
 }
 
 /// `ValidateDaemonSetUpdateStrategy`: type RollingUpdate (rollingUpdate required) or OnDelete.
-fn validate_daemon_set_update_strategy(strategy: Option<&DaemonSetUpdateStrategy>, path: &str) -> Errors {
+fn validate_daemon_set_update_strategy(
+    strategy: Option<&DaemonSetUpdateStrategy>,
+    path: &str,
+) -> Errors {
     let default = DaemonSetUpdateStrategy::default();
     let strategy = strategy.unwrap_or(&default);
     match strategy.type_.as_deref().unwrap_or("") {
@@ -236,8 +303,15 @@ fn validate_daemon_set_update_strategy(strategy: Option<&DaemonSetUpdateStrategy
             } else {
                 "(*apps.RollingUpdateDaemonSet)(nil)"
             };
-            let shown = format!("apps.DaemonSetUpdateStrategy{{Type:{}, RollingUpdate:{rolling}}}", go_quote(other));
-            vec![FieldError::not_supported(path, shown, &["RollingUpdate", "OnDelete"])]
+            let shown = format!(
+                "apps.DaemonSetUpdateStrategy{{Type:{}, RollingUpdate:{rolling}}}",
+                go_quote(other)
+            );
+            vec![FieldError::not_supported(
+                path,
+                shown,
+                &["RollingUpdate", "OnDelete"],
+            )]
         }
     }
 }
@@ -252,14 +326,24 @@ fn validate_rolling_update_daemon_set(ru: &RollingUpdateDaemonSet, path: &str) -
     let surge_path = format!("{path}.maxSurge");
     let mut errors = validate_positive_int_or_percent(max_unavailable, &unavailable_path);
     errors.extend(validate_positive_int_or_percent(max_surge, &surge_path));
-    errors.extend(validate_not_more_than_100_percent(max_unavailable, &unavailable_path));
+    errors.extend(validate_not_more_than_100_percent(
+        max_unavailable,
+        &unavailable_path,
+    ));
     errors.extend(validate_not_more_than_100_percent(max_surge, &surge_path));
     let has_unavailable = int_or_percent_value(max_unavailable) != 0;
     let has_surge = int_or_percent_value(max_surge) != 0;
     if has_unavailable && has_surge {
-        errors.push(FieldError::invalid(surge_path, crate::int_or_percent::format(max_surge), "may not be set when maxUnavailable is non-zero"));
+        errors.push(FieldError::invalid(
+            surge_path,
+            crate::int_or_percent::format(max_surge),
+            "may not be set when maxUnavailable is non-zero",
+        ));
     } else if !has_unavailable && !has_surge {
-        errors.push(FieldError::required(unavailable_path, "cannot be 0 when maxSurge is 0"));
+        errors.push(FieldError::required(
+            unavailable_path,
+            "cannot be 0 when maxSurge is 0",
+        ));
     }
     errors
 }
@@ -267,7 +351,10 @@ fn validate_rolling_update_daemon_set(ru: &RollingUpdateDaemonSet, path: &str) -
 /// `ValidatePositiveIntOrPercent`: a percent string `^[0-9]+%$` or an int ≥ 0.
 fn validate_positive_int_or_percent(value: &IntOrString, path: &str) -> Errors {
     match value {
-        IntOrString::String(s) => is_valid_percent(s).into_iter().map(|msg| FieldError::invalid(path, go_quote(s), &msg)).collect(),
+        IntOrString::String(s) => is_valid_percent(s)
+            .into_iter()
+            .map(|msg| FieldError::invalid(path, go_quote(s), &msg))
+            .collect(),
         IntOrString::Int(i) => validate_nonnegative(i64::from(*i), path),
     }
 }
@@ -275,14 +362,20 @@ fn validate_positive_int_or_percent(value: &IntOrString, path: &str) -> Errors {
 /// `IsNotMoreThan100Percent`: `Invalid value: 150%: must not be greater than 100%`.
 fn validate_not_more_than_100_percent(value: &IntOrString, path: &str) -> Errors {
     match percent_value(value) {
-        Some(p) if p > 100 => vec![FieldError::invalid(path, crate::int_or_percent::format(value), "must not be greater than 100%")],
+        Some(p) if p > 100 => vec![FieldError::invalid(
+            path,
+            crate::int_or_percent::format(value),
+            "must not be greater than 100%",
+        )],
         _ => Vec::new(),
     }
 }
 
 /// `getPercentValue`: the number of a valid percent string (saturating like `strconv.Atoi`).
 fn percent_value(value: &IntOrString) -> Option<i64> {
-    let IntOrString::String(s) = value else { return None };
+    let IntOrString::String(s) = value else {
+        return None;
+    };
     if !is_valid_percent(s).is_empty() {
         return None;
     }
@@ -303,7 +396,10 @@ fn int_or_percent_value(value: &IntOrString) -> i64 {
 /// `ValidatePod`: metadata, then the pod spec at `spec`.
 pub fn validate_pod(pod: &Pod) -> Vec<FieldError> {
     let mut errors = validate_object_meta(&pod.metadata, true, NameRule::Subdomain, "metadata");
-    errors.extend(validate_pod_spec(&pod.spec.clone().unwrap_or_default(), "spec"));
+    errors.extend(validate_pod_spec(
+        &pod.spec.clone().unwrap_or_default(),
+        "spec",
+    ));
     errors
 }
 
@@ -322,7 +418,10 @@ pub fn validate_namespace(ns: &Namespace) -> Vec<FieldError> {
 }
 
 /// The priority classes the API server creates itself (`scheduling.SystemPriorityClasses`).
-const SYSTEM_PRIORITY_CLASSES: [(&str, i32); 2] = [("system-node-critical", 2_000_001_000), ("system-cluster-critical", 2_000_000_000)];
+const SYSTEM_PRIORITY_CLASSES: [(&str, i32); 2] = [
+    ("system-node-critical", 2_000_001_000),
+    ("system-cluster-critical", 2_000_000_000),
+];
 /// `scheduling.HighestUserDefinablePriority`.
 const HIGHEST_USER_DEFINABLE_PRIORITY: i32 = 1_000_000_000;
 
@@ -331,7 +430,9 @@ pub fn validate_priority_class(pc: &PriorityClass) -> Vec<FieldError> {
     let mut errors = validate_object_meta(&pc.metadata, false, NameRule::Subdomain, "metadata");
     let name = pc.metadata.name.as_deref().unwrap_or("");
     if name.starts_with("system-") {
-        if let Err(reason) = known_system_priority_class(name, pc.value, pc.global_default.unwrap_or(false)) {
+        if let Err(reason) =
+            known_system_priority_class(name, pc.value, pc.global_default.unwrap_or(false))
+        {
             errors.push(FieldError::forbidden(
                 "metadata.name",
                 &format!("priority class names with 'system-' prefix are reserved for system use only. error: {reason}"),
@@ -342,7 +443,11 @@ pub fn validate_priority_class(pc: &PriorityClass) -> Vec<FieldError> {
     }
     if let Some(policy) = &pc.preemption_policy {
         if policy != "PreemptLowerPriority" && policy != "Never" {
-            errors.push(FieldError::not_supported("preemptionPolicy", go_quote(policy), &["PreemptLowerPriority", "Never"]));
+            errors.push(FieldError::not_supported(
+                "preemptionPolicy",
+                go_quote(policy),
+                &["PreemptLowerPriority", "Never"],
+            ));
         }
     }
     errors
@@ -353,7 +458,9 @@ fn known_system_priority_class(name: &str, value: i32, global_default: bool) -> 
     match SYSTEM_PRIORITY_CLASSES.iter().find(|(n, _)| *n == name) {
         None => Err(format!("{name} is not a known system priority class")),
         Some((n, v)) if *v != value => Err(format!("value of {n} PriorityClass must be {v}")),
-        Some((n, _)) if global_default => Err(format!("globalDefault of {n} PriorityClass must be false")),
+        Some((n, _)) if global_default => {
+            Err(format!("globalDefault of {n} PriorityClass must be false"))
+        }
         Some(_) => Ok(()),
     }
 }
@@ -399,21 +506,37 @@ impl NameRule {
 }
 
 /// `ValidateObjectMeta`: generateName, name, namespace, generation, labels, annotations.
-pub fn validate_object_meta(meta: &ObjectMeta, namespaced: bool, rule: NameRule, path: &str) -> Vec<FieldError> {
+pub fn validate_object_meta(
+    meta: &ObjectMeta,
+    namespaced: bool,
+    rule: NameRule,
+    path: &str,
+) -> Vec<FieldError> {
     let mut errors = Vec::new();
     if let Some(generate_name) = meta.generate_name.as_deref().filter(|g| !g.is_empty()) {
         for msg in rule.check(generate_name, true) {
-            errors.push(FieldError::invalid(format!("{path}.generateName"), go_quote(generate_name), &msg));
+            errors.push(FieldError::invalid(
+                format!("{path}.generateName"),
+                go_quote(generate_name),
+                &msg,
+            ));
         }
     }
     match meta.name.as_deref().unwrap_or("") {
         "" if meta.generate_name.as_deref().unwrap_or("").is_empty() => {
-            errors.push(FieldError::required(format!("{path}.name"), "name or generateName is required"));
+            errors.push(FieldError::required(
+                format!("{path}.name"),
+                "name or generateName is required",
+            ));
         }
         "" => {}
         name => {
             for msg in rule.check(name, false) {
-                errors.push(FieldError::invalid(format!("{path}.name"), go_quote(name), &msg));
+                errors.push(FieldError::invalid(
+                    format!("{path}.name"),
+                    go_quote(name),
+                    &msg,
+                ));
             }
         }
     }
@@ -421,16 +544,26 @@ pub fn validate_object_meta(meta: &ObjectMeta, namespaced: bool, rule: NameRule,
     if namespaced {
         if let Some(ns) = meta.namespace.as_deref().filter(|n| !n.is_empty()) {
             for msg in is_dns1123_label(ns) {
-                errors.push(FieldError::invalid(format!("{path}.namespace"), go_quote(ns), &msg));
+                errors.push(FieldError::invalid(
+                    format!("{path}.namespace"),
+                    go_quote(ns),
+                    &msg,
+                ));
             }
         }
     }
-    errors.extend(validate_nonnegative(meta.generation.unwrap_or(0), &format!("{path}.generation")));
+    errors.extend(validate_nonnegative(
+        meta.generation.unwrap_or(0),
+        &format!("{path}.generation"),
+    ));
     if let Some(labels) = &meta.labels {
         errors.extend(validate_labels(labels, &format!("{path}.labels")));
     }
     if let Some(annotations) = &meta.annotations {
-        errors.extend(validate_annotations(annotations, &format!("{path}.annotations")));
+        errors.extend(validate_annotations(
+            annotations,
+            &format!("{path}.annotations"),
+        ));
     }
     errors
 }
@@ -449,7 +582,10 @@ pub fn validate_labels(labels: &BTreeMap<String, String>, path: &str) -> Vec<Fie
 
 /// `ValidateLabelName`: a qualified name.
 fn validate_label_name(key: &str, path: &str) -> Errors {
-    is_qualified_name(key).into_iter().map(|msg| FieldError::invalid(path, go_quote(key), &msg)).collect()
+    is_qualified_name(key)
+        .into_iter()
+        .map(|msg| FieldError::invalid(path, go_quote(key), &msg))
+        .collect()
 }
 
 /// `TotalAnnotationSizeLimitB`.
@@ -466,7 +602,10 @@ fn validate_annotations(annotations: &BTreeMap<String, String>, path: &str) -> E
         total += k.len() + v.len();
     }
     if total > TOTAL_ANNOTATION_SIZE_LIMIT {
-        errors.push(FieldError::too_long(path, &format!("may not be more than {TOTAL_ANNOTATION_SIZE_LIMIT} bytes")));
+        errors.push(FieldError::too_long(
+            path,
+            &format!("may not be more than {TOTAL_ANNOTATION_SIZE_LIMIT} bytes"),
+        ));
     }
     errors
 }
@@ -478,7 +617,10 @@ fn validate_label_selector(s: &LabelSelector, path: &str) -> Errors {
         errors.extend(validate_labels(labels, &format!("{path}.matchLabels")));
     }
     for (i, req) in s.match_expressions.iter().flatten().enumerate() {
-        errors.extend(validate_label_selector_requirement(req, &format!("{path}.matchExpressions[{i}]")));
+        errors.extend(validate_label_selector_requirement(
+            req,
+            &format!("{path}.matchExpressions[{i}]"),
+        ));
     }
     errors
 }
@@ -489,18 +631,32 @@ fn validate_label_selector_requirement(req: &LabelSelectorRequirement, path: &st
     let values = req.values.as_deref().unwrap_or(&[]);
     match req.operator.as_str() {
         "In" | "NotIn" if values.is_empty() => {
-            errors.push(FieldError::required(format!("{path}.values"), "must be specified when `operator` is 'In' or 'NotIn'"));
+            errors.push(FieldError::required(
+                format!("{path}.values"),
+                "must be specified when `operator` is 'In' or 'NotIn'",
+            ));
         }
         "Exists" | "DoesNotExist" if !values.is_empty() => {
-            errors.push(FieldError::forbidden(format!("{path}.values"), "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
+            errors.push(FieldError::forbidden(
+                format!("{path}.values"),
+                "may not be specified when `operator` is 'Exists' or 'DoesNotExist'",
+            ));
         }
         "In" | "NotIn" | "Exists" | "DoesNotExist" => {}
-        other => errors.push(FieldError::invalid(format!("{path}.operator"), go_quote(other), "not a valid selector operator")),
+        other => errors.push(FieldError::invalid(
+            format!("{path}.operator"),
+            go_quote(other),
+            "not a valid selector operator",
+        )),
     }
     errors.extend(validate_label_name(&req.key, &format!("{path}.key")));
     for (i, v) in values.iter().enumerate() {
         for msg in is_valid_label_value(v) {
-            errors.push(FieldError::invalid(format!("{path}.values[{i}]"), go_quote(v), &msg));
+            errors.push(FieldError::invalid(
+                format!("{path}.values[{i}]"),
+                go_quote(v),
+                &msg,
+            ));
         }
     }
     errors
@@ -511,7 +667,11 @@ fn validate_nonnegative(value: i64, path: &str) -> Errors {
     if value >= 0 {
         return Vec::new();
     }
-    vec![FieldError::invalid(path, value.to_string(), "must be greater than or equal to 0")]
+    vec![FieldError::invalid(
+        path,
+        value.to_string(),
+        "must be greater than or equal to 0",
+    )]
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -527,7 +687,10 @@ fn validate_pod_template_spec(template: &PodTemplateSpec, path: &str) -> Errors 
         errors.extend(validate_labels(labels, &format!("{path}.labels")));
     }
     if let Some(annotations) = &meta.annotations {
-        errors.extend(validate_annotations(annotations, &format!("{path}.annotations")));
+        errors.extend(validate_annotations(
+            annotations,
+            &format!("{path}.annotations"),
+        ));
     }
     let spec = template.spec.clone().unwrap_or_else(|| {
         let mut spec = PodSpec::default();
@@ -535,8 +698,15 @@ fn validate_pod_template_spec(template: &PodTemplateSpec, path: &str) -> Errors 
         spec
     });
     errors.extend(validate_pod_spec(&spec, &format!("{path}.spec")));
-    if spec.ephemeral_containers.as_ref().is_some_and(|e| !e.is_empty()) {
-        errors.push(FieldError::forbidden(format!("{path}.spec.ephemeralContainers"), "ephemeral containers not allowed in pod template"));
+    if spec
+        .ephemeral_containers
+        .as_ref()
+        .is_some_and(|e| !e.is_empty())
+    {
+        errors.push(FieldError::forbidden(
+            format!("{path}.spec.ephemeralContainers"),
+            "ephemeral containers not allowed in pod template",
+        ));
     }
     errors
 }
@@ -544,49 +714,112 @@ fn validate_pod_template_spec(template: &PodTemplateSpec, path: &str) -> Errors 
 /// `ValidatePodSpec` (the parts the playground models), in upstream order.
 pub fn validate_pod_spec(spec: &PodSpec, path: &str) -> Vec<FieldError> {
     let mut errors = Vec::new();
-    let volumes = validate_volumes(spec.volumes.as_deref().unwrap_or(&[]), &format!("{path}.volumes"), &mut errors);
-    errors.extend(validate_containers(&spec.containers, &volumes, &format!("{path}.containers")));
-    errors.extend(validate_init_containers(spec.init_containers.as_deref().unwrap_or(&[]), &spec.containers, &volumes, &format!("{path}.initContainers")));
-    errors.extend(validate_restart_policy(spec.restart_policy.as_deref(), &format!("{path}.restartPolicy")));
-    errors.extend(validate_dns_policy(spec.dns_policy.as_deref(), &format!("{path}.dnsPolicy")));
+    let volumes = validate_volumes(
+        spec.volumes.as_deref().unwrap_or(&[]),
+        &format!("{path}.volumes"),
+        &mut errors,
+    );
+    errors.extend(validate_containers(
+        &spec.containers,
+        &volumes,
+        &format!("{path}.containers"),
+    ));
+    errors.extend(validate_init_containers(
+        spec.init_containers.as_deref().unwrap_or(&[]),
+        &spec.containers,
+        &volumes,
+        &format!("{path}.initContainers"),
+    ));
+    errors.extend(validate_restart_policy(
+        spec.restart_policy.as_deref(),
+        &format!("{path}.restartPolicy"),
+    ));
+    errors.extend(validate_dns_policy(
+        spec.dns_policy.as_deref(),
+        &format!("{path}.dnsPolicy"),
+    ));
     if let Some(node_selector) = &spec.node_selector {
-        errors.extend(validate_labels(node_selector, &format!("{path}.nodeSelector")));
+        errors.extend(validate_labels(
+            node_selector,
+            &format!("{path}.nodeSelector"),
+        ));
     }
-    if let Some(affinity) = spec.affinity.as_ref().and_then(|a| a.node_affinity.as_ref()) {
-        errors.extend(validate_node_affinity(affinity, &format!("{path}.affinity.nodeAffinity")));
+    if let Some(affinity) = spec
+        .affinity
+        .as_ref()
+        .and_then(|a| a.node_affinity.as_ref())
+    {
+        errors.extend(validate_node_affinity(
+            affinity,
+            &format!("{path}.affinity.nodeAffinity"),
+        ));
     }
-    if let Some(name) = spec.service_account_name.as_deref().filter(|n| !n.is_empty()) {
+    if let Some(name) = spec
+        .service_account_name
+        .as_deref()
+        .filter(|n| !n.is_empty())
+    {
         for msg in is_dns1123_subdomain(name) {
-            errors.push(FieldError::invalid(format!("{path}.serviceAccountName"), go_quote(name), &msg));
+            errors.push(FieldError::invalid(
+                format!("{path}.serviceAccountName"),
+                go_quote(name),
+                &msg,
+            ));
         }
     }
     if let Some(node_name) = spec.node_name.as_deref().filter(|n| !n.is_empty()) {
         for msg in is_dns1123_subdomain(node_name) {
-            errors.push(FieldError::invalid(format!("{path}.nodeName"), go_quote(node_name), &msg));
+            errors.push(FieldError::invalid(
+                format!("{path}.nodeName"),
+                go_quote(node_name),
+                &msg,
+            ));
         }
     }
     if let Some(ads) = spec.active_deadline_seconds {
         if !(1..=i64::from(i32::MAX)).contains(&ads) {
-            errors.push(FieldError::invalid(format!("{path}.activeDeadlineSeconds"), ads.to_string(), &format!("must be between 1 and {}, inclusive", i32::MAX)));
+            errors.push(FieldError::invalid(
+                format!("{path}.activeDeadlineSeconds"),
+                ads.to_string(),
+                &format!("must be between 1 and {}, inclusive", i32::MAX),
+            ));
         }
     }
     for (field, value) in [("hostname", &spec.hostname), ("subdomain", &spec.subdomain)] {
         if let Some(v) = value.as_deref().filter(|v| !v.is_empty()) {
             for msg in is_dns1123_label(v) {
-                errors.push(FieldError::invalid(format!("{path}.{field}"), go_quote(v), &msg));
+                errors.push(FieldError::invalid(
+                    format!("{path}.{field}"),
+                    go_quote(v),
+                    &msg,
+                ));
             }
         }
     }
     if let Some(tolerations) = spec.tolerations.as_ref().filter(|t| !t.is_empty()) {
-        errors.extend(validate_tolerations(tolerations, &format!("{path}.tolerations")));
+        errors.extend(validate_tolerations(
+            tolerations,
+            &format!("{path}.tolerations"),
+        ));
     }
-    if let Some(name) = spec.priority_class_name.as_deref().filter(|n| !n.is_empty()) {
+    if let Some(name) = spec
+        .priority_class_name
+        .as_deref()
+        .filter(|n| !n.is_empty())
+    {
         for msg in is_dns1123_subdomain(name) {
-            errors.push(FieldError::invalid(format!("{path}.priorityClassName"), go_quote(name), &msg));
+            errors.push(FieldError::invalid(
+                format!("{path}.priorityClassName"),
+                go_quote(name),
+                &msg,
+            ));
         }
     }
     if let Some(grace) = spec.termination_grace_period_seconds {
-        errors.extend(validate_nonnegative(grace, &format!("{path}.terminationGracePeriodSeconds")));
+        errors.extend(validate_nonnegative(
+            grace,
+            &format!("{path}.terminationGracePeriodSeconds"),
+        ));
     }
     errors
 }
@@ -602,7 +835,10 @@ fn validate_volumes(volumes: &[Volume], path: &str, errors: &mut Errors) -> BTre
         }
         let msgs = is_dns1123_label(&v.name);
         if !msgs.is_empty() {
-            errors.extend(msgs.iter().map(|m| FieldError::invalid(&name_path, go_quote(&v.name), m)));
+            errors.extend(
+                msgs.iter()
+                    .map(|m| FieldError::invalid(&name_path, go_quote(&v.name), m)),
+            );
         } else if !names.insert(v.name.clone()) {
             errors.push(FieldError::duplicate(name_path, go_quote(&v.name)));
         }
@@ -622,7 +858,10 @@ fn validate_containers(containers: &[Container], volumes: &BTreeSet<String>, pat
         let idx = format!("{path}[{i}]");
         errors.extend(validate_container_common(c, volumes, &idx));
         if !names.insert(c.name.clone()) {
-            errors.push(FieldError::duplicate(format!("{idx}.name"), go_quote(&c.name)));
+            errors.push(FieldError::duplicate(
+                format!("{idx}.name"),
+                go_quote(&c.name),
+            ));
         }
     }
     errors.extend(validate_unique_host_ports(containers, path));
@@ -630,14 +869,22 @@ fn validate_containers(containers: &[Container], volumes: &BTreeSet<String>, pat
 }
 
 /// `validateInitContainers`: the common checks; names unique across init and regular containers.
-fn validate_init_containers(init: &[Container], regular: &[Container], volumes: &BTreeSet<String>, path: &str) -> Errors {
+fn validate_init_containers(
+    init: &[Container],
+    regular: &[Container],
+    volumes: &BTreeSet<String>,
+    path: &str,
+) -> Errors {
     let mut errors = Vec::new();
     let mut names: BTreeSet<String> = regular.iter().map(|c| c.name.clone()).collect();
     for (i, c) in init.iter().enumerate() {
         let idx = format!("{path}[{i}]");
         errors.extend(validate_container_common(c, volumes, &idx));
         if !names.insert(c.name.clone()) {
-            errors.push(FieldError::duplicate(format!("{idx}.name"), go_quote(&c.name)));
+            errors.push(FieldError::duplicate(
+                format!("{idx}.name"),
+                go_quote(&c.name),
+            ));
         }
     }
     errors
@@ -651,7 +898,11 @@ fn validate_container_common(c: &Container, volumes: &BTreeSet<String>, path: &s
         errors.push(FieldError::required(format!("{path}.name"), ""));
     } else {
         for msg in is_dns1123_label(&c.name) {
-            errors.push(FieldError::invalid(format!("{path}.name"), go_quote(&c.name), &msg));
+            errors.push(FieldError::invalid(
+                format!("{path}.name"),
+                go_quote(&c.name),
+                &msg,
+            ));
         }
     }
     if c.image.as_deref().unwrap_or("").is_empty() {
@@ -659,15 +910,38 @@ fn validate_container_common(c: &Container, volumes: &BTreeSet<String>, path: &s
     }
     match c.termination_message_policy.as_deref() {
         None | Some("File") | Some("FallbackToLogsOnError") => {}
-        Some("") => errors.push(FieldError::required(format!("{path}.terminationMessagePolicy"), "")),
-        Some(other) => errors.push(FieldError::not_supported(format!("{path}.terminationMessagePolicy"), go_quote(other), &["File", "FallbackToLogsOnError"])),
+        Some("") => errors.push(FieldError::required(
+            format!("{path}.terminationMessagePolicy"),
+            "",
+        )),
+        Some(other) => errors.push(FieldError::not_supported(
+            format!("{path}.terminationMessagePolicy"),
+            go_quote(other),
+            &["File", "FallbackToLogsOnError"],
+        )),
     }
-    errors.extend(validate_container_ports(c.ports.as_deref().unwrap_or(&[]), &format!("{path}.ports")));
-    errors.extend(validate_env(c.env.as_deref().unwrap_or(&[]), &format!("{path}.env")));
-    errors.extend(validate_volume_mounts(c.volume_mounts.as_deref().unwrap_or(&[]), volumes, &format!("{path}.volumeMounts")));
-    errors.extend(validate_pull_policy(c.image_pull_policy.as_deref(), &format!("{path}.imagePullPolicy")));
+    errors.extend(validate_container_ports(
+        c.ports.as_deref().unwrap_or(&[]),
+        &format!("{path}.ports"),
+    ));
+    errors.extend(validate_env(
+        c.env.as_deref().unwrap_or(&[]),
+        &format!("{path}.env"),
+    ));
+    errors.extend(validate_volume_mounts(
+        c.volume_mounts.as_deref().unwrap_or(&[]),
+        volumes,
+        &format!("{path}.volumeMounts"),
+    ));
+    errors.extend(validate_pull_policy(
+        c.image_pull_policy.as_deref(),
+        &format!("{path}.imagePullPolicy"),
+    ));
     if let Some(resources) = &c.resources {
-        errors.extend(validate_resource_requirements(resources, &format!("{path}.resources")));
+        errors.extend(validate_resource_requirements(
+            resources,
+            &format!("{path}.resources"),
+        ));
     }
     errors
 }
@@ -681,7 +955,10 @@ fn validate_container_ports(ports: &[ContainerPort], path: &str) -> Errors {
         if let Some(name) = p.name.as_deref().filter(|n| !n.is_empty()) {
             let msgs = is_valid_port_name(name);
             if !msgs.is_empty() {
-                errors.extend(msgs.iter().map(|m| FieldError::invalid(format!("{idx}.name"), go_quote(name), m)));
+                errors.extend(
+                    msgs.iter()
+                        .map(|m| FieldError::invalid(format!("{idx}.name"), go_quote(name), m)),
+                );
             } else if !names.insert(name.to_string()) {
                 errors.push(FieldError::duplicate(format!("{idx}.name"), go_quote(name)));
             }
@@ -689,17 +966,29 @@ fn validate_container_ports(ports: &[ContainerPort], path: &str) -> Errors {
         if p.container_port == 0 {
             errors.push(FieldError::required(format!("{idx}.containerPort"), ""));
         } else if !(1..=65535).contains(&p.container_port) {
-            errors.push(FieldError::invalid(format!("{idx}.containerPort"), p.container_port.to_string(), "must be between 1 and 65535, inclusive"));
+            errors.push(FieldError::invalid(
+                format!("{idx}.containerPort"),
+                p.container_port.to_string(),
+                "must be between 1 and 65535, inclusive",
+            ));
         }
         if let Some(host_port) = p.host_port.filter(|h| *h != 0) {
             if !(1..=65535).contains(&host_port) {
-                errors.push(FieldError::invalid(format!("{idx}.hostPort"), host_port.to_string(), "must be between 1 and 65535, inclusive"));
+                errors.push(FieldError::invalid(
+                    format!("{idx}.hostPort"),
+                    host_port.to_string(),
+                    "must be between 1 and 65535, inclusive",
+                ));
             }
         }
         match p.protocol.as_deref() {
             None | Some("TCP") | Some("UDP") | Some("SCTP") => {}
             Some("") => errors.push(FieldError::required(format!("{idx}.protocol"), "")),
-            Some(other) => errors.push(FieldError::not_supported(format!("{idx}.protocol"), go_quote(other), &["SCTP", "TCP", "UDP"])),
+            Some(other) => errors.push(FieldError::not_supported(
+                format!("{idx}.protocol"),
+                go_quote(other),
+                &["SCTP", "TCP", "UDP"],
+            )),
         }
     }
     errors
@@ -711,11 +1000,16 @@ fn validate_unique_host_ports(containers: &[Container], path: &str) -> Errors {
     let mut seen = BTreeSet::new();
     for (ci, c) in containers.iter().enumerate() {
         for (pi, p) in c.ports.iter().flatten().enumerate() {
-            let Some(host_port) = p.host_port.filter(|h| *h != 0) else { continue };
+            let Some(host_port) = p.host_port.filter(|h| *h != 0) else {
+                continue;
+            };
             let key = format!("{host_port}/{}", p.protocol.as_deref().unwrap_or("TCP"));
             let ip = p.host_ip.clone().unwrap_or_default();
             if !seen.insert((ip, key.clone())) {
-                errors.push(FieldError::duplicate(format!("{path}[{ci}].ports[{pi}].hostPort"), go_quote(&key)));
+                errors.push(FieldError::duplicate(
+                    format!("{path}[{ci}].ports[{pi}].hostPort"),
+                    go_quote(&key),
+                ));
             }
         }
     }
@@ -740,14 +1034,21 @@ fn validate_env(env: &[EnvVar], path: &str) -> Errors {
 }
 
 /// `ValidateVolumeMounts`: name required and declared, mountPath required.
-fn validate_volume_mounts(mounts: &[VolumeMount], volumes: &BTreeSet<String>, path: &str) -> Errors {
+fn validate_volume_mounts(
+    mounts: &[VolumeMount],
+    volumes: &BTreeSet<String>,
+    path: &str,
+) -> Errors {
     let mut errors = Vec::new();
     for (i, m) in mounts.iter().enumerate() {
         let idx = format!("{path}[{i}]");
         if m.name.is_empty() {
             errors.push(FieldError::required(format!("{idx}.name"), ""));
         } else if !volumes.contains(&m.name) {
-            errors.push(FieldError::not_found(format!("{idx}.name"), go_quote(&m.name)));
+            errors.push(FieldError::not_found(
+                format!("{idx}.name"),
+                go_quote(&m.name),
+            ));
         }
         if m.mount_path.is_empty() {
             errors.push(FieldError::required(format!("{idx}.mountPath"), ""));
@@ -761,12 +1062,17 @@ fn validate_pull_policy(policy: Option<&str>, path: &str) -> Errors {
     match policy {
         None | Some("Always") | Some("IfNotPresent") | Some("Never") => Vec::new(),
         Some("") => vec![FieldError::required(path, "")],
-        Some(other) => vec![FieldError::not_supported(path, go_quote(other), &["Always", "IfNotPresent", "Never"])],
+        Some(other) => vec![FieldError::not_supported(
+            path,
+            go_quote(other),
+            &["Always", "IfNotPresent", "Never"],
+        )],
     }
 }
 
 /// The quantity grammar error (`resource.ErrFormatWrong`).
-pub const QUANTITY_FORMAT_ERROR: &str = "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
+pub const QUANTITY_FORMAT_ERROR: &str =
+    "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
 
 /// `ValidateResourceRequirements`: names, quantities ≥ 0 and parseable, requests ≤ limits.
 fn validate_resource_requirements(r: &ResourceRequirements, path: &str) -> Errors {
@@ -775,14 +1081,31 @@ fn validate_resource_requirements(r: &ResourceRequirements, path: &str) -> Error
     let limits = r.limits.as_ref().unwrap_or(&empty);
     let requests = r.requests.as_ref().unwrap_or(&empty);
     for (name, q) in limits {
-        errors.extend(validate_resource_quantity(name, q, &format!("{path}.limits[{name}]")));
+        errors.extend(validate_resource_quantity(
+            name,
+            q,
+            &format!("{path}.limits[{name}]"),
+        ));
     }
     for (name, q) in requests {
-        errors.extend(validate_resource_quantity(name, q, &format!("{path}.requests[{name}]")));
-        let (Some(request), Some(limit)) = (quantity::milli(q), limits.get(name).and_then(quantity::milli)) else { continue };
+        errors.extend(validate_resource_quantity(
+            name,
+            q,
+            &format!("{path}.requests[{name}]"),
+        ));
+        let (Some(request), Some(limit)) = (
+            quantity::milli(q),
+            limits.get(name).and_then(quantity::milli),
+        ) else {
+            continue;
+        };
         if request > limit {
             let limit_text = &limits[name].0;
-            errors.push(FieldError::invalid(format!("{path}.requests"), go_quote(&q.0), &format!("must be less than or equal to {name} limit of {limit_text}")));
+            errors.push(FieldError::invalid(
+                format!("{path}.requests"),
+                go_quote(&q.0),
+                &format!("must be less than or equal to {name} limit of {limit_text}"),
+            ));
         }
     }
     errors
@@ -791,18 +1114,34 @@ fn validate_resource_requirements(r: &ResourceRequirements, path: &str) -> Error
 /// `validateContainerResourceName` + `ValidateResourceQuantityValue`.
 fn validate_resource_quantity(name: &str, q: &Quantity, path: &str) -> Errors {
     let mut errors = Vec::new();
-    let standard = matches!(name, "cpu" | "memory" | "ephemeral-storage") || name.starts_with("hugepages-");
+    let standard =
+        matches!(name, "cpu" | "memory" | "ephemeral-storage") || name.starts_with("hugepages-");
     if !standard {
         let msgs = is_qualified_name(name);
         if !msgs.is_empty() {
-            errors.extend(msgs.iter().map(|m| FieldError::invalid(path, go_quote(name), m)));
+            errors.extend(
+                msgs.iter()
+                    .map(|m| FieldError::invalid(path, go_quote(name), m)),
+            );
         } else if !name.contains('/') || name.starts_with("kubernetes.io/") {
-            errors.push(FieldError::invalid(path, go_quote(name), "must be a standard resource for containers"));
+            errors.push(FieldError::invalid(
+                path,
+                go_quote(name),
+                "must be a standard resource for containers",
+            ));
         }
     }
     match quantity::milli(q) {
-        None => errors.push(FieldError::invalid(path, go_quote(&q.0), QUANTITY_FORMAT_ERROR)),
-        Some(v) if v < 0 => errors.push(FieldError::invalid(path, go_quote(&q.0), "must be greater than or equal to 0")),
+        None => errors.push(FieldError::invalid(
+            path,
+            go_quote(&q.0),
+            QUANTITY_FORMAT_ERROR,
+        )),
+        Some(v) if v < 0 => errors.push(FieldError::invalid(
+            path,
+            go_quote(&q.0),
+            "must be greater than or equal to 0",
+        )),
         Some(_) => {}
     }
     errors
@@ -813,16 +1152,28 @@ fn validate_restart_policy(policy: Option<&str>, path: &str) -> Errors {
     match policy.unwrap_or("") {
         "Always" | "OnFailure" | "Never" => Vec::new(),
         "" => vec![FieldError::required(path, "")],
-        other => vec![FieldError::not_supported(path, go_quote(other), &["Always", "OnFailure", "Never"])],
+        other => vec![FieldError::not_supported(
+            path,
+            go_quote(other),
+            &["Always", "OnFailure", "Never"],
+        )],
     }
 }
 
 /// `validateDNSPolicy`.
 fn validate_dns_policy(policy: Option<&str>, path: &str) -> Errors {
     match policy {
-        None | Some("ClusterFirstWithHostNet") | Some("ClusterFirst") | Some("Default") | Some("None") => Vec::new(),
+        None
+        | Some("ClusterFirstWithHostNet")
+        | Some("ClusterFirst")
+        | Some("Default")
+        | Some("None") => Vec::new(),
         Some("") => vec![FieldError::required(path, "")],
-        Some(other) => vec![FieldError::not_supported(path, go_quote(other), &["ClusterFirstWithHostNet", "ClusterFirst", "Default", "None"])],
+        Some(other) => vec![FieldError::not_supported(
+            path,
+            go_quote(other),
+            &["ClusterFirstWithHostNet", "ClusterFirst", "Default", "None"],
+        )],
     }
 }
 
@@ -832,18 +1183,36 @@ fn validate_node_affinity(na: &NodeAffinity, path: &str) -> Errors {
     if let Some(required) = &na.required_during_scheduling_ignored_during_execution {
         let rpath = format!("{path}.requiredDuringSchedulingIgnoredDuringExecution");
         if required.node_selector_terms.is_empty() {
-            errors.push(FieldError::required(format!("{rpath}.nodeSelectorTerms"), "must have at least one node selector term"));
+            errors.push(FieldError::required(
+                format!("{rpath}.nodeSelectorTerms"),
+                "must have at least one node selector term",
+            ));
         }
         for (i, term) in required.node_selector_terms.iter().enumerate() {
-            errors.extend(validate_node_selector_term(term, &format!("{rpath}.nodeSelectorTerms[{i}]")));
+            errors.extend(validate_node_selector_term(
+                term,
+                &format!("{rpath}.nodeSelectorTerms[{i}]"),
+            ));
         }
     }
-    for (i, pref) in na.preferred_during_scheduling_ignored_during_execution.iter().flatten().enumerate() {
+    for (i, pref) in na
+        .preferred_during_scheduling_ignored_during_execution
+        .iter()
+        .flatten()
+        .enumerate()
+    {
         let ppath = format!("{path}.preferredDuringSchedulingIgnoredDuringExecution[{i}]");
         if !(1..=100).contains(&pref.weight) {
-            errors.push(FieldError::invalid(format!("{ppath}.weight"), pref.weight.to_string(), "must be in the range 1-100"));
+            errors.push(FieldError::invalid(
+                format!("{ppath}.weight"),
+                pref.weight.to_string(),
+                "must be in the range 1-100",
+            ));
         }
-        errors.extend(validate_node_selector_term(&pref.preference, &format!("{ppath}.preference")));
+        errors.extend(validate_node_selector_term(
+            &pref.preference,
+            &format!("{ppath}.preference"),
+        ));
     }
     errors
 }
@@ -851,12 +1220,19 @@ fn validate_node_affinity(na: &NodeAffinity, path: &str) -> Errors {
 fn validate_node_selector_term(term: &NodeSelectorTerm, path: &str) -> Errors {
     let mut errors = Vec::new();
     for (i, req) in term.match_expressions.iter().flatten().enumerate() {
-        errors.extend(validate_node_selector_requirement(req, &format!("{path}.matchExpressions[{i}]")));
+        errors.extend(validate_node_selector_requirement(
+            req,
+            &format!("{path}.matchExpressions[{i}]"),
+        ));
     }
     for (i, req) in term.match_fields.iter().flatten().enumerate() {
         let fpath = format!("{path}.matchFields[{i}]");
         if req.key != "metadata.name" {
-            errors.push(FieldError::invalid(format!("{fpath}.key"), go_quote(&req.key), "not a valid field selector key"));
+            errors.push(FieldError::invalid(
+                format!("{fpath}.key"),
+                go_quote(&req.key),
+                "not a valid field selector key",
+            ));
         }
         match req.operator.as_str() {
             "In" | "NotIn" => {
@@ -864,7 +1240,11 @@ fn validate_node_selector_term(term: &NodeSelectorTerm, path: &str) -> Errors {
                     errors.push(FieldError::required(format!("{fpath}.values"), "must be only one value when `operator` is 'In' or 'NotIn' for node field selector"));
                 }
             }
-            other => errors.push(FieldError::invalid(format!("{fpath}.operator"), go_quote(other), "not a valid selector operator")),
+            other => errors.push(FieldError::invalid(
+                format!("{fpath}.operator"),
+                go_quote(other),
+                "not a valid selector operator",
+            )),
         }
     }
     errors
@@ -875,13 +1255,26 @@ fn validate_node_selector_requirement(req: &NodeSelectorRequirement, path: &str)
     let mut errors = Vec::new();
     let n = req.values.as_ref().map_or(0, Vec::len);
     match req.operator.as_str() {
-        "In" | "NotIn" if n == 0 => errors.push(FieldError::required(format!("{path}.values"), "must be specified when `operator` is 'In' or 'NotIn'")),
+        "In" | "NotIn" if n == 0 => errors.push(FieldError::required(
+            format!("{path}.values"),
+            "must be specified when `operator` is 'In' or 'NotIn'",
+        )),
         "Exists" | "DoesNotExist" if n > 0 => {
-            errors.push(FieldError::forbidden(format!("{path}.values"), "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
+            errors.push(FieldError::forbidden(
+                format!("{path}.values"),
+                "may not be specified when `operator` is 'Exists' or 'DoesNotExist'",
+            ));
         }
-        "Gt" | "Lt" if n != 1 => errors.push(FieldError::required(format!("{path}.values"), "must be specified single value when `operator` is 'Lt' or 'Gt'")),
+        "Gt" | "Lt" if n != 1 => errors.push(FieldError::required(
+            format!("{path}.values"),
+            "must be specified single value when `operator` is 'Lt' or 'Gt'",
+        )),
         "In" | "NotIn" | "Exists" | "DoesNotExist" | "Gt" | "Lt" => {}
-        other => errors.push(FieldError::invalid(format!("{path}.operator"), go_quote(other), "not a valid selector operator")),
+        other => errors.push(FieldError::invalid(
+            format!("{path}.operator"),
+            go_quote(other),
+            "not a valid selector operator",
+        )),
     }
     errors.extend(validate_label_name(&req.key, &format!("{path}.key")));
     errors
@@ -896,12 +1289,20 @@ const TAINT_EFFECTS: [&str; 3] = ["NoSchedule", "PreferNoSchedule", "NoExecute"]
 /// `validateTaintEffect`: `Unsupported value: "Foo": supported values: "NoSchedule", "PreferNoSchedule", "NoExecute"`.
 fn validate_taint_effect(effect: &str, allow_empty: bool, path: &str) -> Errors {
     if effect.is_empty() {
-        return if allow_empty { Vec::new() } else { vec![FieldError::required(path, "")] };
+        return if allow_empty {
+            Vec::new()
+        } else {
+            vec![FieldError::required(path, "")]
+        };
     }
     if TAINT_EFFECTS.contains(&effect) {
         return Vec::new();
     }
-    vec![FieldError::not_supported(path, go_quote(effect), &TAINT_EFFECTS)]
+    vec![FieldError::not_supported(
+        path,
+        go_quote(effect),
+        &TAINT_EFFECTS,
+    )]
 }
 
 /// `validateNodeTaints`: key, value, effect, unique by (key, effect).
@@ -914,9 +1315,17 @@ pub fn validate_node_taints(taints: &[Taint], path: &str) -> Vec<FieldError> {
         let value = t.value.as_deref().unwrap_or("");
         let msgs = is_valid_label_value(value);
         if !msgs.is_empty() {
-            errors.push(FieldError::invalid(format!("{idx}.value"), go_quote(value), &msgs.join(";")));
+            errors.push(FieldError::invalid(
+                format!("{idx}.value"),
+                go_quote(value),
+                &msgs.join(";"),
+            ));
         }
-        errors.extend(validate_taint_effect(&t.effect, false, &format!("{idx}.effect")));
+        errors.extend(validate_taint_effect(
+            &t.effect,
+            false,
+            &format!("{idx}.effect"),
+        ));
         if !seen.insert((t.key.clone(), t.effect.clone())) {
             let shown = format!(
                 "core.Taint{{Key:{}, Value:{}, Effect:{}, TimeAdded:<nil>}}",
@@ -925,7 +1334,8 @@ pub fn validate_node_taints(taints: &[Taint], path: &str) -> Vec<FieldError> {
                 go_quote(&t.effect)
             );
             let mut e = FieldError::duplicate(&idx, shown);
-            e.message.push_str(": taints must be unique by key and effect pair");
+            e.message
+                .push_str(": taints must be unique by key and effect pair");
             errors.push(e);
         }
     }
@@ -953,30 +1363,54 @@ pub fn validate_tolerations(tolerations: &[Toleration], path: &str) -> Vec<Field
             ));
         }
         if t.toleration_seconds.is_some() && effect != "NoExecute" {
-            errors.push(FieldError::invalid(format!("{idx}.effect"), go_quote(effect), "effect must be 'NoExecute' when `tolerationSeconds` is set"));
+            errors.push(FieldError::invalid(
+                format!("{idx}.effect"),
+                go_quote(effect),
+                "effect must be 'NoExecute' when `tolerationSeconds` is set",
+            ));
         }
         match operator {
             "Equal" | "" => {
                 let msgs = is_valid_label_value(value);
                 if !msgs.is_empty() {
-                    errors.push(FieldError::invalid(format!("{idx}.operator"), go_quote(value), &msgs.join(";")));
+                    errors.push(FieldError::invalid(
+                        format!("{idx}.operator"),
+                        go_quote(value),
+                        &msgs.join(";"),
+                    ));
                 }
             }
             "Exists" => {
                 if !value.is_empty() {
-                    errors.push(FieldError::invalid(format!("{idx}.operator"), go_toleration(t), "value must be empty when `operator` is 'Exists'"));
+                    errors.push(FieldError::invalid(
+                        format!("{idx}.operator"),
+                        go_toleration(t),
+                        "value must be empty when `operator` is 'Exists'",
+                    ));
                 }
             }
-            other => errors.push(FieldError::not_supported(format!("{idx}.operator"), go_quote(other), &["Equal", "Exists"])),
+            other => errors.push(FieldError::not_supported(
+                format!("{idx}.operator"),
+                go_quote(other),
+                &["Equal", "Exists"],
+            )),
         }
-        errors.extend(validate_taint_effect(effect, true, &format!("{idx}.effect")));
+        errors.extend(validate_taint_effect(
+            effect,
+            true,
+            &format!("{idx}.effect"),
+        ));
     }
     errors
 }
 
 /// Go's `%#v` of `core.Toleration`.
 fn go_toleration(t: &Toleration) -> String {
-    let seconds = if t.toleration_seconds.is_some() { "(*int64)(0xc000a1c0c8)" } else { "(*int64)(nil)" };
+    let seconds = if t.toleration_seconds.is_some() {
+        "(*int64)(0xc000a1c0c8)"
+    } else {
+        "(*int64)(nil)"
+    };
     format!(
         "core.Toleration{{Key:{}, Operator:{}, Value:{}, Effect:{}, TolerationSeconds:{seconds}}}",
         go_quote(t.key.as_deref().unwrap_or("")),
@@ -991,7 +1425,8 @@ fn go_toleration(t: &Toleration) -> String {
 // ---------------------------------------------------------------------------------------------------
 
 const DNS1123_LABEL_FMT: &str = "[a-z0-9]([-a-z0-9]*[a-z0-9])?";
-const DNS1123_SUBDOMAIN_FMT: &str = "[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*";
+const DNS1123_SUBDOMAIN_FMT: &str =
+    "[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*";
 const QUALIFIED_NAME_FMT: &str = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]";
 const LABEL_VALUE_FMT: &str = "(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?";
 const QUALIFIED_NAME_ERR: &str = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
@@ -1002,7 +1437,10 @@ fn regex_error(msg: &str, fmt: &str, examples: &[&str]) -> String {
         return format!("{msg} (regex used for validation is '{fmt}')");
     }
     let list: Vec<String> = examples.iter().map(|e| format!("'{e}'")).collect();
-    format!("{msg} (e.g. {}, regex used for validation is '{fmt}')", list.join(",  or "))
+    format!(
+        "{msg} (e.g. {}, regex used for validation is '{fmt}')",
+        list.join(",  or ")
+    )
 }
 
 fn max_len_error(n: usize) -> String {
@@ -1015,7 +1453,10 @@ fn is_lower_alnum(b: u8) -> bool {
 
 fn matches_dns1123_label(v: &str) -> bool {
     let b = v.as_bytes();
-    !b.is_empty() && is_lower_alnum(b[0]) && is_lower_alnum(b[b.len() - 1]) && b.iter().all(|&c| is_lower_alnum(c) || c == b'-')
+    !b.is_empty()
+        && is_lower_alnum(b[0])
+        && is_lower_alnum(b[b.len() - 1])
+        && b.iter().all(|&c| is_lower_alnum(c) || c == b'-')
 }
 
 fn matches_dns1123_subdomain(v: &str) -> bool {
@@ -1027,7 +1468,8 @@ fn matches_qualified_name_part(v: &str) -> bool {
     !b.is_empty()
         && b[0].is_ascii_alphanumeric()
         && b[b.len() - 1].is_ascii_alphanumeric()
-        && b.iter().all(|&c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'.'))
+        && b.iter()
+            .all(|&c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'.'))
 }
 
 /// `IsDNS1123Label`.
@@ -1076,7 +1518,11 @@ pub fn is_qualified_name(v: &str) -> Vec<String> {
             if prefix.is_empty() {
                 errs.push("prefix part must be non-empty".to_string());
             } else {
-                errs.extend(is_dns1123_subdomain(prefix).into_iter().map(|m| format!("prefix part {m}")));
+                errs.extend(
+                    is_dns1123_subdomain(prefix)
+                        .into_iter()
+                        .map(|m| format!("prefix part {m}")),
+                );
             }
             *name
         }
@@ -1093,7 +1539,14 @@ pub fn is_qualified_name(v: &str) -> Vec<String> {
         errs.push(format!("name part {}", max_len_error(63)));
     }
     if !matches_qualified_name_part(name) {
-        errs.push(format!("name part {}", regex_error(QUALIFIED_NAME_ERR, QUALIFIED_NAME_FMT, &["MyName", "my.name", "123-abc"])));
+        errs.push(format!(
+            "name part {}",
+            regex_error(
+                QUALIFIED_NAME_ERR,
+                QUALIFIED_NAME_FMT,
+                &["MyName", "my.name", "123-abc"]
+            )
+        ));
     }
     errs
 }
@@ -1116,11 +1569,17 @@ pub fn is_valid_label_value(v: &str) -> Vec<String> {
 
 /// `IsValidPercent`: `^[0-9]+%$`.
 pub fn is_valid_percent(v: &str) -> Vec<String> {
-    let ok = v.strip_suffix('%').is_some_and(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()));
+    let ok = v
+        .strip_suffix('%')
+        .is_some_and(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()));
     if ok {
         return Vec::new();
     }
-    vec![regex_error("a valid percent string must be a numeric string followed by an ending '%'", "[0-9]+%", &["1%", "93%"])]
+    vec![regex_error(
+        "a valid percent string must be a numeric string followed by an ending '%'",
+        "[0-9]+%",
+        &["1%", "93%"],
+    )]
 }
 
 /// `IsValidPortName`: an IANA service name.
@@ -1130,7 +1589,9 @@ fn is_valid_port_name(v: &str) -> Vec<String> {
         errs.push(max_len_error(15));
     }
     if !v.bytes().all(|b| is_lower_alnum(b) || b == b'-') {
-        errs.push("must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)".to_string());
+        errs.push(
+            "must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)".to_string(),
+        );
     }
     if !v.bytes().any(|b| b.is_ascii_lowercase()) {
         errs.push("must contain at least one letter (a-z)".to_string());
@@ -1163,7 +1624,9 @@ pub fn go_quote(s: &str) -> String {
             '\r' => out.push_str("\\r"),
             '\t' => out.push_str("\\t"),
             '\u{b}' => out.push_str("\\v"),
-            c if (c as u32) < 0x20 || c as u32 == 0x7f => out.push_str(&format!("\\x{:02x}", c as u32)),
+            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
+                out.push_str(&format!("\\x{:02x}", c as u32))
+            }
             c if c.is_control() || c == '\u{feff}' => {
                 if (c as u32) > 0xffff {
                     out.push_str(&format!("\\U{:08x}", c as u32));
@@ -1180,13 +1643,18 @@ pub fn go_quote(s: &str) -> String {
 
 /// Renders a map as Go's `%#v` of `map[string]string` (keys sorted).
 pub fn go_string_map(map: &std::collections::BTreeMap<String, String>) -> String {
-    let body: Vec<String> = map.iter().map(|(k, v)| format!("{}:{}", go_quote(k), go_quote(v))).collect();
+    let body: Vec<String> = map
+        .iter()
+        .map(|(k, v)| format!("{}:{}", go_quote(k), go_quote(v)))
+        .collect();
     format!("map[string]string{{{}}}", body.join(", "))
 }
 
 /// Renders a LabelSelector as Go's `%#v` of `v1.LabelSelector`.
 pub fn go_label_selector(selector: Option<&LabelSelector>) -> String {
-    let Some(s) = selector else { return "(*v1.LabelSelector)(nil)".to_string() };
+    let Some(s) = selector else {
+        return "(*v1.LabelSelector)(nil)".to_string();
+    };
     let labels = match &s.match_labels {
         Some(m) => go_string_map(m),
         None => "map[string]string(nil)".to_string(),
@@ -1197,10 +1665,17 @@ pub fn go_label_selector(selector: Option<&LabelSelector>) -> String {
                 .iter()
                 .map(|r| {
                     let values = match &r.values {
-                        Some(v) => format!("[]string{{{}}}", v.iter().map(|x| go_quote(x)).collect::<Vec<_>>().join(", ")),
+                        Some(v) => format!(
+                            "[]string{{{}}}",
+                            v.iter().map(|x| go_quote(x)).collect::<Vec<_>>().join(", ")
+                        ),
                         None => "[]string(nil)".to_string(),
                     };
-                    format!("v1.LabelSelectorRequirement{{Key:{}, Operator:{}, Values:{values}}}", go_quote(&r.key), go_quote(&r.operator))
+                    format!(
+                        "v1.LabelSelectorRequirement{{Key:{}, Operator:{}, Values:{values}}}",
+                        go_quote(&r.key),
+                        go_quote(&r.operator)
+                    )
                 })
                 .collect();
             format!("[]v1.LabelSelectorRequirement{{{}}}", items.join(", "))

@@ -8,7 +8,14 @@ const DS_HEAD: &str = "apiVersion: apps/v1\nkind: DaemonSet\nmetadata:\n  name: 
 
 /// A valid DaemonSet whose spec lines can be replaced: `{sel}`, `{labels}`, `{extra_spec}`, `{pod}`,
 /// `{containers}`.
-fn ds(name: &str, spec_extra: &str, selector: &str, labels: &str, pod_extra: &str, containers: &str) -> String {
+fn ds(
+    name: &str,
+    spec_extra: &str,
+    selector: &str,
+    labels: &str,
+    pod_extra: &str,
+    containers: &str,
+) -> String {
     format!(
         "apiVersion: apps/v1\nkind: DaemonSet\nmetadata:\n  name: {name}\nspec:\n{spec_extra}  selector: {selector}\n  template:\n    metadata:\n      labels: {labels}\n    spec:\n{pod_extra}      containers: {containers}\n"
     )
@@ -21,14 +28,25 @@ const CONTAINERS: &str = "[{name: c, image: busybox}]";
 fn errors_of(text: &str) -> Vec<String> {
     let docs = parse_manifests(text);
     assert_eq!(docs.len(), 1, "{text}");
-    let manifest = docs.into_iter().next().unwrap().unwrap_or_else(|e| panic!("{e}\n{text}"));
-    validate_create(&manifest.object).iter().map(ToString::to_string).collect()
+    let manifest = docs
+        .into_iter()
+        .next()
+        .unwrap()
+        .unwrap_or_else(|e| panic!("{e}\n{text}"));
+    validate_create(&manifest.object)
+        .iter()
+        .map(ToString::to_string)
+        .collect()
 }
 
 fn check(cases: &[(&str, String, &[&str])]) {
     for (name, text, want) in cases {
         let got = errors_of(text);
-        assert_eq!(got, want.iter().map(ToString::to_string).collect::<Vec<_>>(), "case {name}:\n{text}");
+        assert_eq!(
+            got,
+            want.iter().map(ToString::to_string).collect::<Vec<_>>(),
+            "case {name}:\n{text}"
+        );
     }
 }
 
@@ -42,7 +60,8 @@ fn metadata_name_rules() {
     let subdomain = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
     let spec_example = format!("metadata.name: Invalid value: \"Foo_bar\": {subdomain}");
     let long = "a".repeat(254);
-    let long_err = format!("metadata.name: Invalid value: \"{long}\": must be no more than 253 characters");
+    let long_err =
+        format!("metadata.name: Invalid value: \"{long}\": must be no more than 253 characters");
     check(&[
         ("spec example", ds("Foo_bar", "", SEL, LABELS, "", CONTAINERS), &[&spec_example]),
         ("dots ok", ds("a.b-c", "", SEL, LABELS, "", CONTAINERS), &[]),
@@ -89,9 +108,25 @@ fn selector_rules() {
 
 #[test]
 fn selector_is_immutable_on_update() {
-    let old = parse_manifests(&ds("ds1", "", SEL, "{app: x, v: b}", "", CONTAINERS)).remove(0).unwrap().object;
-    let new = parse_manifests(&ds("ds1", "", "{matchLabels: {app: x, v: b}}", "{app: x, v: b}", "", CONTAINERS)).remove(0).unwrap().object;
-    let errs: Vec<String> = validate_update(&old, &new).iter().map(ToString::to_string).collect();
+    let old = parse_manifests(&ds("ds1", "", SEL, "{app: x, v: b}", "", CONTAINERS))
+        .remove(0)
+        .unwrap()
+        .object;
+    let new = parse_manifests(&ds(
+        "ds1",
+        "",
+        "{matchLabels: {app: x, v: b}}",
+        "{app: x, v: b}",
+        "",
+        CONTAINERS,
+    ))
+    .remove(0)
+    .unwrap()
+    .object;
+    let errs: Vec<String> = validate_update(&old, &new)
+        .iter()
+        .map(ToString::to_string)
+        .collect();
     assert_eq!(
         errs,
         ["spec.selector: Invalid value: v1.LabelSelector{MatchLabels:map[string]string{\"app\":\"x\", \"v\":\"b\"}, MatchExpressions:[]v1.LabelSelectorRequirement(nil)}: field is immutable"]
@@ -174,24 +209,62 @@ fn template_rules() {
 #[test]
 fn spec_number_rules() {
     check(&[
-        ("minReadySeconds", ds("ds1", "  minReadySeconds: -1\n", SEL, LABELS, "", CONTAINERS), &["spec.minReadySeconds: Invalid value: -1: must be greater than or equal to 0"]),
-        ("revisionHistoryLimit 0 ok", ds("ds1", "  revisionHistoryLimit: 0\n", SEL, LABELS, "", CONTAINERS), &[]),
+        (
+            "minReadySeconds",
+            ds(
+                "ds1",
+                "  minReadySeconds: -1\n",
+                SEL,
+                LABELS,
+                "",
+                CONTAINERS,
+            ),
+            &["spec.minReadySeconds: Invalid value: -1: must be greater than or equal to 0"],
+        ),
+        (
+            "revisionHistoryLimit 0 ok",
+            ds(
+                "ds1",
+                "  revisionHistoryLimit: 0\n",
+                SEL,
+                LABELS,
+                "",
+                CONTAINERS,
+            ),
+            &[],
+        ),
         (
             "revisionHistoryLimit",
-            ds("ds1", "  revisionHistoryLimit: -2\n", SEL, LABELS, "", CONTAINERS),
+            ds(
+                "ds1",
+                "  revisionHistoryLimit: -2\n",
+                SEL,
+                LABELS,
+                "",
+                CONTAINERS,
+            ),
             &["spec.revisionHistoryLimit: Invalid value: -2: must be greater than or equal to 0"],
         ),
     ]);
 }
 
 fn strategy(body: &str) -> String {
-    ds("ds1", &format!("  updateStrategy: {body}\n"), SEL, LABELS, "", CONTAINERS)
+    ds(
+        "ds1",
+        &format!("  updateStrategy: {body}\n"),
+        SEL,
+        LABELS,
+        "",
+        CONTAINERS,
+    )
 }
 
 #[test]
 fn update_strategy_rules() {
     let percent = "a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')";
-    let abc = format!("spec.updateStrategy.rollingUpdate.maxUnavailable: Invalid value: \"abc\": {percent}");
+    let abc = format!(
+        "spec.updateStrategy.rollingUpdate.maxUnavailable: Invalid value: \"abc\": {percent}"
+    );
     check(&[
         ("OnDelete", strategy("{type: OnDelete}"), &[]),
         ("defaults", strategy("{}"), &[]),
@@ -243,9 +316,16 @@ fn rolling_update_nil_is_required() {
     // Defaulting normally prevents this; the rule itself is still checked.
     let mut ds = DaemonSet::default();
     let spec = ds.spec.get_or_insert_with(Default::default);
-    spec.update_strategy = Some(DaemonSetUpdateStrategy { type_: Some("RollingUpdate".into()), rolling_update: None });
-    let errs = validate_daemon_set_update_strategy(spec.update_strategy.as_ref(), "spec.updateStrategy");
-    assert_eq!(errs[0].to_string(), "spec.updateStrategy.rollingUpdate: Required value");
+    spec.update_strategy = Some(DaemonSetUpdateStrategy {
+        type_: Some("RollingUpdate".into()),
+        rolling_update: None,
+    });
+    let errs =
+        validate_daemon_set_update_strategy(spec.update_strategy.as_ref(), "spec.updateStrategy");
+    assert_eq!(
+        errs[0].to_string(),
+        "spec.updateStrategy.rollingUpdate: Required value"
+    );
     ds.metadata.name = Some("x".into());
 }
 
@@ -260,24 +340,75 @@ fn label_rules() {
     let prefix = "metadata.labels: Invalid value: \"Ex.com/a\": prefix part a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
     let two_slashes = "metadata.labels: Invalid value: \"a/b/c\": a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')";
     let long_value = "v".repeat(64);
-    let long_value_err = format!("metadata.labels: Invalid value: \"{long_value}\": must be no more than 63 characters");
-    let with_meta_labels = |labels: &str| format!("{DS_HEAD}  labels: {labels}\nspec:\n  selector: {SEL}\n  template:\n    metadata: {{labels: {LABELS}}}\n    spec: {{containers: {CONTAINERS}}}\n");
+    let long_value_err = format!(
+        "metadata.labels: Invalid value: \"{long_value}\": must be no more than 63 characters"
+    );
+    let with_meta_labels = |labels: &str| {
+        format!("{DS_HEAD}  labels: {labels}\nspec:\n  selector: {SEL}\n  template:\n    metadata: {{labels: {LABELS}}}\n    spec: {{containers: {CONTAINERS}}}\n")
+    };
     check(&[
         ("meta key", with_meta_labels("{'bad key': x}"), &[&meta_key]),
         ("meta value", with_meta_labels("{k: '-x'}"), &[&meta_value]),
-        ("prefixed ok", with_meta_labels("{example.com/a: x, k: ''}"), &[]),
+        (
+            "prefixed ok",
+            with_meta_labels("{example.com/a: x, k: ''}"),
+            &[],
+        ),
         ("bad prefix", with_meta_labels("{Ex.com/a: x}"), &[prefix]),
-        ("empty prefix", with_meta_labels("{/a: x}"), &["metadata.labels: Invalid value: \"/a\": prefix part must be non-empty"]),
-        ("two slashes", with_meta_labels("{a/b/c: x}"), &[two_slashes]),
-        ("long value", with_meta_labels(&format!("{{k: {long_value}}}")), &[&long_value_err]),
-        ("template key", ds("ds1", "", "{matchLabels: {app: x}}", "{app: x, '-k': v}", "", CONTAINERS), &[&template_key]),
-        ("selector key", ds("ds1", "", "{matchLabels: {'-k': x}}", "{'-k': x}", "", CONTAINERS), &[&sel_key, &template_key]),
+        (
+            "empty prefix",
+            with_meta_labels("{/a: x}"),
+            &["metadata.labels: Invalid value: \"/a\": prefix part must be non-empty"],
+        ),
+        (
+            "two slashes",
+            with_meta_labels("{a/b/c: x}"),
+            &[two_slashes],
+        ),
+        (
+            "long value",
+            with_meta_labels(&format!("{{k: {long_value}}}")),
+            &[&long_value_err],
+        ),
+        (
+            "template key",
+            ds(
+                "ds1",
+                "",
+                "{matchLabels: {app: x}}",
+                "{app: x, '-k': v}",
+                "",
+                CONTAINERS,
+            ),
+            &[&template_key],
+        ),
+        (
+            "selector key",
+            ds(
+                "ds1",
+                "",
+                "{matchLabels: {'-k': x}}",
+                "{'-k': x}",
+                "",
+                CONTAINERS,
+            ),
+            &[&sel_key, &template_key],
+        ),
     ]);
 }
 
 #[test]
 fn toleration_rules() {
-    let tol = |t: &str| ds("ds1", "", SEL, LABELS, &format!("      tolerations: [{t}]\n"), CONTAINERS);
+    let tol = |t: &str| {
+        ds(
+            "ds1",
+            "",
+            SEL,
+            LABELS,
+            &format!("      tolerations: [{t}]\n"),
+            CONTAINERS,
+        )
+    };
     check(&[
         ("exists all", tol("{operator: Exists}"), &[]),
         ("equal", tol("{key: k, operator: Equal, value: v, effect: NoSchedule}"), &[]),
@@ -311,7 +442,16 @@ fn toleration_rules() {
 
 #[test]
 fn resource_rules() {
-    let res = |r: &str| ds("ds1", "", SEL, LABELS, "", &format!("[{{name: c, image: a, resources: {r}}}]"));
+    let res = |r: &str| {
+        ds(
+            "ds1",
+            "",
+            SEL,
+            LABELS,
+            "",
+            &format!("[{{name: c, image: a, resources: {r}}}]"),
+        )
+    };
     check(&[
         ("ok", res("{limits: {cpu: 200m, memory: 200Mi}, requests: {cpu: 100m, memory: 200Mi}}"), &[]),
         (
@@ -335,7 +475,16 @@ fn resource_rules() {
 
 #[test]
 fn affinity_rules() {
-    let aff = |a: &str| ds("ds1", "", SEL, LABELS, &format!("      affinity: {{nodeAffinity: {a}}}\n"), CONTAINERS);
+    let aff = |a: &str| {
+        ds(
+            "ds1",
+            "",
+            SEL,
+            LABELS,
+            &format!("      affinity: {{nodeAffinity: {a}}}\n"),
+            CONTAINERS,
+        )
+    };
     let p = "spec.template.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms";
     let no_terms = format!("{p}: Required value: must have at least one node selector term");
     let bad_op = format!("{p}[0].matchExpressions[0].operator: Invalid value: \"Foo\": not a valid selector operator");
@@ -355,7 +504,9 @@ fn affinity_rules() {
 
 #[test]
 fn pod_rules() {
-    let pod = |extra: &str, containers: &str| format!("apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n{extra}  containers: {containers}\n");
+    let pod = |extra: &str, containers: &str| {
+        format!("apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n{extra}  containers: {containers}\n")
+    };
     check(&[
         ("ok", pod("  restartPolicy: OnFailure\n", CONTAINERS), &[]),
         ("never ok", pod("  restartPolicy: Never\n", CONTAINERS), &[]),
@@ -380,7 +531,9 @@ fn pod_rules() {
 
 #[test]
 fn node_and_namespace_rules() {
-    let node = |taints: &str| format!("apiVersion: v1\nkind: Node\nmetadata: {{name: n1}}\nspec: {{taints: {taints}}}\n");
+    let node = |taints: &str| {
+        format!("apiVersion: v1\nkind: Node\nmetadata: {{name: n1}}\nspec: {{taints: {taints}}}\n")
+    };
     check(&[
         ("ok", node("[{key: k, value: v, effect: NoSchedule}]"), &[]),
         (
@@ -405,7 +558,9 @@ fn node_and_namespace_rules() {
 
 #[test]
 fn priority_class_rules() {
-    let pc = |name: &str, value: &str| format!("apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {{name: {name}}}\nvalue: {value}\n");
+    let pc = |name: &str, value: &str| {
+        format!("apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {{name: {name}}}\nvalue: {value}\n")
+    };
     check(&[
         ("ok", pc("high", "1000000"), &[]),
         ("max ok", pc("high", "1000000000"), &[]),
@@ -426,23 +581,47 @@ fn priority_class_rules() {
 
 #[test]
 fn errors_come_in_api_server_order() {
-    let text = ds("Bad_Name", "  minReadySeconds: -1\n", "{matchLabels: {app: a}}", "{app: b}", "      restartPolicy: Never\n", "[]");
+    let text = ds(
+        "Bad_Name",
+        "  minReadySeconds: -1\n",
+        "{matchLabels: {app: a}}",
+        "{app: b}",
+        "      restartPolicy: Never\n",
+        "[]",
+    );
     let got = errors_of(&text);
     let paths: Vec<&str> = got.iter().map(|e| e.split(':').next().unwrap()).collect();
     assert_eq!(
         paths,
-        ["metadata.name", "spec.template.metadata.labels", "spec.template.spec.containers", "spec.template.spec.restartPolicy", "spec.minReadySeconds"]
+        [
+            "metadata.name",
+            "spec.template.metadata.labels",
+            "spec.template.spec.containers",
+            "spec.template.spec.restartPolicy",
+            "spec.minReadySeconds"
+        ]
     );
 }
 
 #[test]
 fn format_invalid_single_and_list() {
-    let one = [FieldError::invalid("spec.template.metadata.labels", "map[string]string{\"app\":\"b\"}", "`selector` does not match template `labels`")];
+    let one = [FieldError::invalid(
+        "spec.template.metadata.labels",
+        "map[string]string{\"app\":\"b\"}",
+        "`selector` does not match template `labels`",
+    )];
     assert_eq!(
         format_invalid("DaemonSet", "ds1", &one),
         "The DaemonSet \"ds1\" is invalid: spec.template.metadata.labels: Invalid value: map[string]string{\"app\":\"b\"}: `selector` does not match template `labels`"
     );
-    let two = [FieldError::required("spec.template.spec.containers", ""), FieldError::invalid("spec.minReadySeconds", "-1", "must be greater than or equal to 0")];
+    let two = [
+        FieldError::required("spec.template.spec.containers", ""),
+        FieldError::invalid(
+            "spec.minReadySeconds",
+            "-1",
+            "must be greater than or equal to 0",
+        ),
+    ];
     assert_eq!(
         format_invalid("DaemonSet", "ds1", &two),
         "The DaemonSet \"ds1\" is invalid: \n* spec.template.spec.containers: Required value\n* spec.minReadySeconds: Invalid value: -1: must be greater than or equal to 0"
@@ -451,7 +630,14 @@ fn format_invalid_single_and_list() {
 
 #[test]
 fn go_quote_matches_strconv_quote() {
-    let cases = [("a", "\"a\""), ("a\"b", "\"a\\\"b\""), ("tab\t", "\"tab\\t\""), ("\u{1}", "\"\\x01\""), ("é", "\"é\""), ("\\", "\"\\\\\"")];
+    let cases = [
+        ("a", "\"a\""),
+        ("a\"b", "\"a\\\"b\""),
+        ("tab\t", "\"tab\\t\""),
+        ("\u{1}", "\"\\x01\""),
+        ("é", "\"é\""),
+        ("\\", "\"\\\\\""),
+    ];
     for (input, want) in cases {
         assert_eq!(go_quote(input), want);
     }

@@ -9,8 +9,13 @@ use dsplay_api::validation::validate_create;
 use std::path::{Path, PathBuf};
 
 fn files(dir: &str) -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data").join(dir);
-    let mut out: Vec<PathBuf> = std::fs::read_dir(&root).unwrap().map(|e| e.unwrap().path()).collect();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(dir);
+    let mut out: Vec<PathBuf> = std::fs::read_dir(&root)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
     out.sort();
     out
 }
@@ -22,9 +27,18 @@ fn problems(bytes: &[u8]) -> Vec<String> {
         match doc {
             Err(e) => out.push(e.to_string()),
             Ok(mut manifest) => {
-                out.extend(manifest.unknown_fields.iter().map(|f| format!("strict decoding error: unknown field \"{f}\"")));
+                out.extend(
+                    manifest
+                        .unknown_fields
+                        .iter()
+                        .map(|f| format!("strict decoding error: unknown field \"{f}\"")),
+                );
                 apply_defaults(&mut manifest.object);
-                out.extend(validate_create(&manifest.object).iter().map(ToString::to_string));
+                out.extend(
+                    validate_create(&manifest.object)
+                        .iter()
+                        .map(ToString::to_string),
+                );
             }
         }
     }
@@ -72,16 +86,27 @@ fn bad_manifest_messages_are_kubectl_like() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/bad");
     for (file, want) in expect {
         let got = problems(&std::fs::read(root.join(file)).unwrap());
-        assert_eq!(got.first().map(String::as_str), Some(want), "{file}: {got:#?}");
+        assert_eq!(
+            got.first().map(String::as_str),
+            Some(want),
+            "{file}: {got:#?}"
+        );
     }
 }
 
 #[test]
 fn oversized_input_is_rejected_before_parsing() {
-    let text = format!("apiVersion: v1\nkind: Namespace\nmetadata: {{name: a}}\n# {}\n", "x".repeat(1024 * 1024));
+    let text = format!(
+        "apiVersion: v1\nkind: Namespace\nmetadata: {{name: a}}\n# {}\n",
+        "x".repeat(1024 * 1024)
+    );
     let docs = parse_manifests(&text);
     assert_eq!(docs.len(), 1);
-    assert!(docs[0].as_ref().unwrap_err().to_string().contains("more than the 1048576 bytes"));
+    assert!(docs[0]
+        .as_ref()
+        .unwrap_err()
+        .to_string()
+        .contains("more than the 1048576 bytes"));
     let deep = format!("a: {}", "[".repeat(1_000_000));
     assert!(parse_manifests(&deep)[0].is_err());
 }
@@ -97,13 +122,21 @@ fn every_good_manifest_parses_and_validates() {
         if path.to_string_lossy().contains("extensions-v1beta1") {
             let err = docs[0].as_ref().unwrap_err();
             assert!(matches!(err, ManifestError::NoMatch { .. }), "{err}");
-            assert_eq!(err.to_string(), "no matches for kind \"DaemonSet\" in version \"extensions/v1beta1\"");
+            assert_eq!(
+                err.to_string(),
+                "no matches for kind \"DaemonSet\" in version \"extensions/v1beta1\""
+            );
             assert!(err.hint().unwrap().contains("change apiVersion to apps/v1"));
             continue;
         }
         for doc in docs {
             let manifest = doc.unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-            assert!(manifest.unknown_fields.is_empty(), "{}: {:?}", path.display(), manifest.unknown_fields);
+            assert!(
+                manifest.unknown_fields.is_empty(),
+                "{}: {:?}",
+                path.display(),
+                manifest.unknown_fields
+            );
             let errors = validate_create(&manifest.object);
             assert!(errors.is_empty(), "{}: {errors:?}", path.display());
         }

@@ -30,11 +30,18 @@ fn tricky_value() -> impl Strategy<Value = String> {
 }
 
 fn labels() -> impl Strategy<Value = BTreeMap<String, String>> {
-    proptest::collection::btree_map("([a-z]{1,5}\\.)?[a-z]{1,6}(/[a-zA-Z0-9]{1,6})?", tricky_value(), 1..4)
+    proptest::collection::btree_map(
+        "([a-z]{1,5}\\.)?[a-z]{1,6}(/[a-zA-Z0-9]{1,6})?",
+        tricky_value(),
+        1..4,
+    )
 }
 
 fn int_or_string() -> impl Strategy<Value = IntOrString> {
-    prop_oneof![(0..5i32).prop_map(IntOrString::Int), (0..=100u32).prop_map(|p| IntOrString::String(format!("{p}%")))]
+    prop_oneof![
+        (0..5i32).prop_map(IntOrString::Int),
+        (0..=100u32).prop_map(|p| IntOrString::String(format!("{p}%")))
+    ]
 }
 
 fn container() -> impl Strategy<Value = Container> {
@@ -43,13 +50,23 @@ fn container() -> impl Strategy<Value = Container> {
         "[a-z]{1,8}(:[a-z0-9.]{1,5})?",
         proptest::collection::vec(".{0,12}", 0..3),
         proptest::option::of((1..65535i32, proptest::option::of(1..65535i32))),
-        proptest::option::of(prop_oneof![Just("Always"), Just("IfNotPresent"), Just("Never")]),
+        proptest::option::of(prop_oneof![
+            Just("Always"),
+            Just("IfNotPresent"),
+            Just("Never")
+        ]),
     )
         .prop_map(|(name, image, args, port, pull)| Container {
             name,
             image: Some(image),
             args: if args.is_empty() { None } else { Some(args) },
-            ports: port.map(|(container_port, host_port)| vec![ContainerPort { container_port, host_port, ..Default::default() }]),
+            ports: port.map(|(container_port, host_port)| {
+                vec![ContainerPort {
+                    container_port,
+                    host_port,
+                    ..Default::default()
+                }]
+            }),
             image_pull_policy: pull.map(str::to_string),
             ..Default::default()
         })
@@ -59,7 +76,11 @@ fn toleration() -> impl Strategy<Value = Toleration> {
     (
         proptest::option::of(dns_label()),
         prop_oneof![Just("Exists"), Just("Equal")],
-        proptest::option::of(prop_oneof![Just("NoSchedule"), Just("NoExecute"), Just("PreferNoSchedule")]),
+        proptest::option::of(prop_oneof![
+            Just("NoSchedule"),
+            Just("NoExecute"),
+            Just("PreferNoSchedule")
+        ]),
         proptest::option::of(0..1000i64),
     )
         .prop_map(|(key, op, effect, seconds)| Toleration {
@@ -84,35 +105,71 @@ fn daemon_set() -> impl Strategy<Value = DaemonSet> {
         proptest::option::of(labels()),
         proptest::option::of(labels()),
     )
-        .prop_map(|(name, namespace, labels, containers, rolling, min_ready, history, tolerations, node_selector, annotations)| DaemonSet {
-            metadata: ObjectMeta { name: Some(name), namespace, annotations, labels: Some(labels.clone()), ..Default::default() },
-            spec: Some(DaemonSetSpec {
-                selector: LabelSelector { match_labels: Some(labels.clone()), match_expressions: None },
-                template: PodTemplateSpec {
-                    metadata: Some(ObjectMeta { labels: Some(labels), ..Default::default() }),
-                    spec: Some(PodSpec {
-                        containers,
-                        tolerations: if tolerations.is_empty() { None } else { Some(tolerations) },
-                        node_selector,
-                        ..Default::default()
-                    }),
+        .prop_map(
+            |(
+                name,
+                namespace,
+                labels,
+                containers,
+                rolling,
+                min_ready,
+                history,
+                tolerations,
+                node_selector,
+                annotations,
+            )| DaemonSet {
+                metadata: ObjectMeta {
+                    name: Some(name),
+                    namespace,
+                    annotations,
+                    labels: Some(labels.clone()),
+                    ..Default::default()
                 },
-                update_strategy: rolling.map(|(mu, ms)| DaemonSetUpdateStrategy {
-                    type_: Some("RollingUpdate".into()),
-                    rolling_update: Some(RollingUpdateDaemonSet { max_unavailable: Some(mu), max_surge: Some(ms) }),
+                spec: Some(DaemonSetSpec {
+                    selector: LabelSelector {
+                        match_labels: Some(labels.clone()),
+                        match_expressions: None,
+                    },
+                    template: PodTemplateSpec {
+                        metadata: Some(ObjectMeta {
+                            labels: Some(labels),
+                            ..Default::default()
+                        }),
+                        spec: Some(PodSpec {
+                            containers,
+                            tolerations: if tolerations.is_empty() {
+                                None
+                            } else {
+                                Some(tolerations)
+                            },
+                            node_selector,
+                            ..Default::default()
+                        }),
+                    },
+                    update_strategy: rolling.map(|(mu, ms)| DaemonSetUpdateStrategy {
+                        type_: Some("RollingUpdate".into()),
+                        rolling_update: Some(RollingUpdateDaemonSet {
+                            max_unavailable: Some(mu),
+                            max_surge: Some(ms),
+                        }),
+                    }),
+                    min_ready_seconds: min_ready,
+                    revision_history_limit: history,
                 }),
-                min_ready_seconds: min_ready,
-                revision_history_limit: history,
-            }),
-            status: None,
-        })
+                status: None,
+            },
+        )
 }
 
 fn round_trip(text: &str) -> Object {
     let mut docs = parse_manifests(text);
     assert_eq!(docs.len(), 1, "{text}");
     let manifest = docs.remove(0).unwrap_or_else(|e| panic!("{e}\n{text}"));
-    assert!(manifest.unknown_fields.is_empty(), "{:?}", manifest.unknown_fields);
+    assert!(
+        manifest.unknown_fields.is_empty(),
+        "{:?}",
+        manifest.unknown_fields
+    );
     manifest.object
 }
 

@@ -148,7 +148,10 @@ fn needs_more(text: &str) -> bool {
     }
     let first = text.lines().next().unwrap_or("");
     if let Some(idx) = first.find("<<") {
-        let delimiter = first[idx + 2..].trim().trim_start_matches('-').trim_matches(|c| c == '\'' || c == '"');
+        let delimiter = first[idx + 2..]
+            .trim()
+            .trim_start_matches('-')
+            .trim_matches(|c| c == '\'' || c == '"');
         let delimiter = delimiter.split_whitespace().next().unwrap_or("");
         return !delimiter.is_empty() && !text.lines().skip(1).any(|l| l.trim() == delimiter);
     }

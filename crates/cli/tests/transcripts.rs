@@ -13,7 +13,11 @@ fn transcripts_dir() -> PathBuf {
 }
 
 fn run_script(script: &Path) -> (String, i32) {
-    let output = Command::new(env!("CARGO_BIN_EXE_dsplay")).arg("run").arg(script).output().expect("dsplay runs");
+    let output = Command::new(env!("CARGO_BIN_EXE_dsplay"))
+        .arg("run")
+        .arg(script)
+        .output()
+        .expect("dsplay runs");
     let code = output.status.code().unwrap_or(-1);
     (String::from_utf8_lossy(&output.stdout).into_owned(), code)
 }
@@ -27,7 +31,11 @@ fn transcripts_match_reviewed_output() {
         .filter(|p| p.extension().is_some_and(|e| e == "sh"))
         .collect();
     scripts.sort();
-    assert!(scripts.len() >= 8, "expected the scenario scripts, found {}", scripts.len());
+    assert!(
+        scripts.len() >= 8,
+        "expected the scenario scripts, found {}",
+        scripts.len()
+    );
     let mut failures = Vec::new();
     for script in &scripts {
         let (stdout, code) = run_script(script);
@@ -39,15 +47,32 @@ fn transcripts_match_reviewed_output() {
         }
         let expected = std::fs::read_to_string(&expected_path).unwrap_or_default();
         if expected != actual {
-            let line = expected.lines().zip(actual.lines()).position(|(a, b)| a != b).unwrap_or(0) + 1;
-            failures.push(format!("{}: differs from {} at line {line}", script.display(), expected_path.display()));
+            let line = expected
+                .lines()
+                .zip(actual.lines())
+                .position(|(a, b)| a != b)
+                .unwrap_or(0)
+                + 1;
+            failures.push(format!(
+                "{}: differs from {} at line {line}",
+                script.display(),
+                expected_path.display()
+            ));
         }
     }
-    assert!(failures.is_empty(), "transcripts changed (DSPLAY_BLESS=1 to accept):\n{}", failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "transcripts changed (DSPLAY_BLESS=1 to accept):\n{}",
+        failures.join("\n")
+    );
 }
 
 #[test]
 fn same_script_same_transcript() {
     let script = transcripts_dir().join("06-simple-daemonset-rollout.sh");
-    assert_eq!(run_script(&script), run_script(&script), "determinism: two runs differ");
+    assert_eq!(
+        run_script(&script),
+        run_script(&script),
+        "determinism: two runs differ"
+    );
 }

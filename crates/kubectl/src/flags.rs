@@ -18,16 +18,30 @@ pub struct FlagSpec {
 
 /// Shorthand for a value flag.
 pub const fn value(long: &'static str, short: Option<char>) -> FlagSpec {
-    FlagSpec { long, short, takes_value: true }
+    FlagSpec {
+        long,
+        short,
+        takes_value: true,
+    }
 }
 
 /// Shorthand for a boolean flag.
 pub const fn boolean(long: &'static str, short: Option<char>) -> FlagSpec {
-    FlagSpec { long, short, takes_value: false }
+    FlagSpec {
+        long,
+        short,
+        takes_value: false,
+    }
 }
 
 /// Flags every kubectl command accepts.
-pub const GLOBAL: &[FlagSpec] = &[value("namespace", Some('n')), value("context", None), value("kubeconfig", None), value("v", Some('v')), boolean("help", Some('h'))];
+pub const GLOBAL: &[FlagSpec] = &[
+    value("namespace", Some('n')),
+    value("context", None),
+    value("kubeconfig", None),
+    value("v", Some('v')),
+    boolean("help", Some('h')),
+];
 
 /// Parsed flags: values by long name (repeatable flags keep every value) and positional arguments.
 #[derive(Clone, Debug, Default)]
@@ -41,12 +55,21 @@ pub struct Parsed {
 impl Parsed {
     /// The last value of a flag.
     pub fn get(&self, long: &str) -> Option<&str> {
-        self.values.get(long).and_then(|v| v.last()).map(String::as_str)
+        self.values
+            .get(long)
+            .and_then(|v| v.last())
+            .map(String::as_str)
     }
 
     /// Every value of a repeatable flag (comma lists are split).
     pub fn all(&self, long: &str) -> Vec<String> {
-        self.values.get(long).into_iter().flatten().flat_map(|v| v.split(',').map(str::to_string)).filter(|s| !s.is_empty()).collect()
+        self.values
+            .get(long)
+            .into_iter()
+            .flatten()
+            .flat_map(|v| v.split(',').map(str::to_string))
+            .filter(|s| !s.is_empty())
+            .collect()
     }
 
     /// A boolean flag: present without value or `=true`.
@@ -95,7 +118,11 @@ pub fn parse(words: &[String], specs: &[FlagSpec]) -> Result<Parsed, String> {
                     words[i - 1].clone()
                 }
             };
-            parsed.values.entry(spec.long.to_string()).or_default().push(value);
+            parsed
+                .values
+                .entry(spec.long.to_string())
+                .or_default()
+                .push(value);
         } else if word.len() > 1 && word.starts_with('-') {
             let chars: Vec<char> = word[1..].chars().collect();
             let mut j = 0;
@@ -114,10 +141,18 @@ pub fn parse(words: &[String], specs: &[FlagSpec]) -> Result<Parsed, String> {
                     } else {
                         return Err(format!("flag needs an argument: '{c}' in {word}"));
                     };
-                    parsed.values.entry(spec.long.to_string()).or_default().push(value);
+                    parsed
+                        .values
+                        .entry(spec.long.to_string())
+                        .or_default()
+                        .push(value);
                     break;
                 }
-                parsed.values.entry(spec.long.to_string()).or_default().push("true".to_string());
+                parsed
+                    .values
+                    .entry(spec.long.to_string())
+                    .or_default()
+                    .push("true".to_string());
                 j += 1;
             }
         } else {
@@ -137,15 +172,28 @@ mod tests {
 
     #[test]
     fn parses_like_pflag() {
-        let specs = [value("output", Some('o')), boolean("all-namespaces", Some('A')), value("selector", Some('l'))];
+        let specs = [
+            value("output", Some('o')),
+            boolean("all-namespaces", Some('A')),
+            value("selector", Some('l')),
+        ];
         let p = parse(&words("ds -n kube-system -o=wide x -Al app=x"), &specs).unwrap();
         assert_eq!(p.args, vec!["ds", "x"]);
         assert_eq!(p.get("namespace"), Some("kube-system"));
         assert_eq!(p.get("output"), Some("wide"));
         assert!(p.flag("all-namespaces"));
         assert_eq!(p.get("selector"), Some("app=x"));
-        assert_eq!(parse(&words("--foo"), &specs).unwrap_err(), "unknown flag: --foo");
-        assert_eq!(parse(&words("-z"), &specs).unwrap_err(), "unknown shorthand flag: 'z' in -z");
-        assert_eq!(parse(&words("-n"), &specs).unwrap_err(), "flag needs an argument: 'n' in -n");
+        assert_eq!(
+            parse(&words("--foo"), &specs).unwrap_err(),
+            "unknown flag: --foo"
+        );
+        assert_eq!(
+            parse(&words("-z"), &specs).unwrap_err(),
+            "unknown shorthand flag: 'z' in -z"
+        );
+        assert_eq!(
+            parse(&words("-n"), &specs).unwrap_err(),
+            "flag needs an argument: 'n' in -n"
+        );
     }
 }

@@ -3,9 +3,9 @@
 //! **API Boundary:** `Session` is what the web app and the `dsplay` CLI drive; everything a user can do
 //! is a command string run through it. This is the only crate that renders kubectl-style text.
 
-pub mod printers;
 mod commands;
 pub mod flags;
+pub mod printers;
 pub mod session;
 pub mod tokenizer;
 

@@ -50,7 +50,10 @@ pub struct SessionOptions {
 
 impl Default for SessionOptions {
     fn default() -> Self {
-        SessionOptions { seed: 1, empty: false }
+        SessionOptions {
+            seed: 1,
+            empty: false,
+        }
     }
 }
 
@@ -65,8 +68,16 @@ pub struct Session {
 impl Session {
     /// A new session on the default (or empty) cluster.
     pub fn new(options: SessionOptions) -> Session {
-        let cluster = if options.empty { Cluster::new_empty(options.seed) } else { Cluster::new(options.seed) };
-        Session { cluster, history: Vec::new(), read_file: None }
+        let cluster = if options.empty {
+            Cluster::new_empty(options.seed)
+        } else {
+            Cluster::new(options.seed)
+        };
+        Session {
+            cluster,
+            history: Vec::new(),
+            read_file: None,
+        }
     }
 
     /// Runs a script (one or more commands, here-documents allowed) and returns one output per command.
@@ -79,13 +90,25 @@ impl Session {
                         continue;
                     }
                     self.history.push(command.echo.clone());
-                    let mut ctx = Ctx { cluster: &mut self.cluster, stdin: command.stdin.as_deref(), read_file: self.read_file, chunks: Vec::new() };
+                    let mut ctx = Ctx {
+                        cluster: &mut self.cluster,
+                        stdin: command.stdin.as_deref(),
+                        read_file: self.read_file,
+                        chunks: Vec::new(),
+                    };
                     let success = commands::run(&mut ctx, &command.args).is_ok();
-                    outputs.push(CommandOutput { command: command.echo, chunks: ctx.chunks, success });
+                    outputs.push(CommandOutput {
+                        command: command.echo,
+                        chunks: ctx.chunks,
+                        success,
+                    });
                 }
                 Err(error) => outputs.push(CommandOutput {
                     command: error.echo.clone(),
-                    chunks: vec![Chunk { stream: Stream::Stderr, text: format!("error: {}\n", error.message) }],
+                    chunks: vec![Chunk {
+                        stream: Stream::Stderr,
+                        text: format!("error: {}\n", error.message),
+                    }],
                     success: false,
                 }),
             }

@@ -60,7 +60,11 @@ pub fn split_script(text: &str) -> Vec<Result<ScriptCommand, TokenizeError>> {
         .map(|l| l.strip_suffix('\r').unwrap_or(l))
         .collect();
     // `split` yields a final empty piece when the text ends in a newline: not a line of its own.
-    let count = if text.ends_with('\n') { lines.len() - 1 } else { lines.len() };
+    let count = if text.ends_with('\n') {
+        lines.len() - 1
+    } else {
+        lines.len()
+    };
     let lines = &lines[..count];
     let mut out = Vec::new();
     let mut i = 0;
@@ -77,7 +81,10 @@ pub fn split_script(text: &str) -> Vec<Result<ScriptCommand, TokenizeError>> {
 
 /// Parses the command starting at `lines[start]`; returns it (None for blank/comment lines) and the
 /// index of the first line after it.
-fn parse_command(lines: &[&str], start: usize) -> (Option<Result<ScriptCommand, TokenizeError>>, usize) {
+fn parse_command(
+    lines: &[&str],
+    start: usize,
+) -> (Option<Result<ScriptCommand, TokenizeError>>, usize) {
     let mut words: Vec<String> = Vec::new();
     let mut cur = String::new();
     let mut in_word = false;
@@ -158,7 +165,10 @@ fn parse_command(lines: &[&str], start: usize) -> (Option<Result<ScriptCommand, 
                         quote = Quote::Double;
                         in_word = true;
                         k += 1;
-                    } else if c == '<' && chars.get(k + 1) == Some(&'<') && chars.get(k + 2) != Some(&'<') {
+                    } else if c == '<'
+                        && chars.get(k + 1) == Some(&'<')
+                        && chars.get(k + 2) != Some(&'<')
+                    {
                         if in_word {
                             words.push(std::mem::take(&mut cur));
                             in_word = false;
@@ -172,12 +182,16 @@ fn parse_command(lines: &[&str], start: usize) -> (Option<Result<ScriptCommand, 
                             k += 1;
                         }
                         match read_delimiter(&chars, &mut k) {
-                            Some(delimiter) => heredocs.push(HereDoc { delimiter, strip_tabs }),
+                            Some(delimiter) => heredocs.push(HereDoc {
+                                delimiter,
+                                strip_tabs,
+                            }),
                             None => {
                                 let err = TokenizeError {
                                     line: start + 1,
                                     echo: lines[start..=j].join("\n"),
-                                    message: "syntax error near unexpected token `newline'".to_string(),
+                                    message: "syntax error near unexpected token `newline'"
+                                        .to_string(),
                                 };
                                 return (Some(Err(err)), j + 1);
                             }
@@ -217,7 +231,11 @@ fn parse_command(lines: &[&str], start: usize) -> (Option<Result<ScriptCommand, 
             let line = lines[next];
             echo_lines.push(line);
             next += 1;
-            let content = if doc.strip_tabs { line.trim_start_matches('\t') } else { line };
+            let content = if doc.strip_tabs {
+                line.trim_start_matches('\t')
+            } else {
+                line
+            };
             if content == doc.delimiter {
                 found = true;
                 break;
@@ -242,7 +260,11 @@ fn parse_command(lines: &[&str], start: usize) -> (Option<Result<ScriptCommand, 
     if words.is_empty() && heredocs.is_empty() {
         return (None, next);
     }
-    let command = ScriptCommand { echo: echo_lines.join("\n"), args: words, stdin };
+    let command = ScriptCommand {
+        echo: echo_lines.join("\n"),
+        args: words,
+        stdin,
+    };
     (Some(Ok(command)), next)
 }
 
@@ -293,7 +315,10 @@ mod tests {
     use super::*;
 
     fn ok(text: &str) -> Vec<ScriptCommand> {
-        split_script(text).into_iter().map(|r| r.expect("no error")).collect()
+        split_script(text)
+            .into_iter()
+            .map(|r| r.expect("no error"))
+            .collect()
     }
 
     fn args(text: &str) -> Vec<Vec<String>> {
@@ -307,15 +332,49 @@ mod tests {
     #[test]
     fn words_quotes_and_comments() {
         let cases: &[(&str, &str, Vec<Vec<String>>)] = &[
-            ("simple", "kubectl get ds\n", vec![v(&["kubectl", "get", "ds"])]),
-            ("blank and comments", "\n# hi\n   # indented\nsim settle # trailing\n", vec![v(&["sim", "settle"])]),
+            (
+                "simple",
+                "kubectl get ds\n",
+                vec![v(&["kubectl", "get", "ds"])],
+            ),
+            (
+                "blank and comments",
+                "\n# hi\n   # indented\nsim settle # trailing\n",
+                vec![v(&["sim", "settle"])],
+            ),
             ("hash inside word", "echo a#b\n", vec![v(&["echo", "a#b"])]),
-            ("single quotes", "kubectl patch ds x -p='[{\"op\": \"remove\"}]'", vec![v(&["kubectl", "patch", "ds", "x", "-p=[{\"op\": \"remove\"}]"])]),
-            ("double quotes escapes", r#"a "x \"y\" \$z \n""#, vec![v(&["a", "x \"y\" $z \\n"])]),
-            ("backslash outside", r"a b\ c \#d", vec![v(&["a", "b c", "#d"])]),
+            (
+                "single quotes",
+                "kubectl patch ds x -p='[{\"op\": \"remove\"}]'",
+                vec![v(&[
+                    "kubectl",
+                    "patch",
+                    "ds",
+                    "x",
+                    "-p=[{\"op\": \"remove\"}]",
+                ])],
+            ),
+            (
+                "double quotes escapes",
+                r#"a "x \"y\" \$z \n""#,
+                vec![v(&["a", "x \"y\" $z \\n"])],
+            ),
+            (
+                "backslash outside",
+                r"a b\ c \#d",
+                vec![v(&["a", "b c", "#d"])],
+            ),
             ("empty quoted word", "a '' \"\"", vec![v(&["a", "", ""])]),
-            ("adjacent quotes join", "a 'b'\"c\"d", vec![v(&["a", "bcd"])]),
-            ("quote in comment ignored", "a # don't\nb", vec![v(&["a"]), v(&["b"])]),
+            (
+                "adjacent quotes join",
+                "a 'b'\"c\"d",
+                vec![v(&["a", "bcd"])],
+            ),
+            (
+                "quote in comment ignored",
+                "a # don't\nb",
+                vec![v(&["a"]), v(&["b"])],
+            ),
             ("crlf", "a b\r\nc\r\n", vec![v(&["a", "b"]), v(&["c"])]),
             ("tabs", "a\tb", vec![v(&["a", "b"])]),
         ];
@@ -346,11 +405,22 @@ mod tests {
         let cmds = ok(text);
         assert_eq!(cmds.len(), 2);
         assert_eq!(cmds[0].args, v(&["kubectl", "apply", "-f", "-"]));
-        assert_eq!(cmds[0].stdin.as_deref(), Some("apiVersion: v1\n  kind: x\n"));
-        assert_eq!(cmds[0].echo, "kubectl apply -f - <<EOF\napiVersion: v1\n  kind: x\nEOF");
+        assert_eq!(
+            cmds[0].stdin.as_deref(),
+            Some("apiVersion: v1\n  kind: x\n")
+        );
+        assert_eq!(
+            cmds[0].echo,
+            "kubectl apply -f - <<EOF\napiVersion: v1\n  kind: x\nEOF"
+        );
         assert_eq!(cmds[1].args, v(&["sim", "settle"]));
 
-        for (name, op) in [("quoted", "<<'EOF'"), ("dquoted", "<<\"EOF\""), ("space", "<< EOF"), ("attached", "-<<EOF")] {
+        for (name, op) in [
+            ("quoted", "<<'EOF'"),
+            ("dquoted", "<<\"EOF\""),
+            ("space", "<< EOF"),
+            ("attached", "-<<EOF"),
+        ] {
             let text = format!("cat {op}\n$HOME `x`\nEOF\n");
             let cmds = ok(&text);
             assert_eq!(cmds[0].stdin.as_deref(), Some("$HOME `x`\n"), "{name}");
@@ -369,20 +439,32 @@ mod tests {
     fn errors_and_recovery() {
         let out = split_script("echo \"abc\nnext 'x\nlast\n");
         // The unterminated double quote swallows to EOF, so it is reported and scanning resumes.
-        assert_eq!(out[0].as_ref().unwrap_err().message, "unexpected EOF while looking for matching `\"'");
+        assert_eq!(
+            out[0].as_ref().unwrap_err().message,
+            "unexpected EOF while looking for matching `\"'"
+        );
         assert_eq!(out[0].as_ref().unwrap_err().line, 1);
         assert_eq!(out[0].as_ref().unwrap_err().echo, "echo \"abc");
-        assert_eq!(out[1].as_ref().unwrap_err().message, "unexpected EOF while looking for matching `''");
+        assert_eq!(
+            out[1].as_ref().unwrap_err().message,
+            "unexpected EOF while looking for matching `''"
+        );
         assert_eq!(out[2].as_ref().unwrap().args, v(&["last"]));
 
         let out = split_script("a\ncat <<EOF\nbody\n");
         assert_eq!(out[0].as_ref().unwrap().args, v(&["a"]));
         let err = out[1].as_ref().unwrap_err();
-        assert_eq!(err.message, "here-document at line 2 delimited by end-of-file (wanted `EOF')");
+        assert_eq!(
+            err.message,
+            "here-document at line 2 delimited by end-of-file (wanted `EOF')"
+        );
         assert_eq!(err.echo, "cat <<EOF\nbody");
 
         let out = split_script("cat <<\nb\n");
-        assert_eq!(out[0].as_ref().unwrap_err().message, "syntax error near unexpected token `newline'");
+        assert_eq!(
+            out[0].as_ref().unwrap_err().message,
+            "syntax error near unexpected token `newline'"
+        );
         assert_eq!(out[1].as_ref().unwrap().args, v(&["b"]));
     }
 

@@ -24,9 +24,11 @@ fn ds() -> DaemonSet {
 }
 
 fn pod(name: &str) -> Pod {
-    from(json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": name, "namespace": "default",
+    from(
+        json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": name, "namespace": "default",
         "ownerReferences": [{"apiVersion": "apps/v1", "kind": "DaemonSet", "name": "demo", "uid": "ds-uid", "controller": true}]},
-        "spec": {"containers": [{"name": "demo"}]}, "status": {"phase": "Running"}}))
+        "spec": {"containers": [{"name": "demo"}]}, "status": {"phase": "Running"}}),
+    )
 }
 
 #[test]
@@ -69,16 +71,31 @@ Events:            <none>
 #[test]
 fn daemon_set_events_table() {
     let ev = |pod: &str, at: &str, count: i32, first: &str| -> Event {
-        from(json!({"apiVersion": "v1", "kind": "Event", "metadata": {"name": pod},
+        from(
+            json!({"apiVersion": "v1", "kind": "Event", "metadata": {"name": pod},
             "involvedObject": {"kind": "DaemonSet", "name": "demo"}, "reason": "SuccessfulCreate", "type": "Normal",
             "message": format!("Created pod: {pod}"), "source": {"component": "daemonset-controller"},
-            "firstTimestamp": first, "lastTimestamp": at, "count": count}))
+            "firstTimestamp": first, "lastTimestamp": at, "count": count}),
+        )
     };
-    let e1 = ev("demo-dng4m", "2026-01-01T00:00:00Z", 1, "2026-01-01T00:00:00Z");
-    let e2 = ev("demo-xyz12", "2026-01-01T00:39:00Z", 5, "2026-01-01T00:32:00Z");
+    let e1 = ev(
+        "demo-dng4m",
+        "2026-01-01T00:00:00Z",
+        1,
+        "2026-01-01T00:00:00Z",
+    );
+    let e2 = ev(
+        "demo-xyz12",
+        "2026-01-01T00:39:00Z",
+        5,
+        "2026-01-01T00:32:00Z",
+    );
     let got = describe_daemon_set(&ds(), &[], &[&e2, &e1], now());
     // With events the writer is flushed first: the table aligns on its own.
-    assert!(got.contains("  Tolerations:     <none>\nEvents:\n"), "{got}");
+    assert!(
+        got.contains("  Tolerations:     <none>\nEvents:\n"),
+        "{got}"
+    );
     let want_events = "\
 Events:
   Type    Reason            Age               From                  Message
@@ -94,9 +111,24 @@ fn tolerations_format() {
     let t = |v: serde_json::Value| -> Toleration { from(v) };
     let cases = [
         (t(json!({"operator": "Exists"})), "op=Exists"),
-        (t(json!({"key": "node.kubernetes.io/not-ready", "operator": "Exists", "effect": "NoExecute"})), "node.kubernetes.io/not-ready:NoExecute op=Exists"),
-        (t(json!({"key": "node.kubernetes.io/unreachable", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 300})), "node.kubernetes.io/unreachable:NoExecute op=Exists for 300s"),
-        (t(json!({"key": "example.com/taint-key", "operator": "Equal", "value": "taint-value", "effect": "NoExecute"})), "example.com/taint-key=taint-value:NoExecute"),
+        (
+            t(
+                json!({"key": "node.kubernetes.io/not-ready", "operator": "Exists", "effect": "NoExecute"}),
+            ),
+            "node.kubernetes.io/not-ready:NoExecute op=Exists",
+        ),
+        (
+            t(
+                json!({"key": "node.kubernetes.io/unreachable", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 300}),
+            ),
+            "node.kubernetes.io/unreachable:NoExecute op=Exists for 300s",
+        ),
+        (
+            t(
+                json!({"key": "example.com/taint-key", "operator": "Equal", "value": "taint-value", "effect": "NoExecute"}),
+            ),
+            "example.com/taint-key=taint-value:NoExecute",
+        ),
     ];
     for (tol, want) in cases {
         assert_eq!(format_toleration(&tol), want);
@@ -172,9 +204,11 @@ fn node_layout_head() {
             "conditions": [{"type": "Ready", "status": "True", "lastHeartbeatTime": "2026-01-01T00:41:50Z", "lastTransitionTime": "2026-01-01T00:00:10Z", "reason": "KubeletReady", "message": "kubelet is posting ready status"}],
             "nodeInfo": {"machineID": "m", "systemUUID": "s", "bootID": "b", "kernelVersion": "6.8.0", "osImage": "Debian GNU/Linux 12 (bookworm)", "containerRuntimeVersion": "containerd://2.0.3",
                 "kubeletVersion": "v1.33.0", "kubeProxyVersion": "", "operatingSystem": "linux", "architecture": "amd64"}}}));
-    let p: Pod = from(json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "fluentd-abcde", "namespace": "kube-system", "creationTimestamp": "2026-01-01T00:40:00Z"},
+    let p: Pod = from(
+        json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "fluentd-abcde", "namespace": "kube-system", "creationTimestamp": "2026-01-01T00:40:00Z"},
         "spec": {"nodeName": "kind-worker2", "containers": [{"name": "f", "resources": {"requests": {"cpu": "100m", "memory": "200Mi"}, "limits": {"memory": "200Mi"}}}]},
-        "status": {"phase": "Running"}}));
+        "status": {"phase": "Running"}}),
+    );
     let got = describe_node(&n, &[&p], &[], now());
     let want_head = "\
 Name:               kind-worker2

@@ -58,9 +58,27 @@ fn pod_status_rules() {
     let pending = json!({"phase": "Pending"});
     let lost = json!({"phase": "Running", "reason": "NodeLost"});
     let cases: &[(&str, Pod, &str, &str, &str)] = &[
-        ("running", pod(running.clone(), false), "1/1", "Running", "0"),
-        ("creating", pod(creating, false), "0/1", "ContainerCreating", "0"),
-        ("crashloop", pod(crash, false), "0/1", "CrashLoopBackOff", "3 (45s ago)"),
+        (
+            "running",
+            pod(running.clone(), false),
+            "1/1",
+            "Running",
+            "0",
+        ),
+        (
+            "creating",
+            pod(creating, false),
+            "0/1",
+            "ContainerCreating",
+            "0",
+        ),
+        (
+            "crashloop",
+            pod(crash, false),
+            "0/1",
+            "CrashLoopBackOff",
+            "3 (45s ago)",
+        ),
         ("completed", pod(completed, false), "0/1", "Completed", "0"),
         ("exit code", pod(exit, false), "0/1", "ExitCode:2", "0"),
         ("pending", pod(pending, false), "0/1", "Pending", "0"),
@@ -69,22 +87,33 @@ fn pod_status_rules() {
     ];
     for (name, p, ready, status, restarts) in cases {
         let (r, s, n) = pod_ready_status_restarts(p, now());
-        assert_eq!((r.as_str(), s.as_str(), n.as_str()), (*ready, *status, *restarts), "{name}");
+        assert_eq!(
+            (r.as_str(), s.as_str(), n.as_str()),
+            (*ready, *status, *restarts),
+            "{name}"
+        );
     }
-    let init = from::<Pod>(json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"},
+    let init = from::<Pod>(
+        json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"},
         "spec": {"initContainers": [{"name": "i1"}, {"name": "i2"}], "containers": [{"name": "c"}]},
         "status": {"phase": "Pending", "initContainerStatuses": [
             {"name": "i1", "image": "", "imageID": "", "ready": false, "restartCount": 0, "state": {"terminated": {"exitCode": 0}}},
-            {"name": "i2", "image": "", "imageID": "", "ready": false, "restartCount": 0, "state": {"running": {}}}]}}));
+            {"name": "i2", "image": "", "imageID": "", "ready": false, "restartCount": 0, "state": {"running": {}}}]}}),
+    );
     assert_eq!(pod_ready_status_restarts(&init, now()).1, "Init:1/2");
 }
 
 #[test]
 fn pods_wide() {
-    let p = pod(json!({"phase": "Running", "podIP": "10.244.1.2", "podIPs": [{"ip": "10.244.1.2"}], "conditions": [{"type": "Ready", "status": "True"}],
-        "containerStatuses": [{"name": "demo", "image": "busybox", "imageID": "", "ready": true, "restartCount": 0, "state": {"running": {}}}]}), false);
-    let pending: Pod = from(json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "demo-zzzzz", "creationTimestamp": "2026-01-01T00:09:58Z"},
-        "spec": {"containers": [{"name": "demo"}]}, "status": {"phase": "Pending"}}));
+    let p = pod(
+        json!({"phase": "Running", "podIP": "10.244.1.2", "podIPs": [{"ip": "10.244.1.2"}], "conditions": [{"type": "Ready", "status": "True"}],
+        "containerStatuses": [{"name": "demo", "image": "busybox", "imageID": "", "ready": true, "restartCount": 0, "state": {"running": {}}}]}),
+        false,
+    );
+    let pending: Pod = from(
+        json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "demo-zzzzz", "creationTimestamp": "2026-01-01T00:09:58Z"},
+        "spec": {"containers": [{"name": "demo"}]}, "status": {"phase": "Pending"}}),
+    );
     assert_eq!(
         pod_table(&[&p, &pending], now()).render(&TableOptions { wide: true, ..Default::default() }),
         "NAME         READY   STATUS    RESTARTS   AGE   IP           NODE          NOMINATED NODE   READINESS GATES\n\
@@ -119,32 +148,60 @@ fn nodes() {
 #[test]
 fn events_revisions_namespaces_priorityclasses() {
     let ev = |name: &str, kind: &str, obj: &str, reason: &str, last: &str, msg: &str| -> Event {
-        from(json!({"apiVersion": "v1", "kind": "Event", "metadata": {"name": name, "namespace": "default"},
+        from(
+            json!({"apiVersion": "v1", "kind": "Event", "metadata": {"name": name, "namespace": "default"},
             "involvedObject": {"kind": kind, "name": obj}, "reason": reason, "message": msg, "type": "Normal",
-            "source": {"component": "daemonset-controller"}, "firstTimestamp": last, "lastTimestamp": last, "count": 1}))
+            "source": {"component": "daemonset-controller"}, "firstTimestamp": last, "lastTimestamp": last, "count": 1}),
+        )
     };
-    let a = ev("b", "DaemonSet", "demo", "SuccessfulCreate", "2026-01-01T00:09:00Z", "Created pod: demo-abcde");
-    let b = ev("a", "Pod", "demo-abcde", "Scheduled", "2026-01-01T00:09:30Z", "Successfully assigned default/demo-abcde to kind-worker");
+    let a = ev(
+        "b",
+        "DaemonSet",
+        "demo",
+        "SuccessfulCreate",
+        "2026-01-01T00:09:00Z",
+        "Created pod: demo-abcde",
+    );
+    let b = ev(
+        "a",
+        "Pod",
+        "demo-abcde",
+        "Scheduled",
+        "2026-01-01T00:09:30Z",
+        "Successfully assigned default/demo-abcde to kind-worker",
+    );
     assert_eq!(
         event_table(&[&b, &a], now()).render(&TableOptions::default()),
         "LAST SEEN   TYPE     REASON             OBJECT           MESSAGE\n\
          60s         Normal   SuccessfulCreate   daemonset/demo   Created pod: demo-abcde\n\
          30s         Normal   Scheduled          pod/demo-abcde   Successfully assigned default/demo-abcde to kind-worker\n"
     );
-    let cr: ControllerRevision = from(json!({"apiVersion": "apps/v1", "kind": "ControllerRevision",
+    let cr: ControllerRevision = from(
+        json!({"apiVersion": "apps/v1", "kind": "ControllerRevision",
         "metadata": {"name": "demo-6d4b7f5c8", "creationTimestamp": "2026-01-01T00:00:00Z",
             "ownerReferences": [{"apiVersion": "apps/v1", "kind": "DaemonSet", "name": "demo", "uid": "u", "controller": true}]},
-        "revision": 1}));
+        "revision": 1}),
+    );
     assert_eq!(
         controller_revision_table(&[&cr], now()).render(&TableOptions::default()),
         "NAME             CONTROLLER            REVISION   AGE\ndemo-6d4b7f5c8   daemonset.apps/demo   1          10m\n"
     );
-    let ns: Namespace = from(json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "default", "creationTimestamp": "2026-01-01T00:00:00Z"}, "status": {"phase": "Active"}}));
-    assert_eq!(namespace_table(&[&ns], now()).render(&TableOptions::default()), "NAME      STATUS   AGE\ndefault   Active   10m\n");
+    let ns: Namespace = from(
+        json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "default", "creationTimestamp": "2026-01-01T00:00:00Z"}, "status": {"phase": "Active"}}),
+    );
+    assert_eq!(
+        namespace_table(&[&ns], now()).render(&TableOptions::default()),
+        "NAME      STATUS   AGE\ndefault   Active   10m\n"
+    );
     let pc = |name: &str, v: i32| -> PriorityClass {
-        from(json!({"apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass", "metadata": {"name": name, "creationTimestamp": "2026-01-01T00:00:00Z"}, "value": v, "preemptionPolicy": "PreemptLowerPriority"}))
+        from(
+            json!({"apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass", "metadata": {"name": name, "creationTimestamp": "2026-01-01T00:00:00Z"}, "value": v, "preemptionPolicy": "PreemptLowerPriority"}),
+        )
     };
-    let (a, b) = (pc("system-cluster-critical", 2000000000), pc("system-node-critical", 2000001000));
+    let (a, b) = (
+        pc("system-cluster-critical", 2000000000),
+        pc("system-node-critical", 2000001000),
+    );
     assert_eq!(
         priority_class_table(&[&a, &b], now()).render(&TableOptions::default()),
         "NAME                      VALUE        GLOBAL-DEFAULT   AGE   PREEMPTIONPOLICY\n\
@@ -159,5 +216,8 @@ fn rollout_history_table() {
         rollout_history("demo", &[(2, Some("kubectl set image ds/x demo=nginx".into())), (1, None)]),
         "daemonset.apps/demo \nREVISION  CHANGE-CAUSE\n1         <none>\n2         kubectl set image ds/x demo=nginx\n\n"
     );
-    assert_eq!(rollout_history("demo", &[]), "daemonset.apps/demo \nNo rollout history found.\n");
+    assert_eq!(
+        rollout_history("demo", &[]),
+        "daemonset.apps/demo \nNo rollout history found.\n"
+    );
 }

@@ -1,7 +1,9 @@
 //! Golden checks of `-o yaml` / `-o json` / `-o jsonpath` against text printed by the real kubectl
 //! v1.32 (`kubectl create configmap|deployment … --dry-run=client -o …`, no server needed).
 
-use dsplay_kubectl::printers::output::{jsonpath, list_value, name_line, to_json, to_yaml, yaml_key_cmp};
+use dsplay_kubectl::printers::output::{
+    jsonpath, list_value, name_line, to_json, to_yaml, yaml_key_cmp,
+};
 use serde_json::Value;
 
 fn obj(text: &str) -> Value {
@@ -12,7 +14,9 @@ fn obj(text: &str) -> Value {
 /// column 80, literal blocks, go-yaml key order).
 #[test]
 fn yaml_scalars_match_kubectl() {
-    let cm = obj(r####"{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"creationTimestamp": null, "name": "cm"}, "data": {"long": "0/3 nodes are available: 1 node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }, 2 node(s) didn't match Pod's node affinity/selector. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.", "multi": "line one\nline two\n", "multi2": "no trailing\nnewline", "tab": "a\tb", "star": "*x", "colon": "a: b", "dash": "- x", "html": "<none> & stuff", "ts": "2026-01-01T00:00:00Z", "num": "1.5", "on": "on", "empty": "", "lead": " lead", "hash": "a #b", "base60": "1:20", "hex": "0x1F", "long2": "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa bbbb cccc", "quotes": "it's \"q\"", "trailsp": "x\n  y  \n", "z_b": "1", "zB": "2", "item10": "3", "item9": "4", "lead2": "\nx", "keep": "x\n\n", "y": "y", "dq": "\"x", "pct": "%x", "q": "?x", "q2": "a?b", "br": "a[b", "tild": "~", "dots": "...", "unicode": "héllo", "longsq": "'bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb c d e f g h i j k"}}"####);
+    let cm = obj(
+        r####"{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"creationTimestamp": null, "name": "cm"}, "data": {"long": "0/3 nodes are available: 1 node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }, 2 node(s) didn't match Pod's node affinity/selector. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.", "multi": "line one\nline two\n", "multi2": "no trailing\nnewline", "tab": "a\tb", "star": "*x", "colon": "a: b", "dash": "- x", "html": "<none> & stuff", "ts": "2026-01-01T00:00:00Z", "num": "1.5", "on": "on", "empty": "", "lead": " lead", "hash": "a #b", "base60": "1:20", "hex": "0x1F", "long2": "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa bbbb cccc", "quotes": "it's \"q\"", "trailsp": "x\n  y  \n", "z_b": "1", "zB": "2", "item10": "3", "item9": "4", "lead2": "\nx", "keep": "x\n\n", "y": "y", "dq": "\"x", "pct": "%x", "q": "?x", "q2": "a?b", "br": "a[b", "tild": "~", "dots": "...", "unicode": "héllo", "longsq": "'bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb c d e f g h i j k"}}"####,
+    );
     let want = r####"apiVersion: v1
 data:
   base60: "1:20"
@@ -73,7 +77,9 @@ metadata:
 /// `kubectl create deployment d --image=busybox --dry-run=client -o yaml` (nesting, `{}`, sequences).
 #[test]
 fn yaml_structure_matches_kubectl() {
-    let d = obj(r####"{"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"creationTimestamp": null, "labels": {"app": "d"}, "name": "d"}, "spec": {"replicas": 1, "selector": {"matchLabels": {"app": "d"}}, "strategy": {}, "template": {"metadata": {"creationTimestamp": null, "labels": {"app": "d"}}, "spec": {"containers": [{"image": "busybox", "name": "busybox", "resources": {}}]}}}, "status": {}}"####);
+    let d = obj(
+        r####"{"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"creationTimestamp": null, "labels": {"app": "d"}, "name": "d"}, "spec": {"replicas": 1, "selector": {"matchLabels": {"app": "d"}}, "strategy": {}, "template": {"metadata": {"creationTimestamp": null, "labels": {"app": "d"}}, "spec": {"containers": [{"image": "busybox", "name": "busybox", "resources": {}}]}}}, "status": {}}"####,
+    );
     let want = r####"apiVersion: apps/v1
 kind: Deployment
 metadata:
@@ -106,7 +112,9 @@ status: {}
 /// unstructured objects whose keys come out sorted; escapes and indentation are compared here.
 #[test]
 fn json_matches_kubectl_escaping() {
-    let cm = obj(r####"{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"creationTimestamp": null, "name": "cm"}, "data": {"html": "<none> & stuff", "tab": "a\tb\u0001\b\f", "u": " ", "multi": "line one\nline two\n"}}"####);
+    let cm = obj(
+        r####"{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"creationTimestamp": null, "name": "cm"}, "data": {"html": "<none> & stuff", "tab": "a\tb\u0001\b\f", "u": " ", "multi": "line one\nline two\n"}}"####,
+    );
     let want = r####"{
     "kind": "ConfigMap",
     "apiVersion": "v1",
@@ -134,14 +142,20 @@ fn json_matches_kubectl_escaping() {
         assert!(want.contains(line), "kubectl: {line}");
         assert!(ours.contains(line), "ours: {line}\n{ours}");
     }
-    assert!(ours.starts_with("{\n    \"apiVersion\": \"v1\",\n    \"data\": {\n"), "{ours}");
+    assert!(
+        ours.starts_with("{\n    \"apiVersion\": \"v1\",\n    \"data\": {\n"),
+        "{ours}"
+    );
     assert!(ours.ends_with("\n}\n"));
 }
 
 #[test]
 fn list_and_name() {
     let list = list_value(vec![]);
-    assert_eq!(to_yaml(&list), "apiVersion: v1\nitems: []\nkind: List\nmetadata:\n  resourceVersion: \"\"\n");
+    assert_eq!(
+        to_yaml(&list),
+        "apiVersion: v1\nitems: []\nkind: List\nmetadata:\n  resourceVersion: \"\"\n"
+    );
     assert_eq!(
         to_json(&list),
         "{\n    \"apiVersion\": \"v1\",\n    \"items\": [],\n    \"kind\": \"List\",\n    \"metadata\": {\n        \"resourceVersion\": \"\"\n    }\n}\n"
@@ -158,7 +172,9 @@ fn list_and_name() {
 /// and `kubectl create deployment d --image=busybox -o jsonpath=…`.
 #[test]
 fn jsonpath_matches_kubectl() {
-    let cm = obj(r#"{"apiVersion":"v1","kind":"ConfigMap","metadata":{"creationTimestamp":null,"name":"cm"},"data":{"a":"1","b":"<x>"}}"#);
+    let cm = obj(
+        r#"{"apiVersion":"v1","kind":"ConfigMap","metadata":{"creationTimestamp":null,"name":"cm"},"data":{"a":"1","b":"<x>"}}"#,
+    );
     let cases: &[(&str, &str)] = &[
         ("{.data}", r#"{"a":"1","b":"\u003cx\u003e"}"#),
         ("{.data.a}", "1"),
@@ -173,13 +189,20 @@ fn jsonpath_matches_kubectl() {
     for (t, want) in cases {
         assert_eq!(jsonpath(t, &cm).as_deref(), Ok(*want), "{t}");
     }
-    assert_eq!(jsonpath("{.data.a", &cm).unwrap_err().0, "error parsing jsonpath {.data.a, unclosed action");
-    let d = obj(r####"{"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"creationTimestamp": null, "labels": {"app": "d"}, "name": "d"}, "spec": {"replicas": 1, "selector": {"matchLabels": {"app": "d"}}, "strategy": {}, "template": {"metadata": {"creationTimestamp": null, "labels": {"app": "d"}}, "spec": {"containers": [{"image": "busybox", "name": "busybox", "resources": {}}]}}}, "status": {}}"####);
+    assert_eq!(
+        jsonpath("{.data.a", &cm).unwrap_err().0,
+        "error parsing jsonpath {.data.a, unclosed action"
+    );
+    let d = obj(
+        r####"{"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"creationTimestamp": null, "labels": {"app": "d"}, "name": "d"}, "spec": {"replicas": 1, "selector": {"matchLabels": {"app": "d"}}, "strategy": {}, "template": {"metadata": {"creationTimestamp": null, "labels": {"app": "d"}}, "spec": {"containers": [{"image": "busybox", "name": "busybox", "resources": {}}]}}}, "status": {}}"####,
+    );
     assert_eq!(
         jsonpath(r#"{.spec.template.spec.containers[*].name} {.spec.template.spec.containers[0]}{.spec.template.spec.containers[?(@.name=="busybox")].image}"#, &d).unwrap(),
         r#"busybox {"image":"busybox","name":"busybox","resources":{}}busybox"#
     );
-    let err = jsonpath("{.spec.template.spec.containers[5].name}", &d).unwrap_err().0;
+    let err = jsonpath("{.spec.template.spec.containers[5].name}", &d)
+        .unwrap_err()
+        .0;
     let want = r####"error executing jsonpath "{.spec.template.spec.containers[5].name}": Error executing template: array index out of bounds: index 5, length 1. Printing more information for debugging the template:
 	template was:
 		{.spec.template.spec.containers[5].name}
@@ -190,5 +213,8 @@ fn jsonpath_matches_kubectl() {
 "####;
     assert_eq!(err, want);
     let list = list_value(vec![cm.clone(), d.clone()]);
-    assert_eq!(jsonpath("{range .items[*]}{.metadata.name}{\"\\n\"}{end}", &list).unwrap(), "cm\nd\n");
+    assert_eq!(
+        jsonpath("{range .items[*]}{.metadata.name}{\"\\n\"}{end}", &list).unwrap(),
+        "cm\nd\n"
+    );
 }

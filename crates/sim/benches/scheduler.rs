@@ -13,7 +13,10 @@ use std::collections::BTreeMap;
 const N: usize = 5_000;
 
 fn quantities(pairs: &[(&str, &str)]) -> BTreeMap<String, Quantity> {
-    pairs.iter().map(|(k, v)| (k.to_string(), Quantity(v.to_string()))).collect()
+    pairs
+        .iter()
+        .map(|(k, v)| (k.to_string(), Quantity(v.to_string())))
+        .collect()
 }
 
 fn node(i: usize) -> Node {
@@ -24,14 +27,22 @@ fn node(i: usize) -> Node {
             labels: Some([("kubernetes.io/hostname".to_string(), format!("node-{i:05}"))].into()),
             ..Default::default()
         },
-        status: Some(NodeStatus { allocatable: Some(alloc.clone()), capacity: Some(alloc), ..Default::default() }),
+        status: Some(NodeStatus {
+            allocatable: Some(alloc.clone()),
+            capacity: Some(alloc),
+            ..Default::default()
+        }),
         ..Default::default()
     }
 }
 
 fn pod(name: &str, cpu: &str, memory: &str) -> Pod {
     Pod {
-        metadata: ObjectMeta { name: Some(name.into()), namespace: Some("kube-system".into()), ..Default::default() },
+        metadata: ObjectMeta {
+            name: Some(name.into()),
+            namespace: Some("kube-system".into()),
+            ..Default::default()
+        },
         spec: Some(PodSpec {
             containers: vec![Container {
                 name: "c".into(),
@@ -80,23 +91,39 @@ fn bench(c: &mut Criterion) {
     let nodes: Vec<Node> = (0..N).map(node).collect();
     // Two existing workload pods per node.
     let existing: Vec<Vec<Pod>> = (0..N)
-        .map(|i| (0..2).map(|k| pod(&format!("app-{i}-{k}"), "500m", "512Mi")).collect())
+        .map(|i| {
+            (0..2)
+                .map(|k| pod(&format!("app-{i}-{k}"), "500m", "512Mi"))
+                .collect()
+        })
         .collect();
-    let infos = || -> Vec<NodeInfo> { nodes.iter().zip(&existing).map(|(n, ps)| NodeInfo::new(n, ps.iter().collect())).collect() };
+    let infos = || -> Vec<NodeInfo> {
+        nodes
+            .iter()
+            .zip(&existing)
+            .map(|(n, ps)| NodeInfo::new(n, ps.iter().collect()))
+            .collect()
+    };
     let pending: Vec<Pod> = (0..N).map(daemon_pod).collect();
     let refs: Vec<&Pod> = pending.iter().collect();
 
     // Sanity: every daemon pod lands on its own node.
     let results = schedule_batch(&refs, infos(), &mut |_| 0);
     for (i, r) in results.iter().enumerate() {
-        assert_eq!(r, &ScheduleResult::Bound { node: format!("node-{i:05}") });
+        assert_eq!(
+            r,
+            &ScheduleResult::Bound {
+                node: format!("node-{i:05}")
+            }
+        );
     }
 
     let mut group = c.benchmark_group("scheduler");
     group.sample_size(20);
-    group.bench_function("schedule_batch 5000 pinned daemon pods on 5000 nodes", |b| {
-        b.iter(|| schedule_batch(std::hint::black_box(&refs), infos(), &mut |_| 0))
-    });
+    group.bench_function(
+        "schedule_batch 5000 pinned daemon pods on 5000 nodes",
+        |b| b.iter(|| schedule_batch(std::hint::black_box(&refs), infos(), &mut |_| 0)),
+    );
     let free = pod("free", "100m", "50Mi");
     let snapshot = infos();
     group.bench_function("schedule_pod 1 unpinned pod on 5000 nodes", |b| {

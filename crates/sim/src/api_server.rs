@@ -41,7 +41,14 @@ impl Cluster {
         let stored = object.clone();
         self.write(object);
         self.reconcile();
-        Ok(self.store.get(stored.kind(), stored.metadata().namespace.as_deref().unwrap_or(""), stored.name()).unwrap_or(stored))
+        Ok(self
+            .store
+            .get(
+                stored.kind(),
+                stored.metadata().namespace.as_deref().unwrap_or(""),
+                stored.name(),
+            )
+            .unwrap_or(stored))
     }
 
     /// Replaces an existing object's spec and metadata (status is kept unless the kind has none),
@@ -78,18 +85,41 @@ impl Cluster {
     }
 
     /// Deletes an object. Pods bound to a node terminate gracefully; owners cascade per `options`.
-    pub fn delete(&mut self, kind: Kind, namespace: &str, name: &str, options: DeleteOptions) -> ApiResult<()> {
+    pub fn delete(
+        &mut self,
+        kind: Kind,
+        namespace: &str,
+        name: &str,
+        options: DeleteOptions,
+    ) -> ApiResult<()> {
         let ns = if kind.namespaced() { namespace } else { "" };
         let Some(object) = self.store.get(kind, ns, name) else {
-            return Err(ApiError::NotFound { kind, name: name.to_string() });
+            return Err(ApiError::NotFound {
+                kind,
+                name: name.to_string(),
+            });
         };
         match object {
             Object::Pod(pod) => self.delete_pod(&pod, options.grace_period_seconds),
             Object::Namespace(_) => {
                 for k in Kind::ALL.into_iter().filter(|k| k.namespaced()) {
-                    let keys: Vec<_> = self.store.list(k).iter().filter(|o| o.metadata().namespace.as_deref() == Some(name)).map(|o| o.name().to_string()).collect();
+                    let keys: Vec<_> = self
+                        .store
+                        .list(k)
+                        .iter()
+                        .filter(|o| o.metadata().namespace.as_deref() == Some(name))
+                        .map(|o| o.name().to_string())
+                        .collect();
                     for key in keys {
-                        let _ = self.delete(k, name, &key, DeleteOptions { propagation: Propagation::Background, grace_period_seconds: Some(0) });
+                        let _ = self.delete(
+                            k,
+                            name,
+                            &key,
+                            DeleteOptions {
+                                propagation: Propagation::Background,
+                                grace_period_seconds: Some(0),
+                            },
+                        );
                     }
                 }
                 self.remove_object(kind, ns, name);
@@ -109,7 +139,9 @@ impl Cluster {
                         let meta = owner.metadata_mut();
                         meta.deletion_timestamp = Some(k8s_time(self.now_ms));
                         meta.deletion_grace_period_seconds = Some(0);
-                        meta.finalizers.get_or_insert_with(Vec::new).push("foregroundDeletion".to_string());
+                        meta.finalizers
+                            .get_or_insert_with(Vec::new)
+                            .push("foregroundDeletion".to_string());
                         self.write(owner);
                     }
                 }
@@ -128,11 +160,23 @@ impl Cluster {
     /// Gracefully deletes a pod (internal callers: controllers, eviction, preemption, drain).
     pub(crate) fn delete_pod(&mut self, pod: &Pod, grace_override: Option<i64>) {
         let key = key_of(&pod.metadata);
-        let bound = pod.spec.as_ref().and_then(|s| s.node_name.as_ref()).is_some();
-        let phase = pod.status.as_ref().and_then(|s| s.phase.as_deref()).unwrap_or("Pending");
+        let bound = pod
+            .spec
+            .as_ref()
+            .and_then(|s| s.node_name.as_ref())
+            .is_some();
+        let phase = pod
+            .status
+            .as_ref()
+            .and_then(|s| s.phase.as_deref())
+            .unwrap_or("Pending");
         let terminal = phase == "Succeeded" || phase == "Failed";
         let grace = grace_override
-            .or_else(|| pod.spec.as_ref().and_then(|s| s.termination_grace_period_seconds))
+            .or_else(|| {
+                pod.spec
+                    .as_ref()
+                    .and_then(|s| s.termination_grace_period_seconds)
+            })
             .unwrap_or(30)
             .max(0);
         if !bound || terminal || grace == 0 {
@@ -154,11 +198,23 @@ impl Cluster {
         let dependents: Vec<Object> = [Kind::Pod, Kind::ControllerRevision]
             .into_iter()
             .flat_map(|k| self.store.list(k))
-            .filter(|o| o.metadata().owner_references.iter().flatten().any(|r| r.uid == owner_uid))
+            .filter(|o| {
+                o.metadata()
+                    .owner_references
+                    .iter()
+                    .flatten()
+                    .any(|r| r.uid == owner_uid)
+            })
             .collect();
         for mut dependent in dependents {
             let meta = dependent.metadata_mut();
-            let refs: Vec<OwnerReference> = meta.owner_references.take().unwrap_or_default().into_iter().filter(|r| r.uid != owner_uid).collect();
+            let refs: Vec<OwnerReference> = meta
+                .owner_references
+                .take()
+                .unwrap_or_default()
+                .into_iter()
+                .filter(|r| r.uid != owner_uid)
+                .collect();
             meta.owner_references = (!refs.is_empty()).then_some(refs);
             self.write(dependent);
         }
@@ -173,24 +229,37 @@ impl Cluster {
     }
 
     /// Removes an object from the store (internal).
-    pub(crate) fn remove_object(&mut self, kind: Kind, namespace: &str, name: &str) -> Option<Object> {
+    pub(crate) fn remove_object(
+        &mut self,
+        kind: Kind,
+        namespace: &str,
+        name: &str,
+    ) -> Option<Object> {
         if matches!(kind, Kind::Node | Kind::Pod) {
             self.cluster_change += 1;
         }
         let ns = if kind.namespaced() { namespace } else { "" };
-        let removed = self.store.remove(kind, &(ns.to_string(), name.to_string()), self.now_ms);
+        let removed = self
+            .store
+            .remove(kind, &(ns.to_string(), name.to_string()), self.now_ms);
         if let Some(Object::Pod(pod)) = &removed {
             if let Some(uid) = &pod.metadata.uid {
                 self.pods_runtime.remove(uid);
             }
-            self.unschedulable.remove(&(ns.to_string(), name.to_string()));
+            self.unschedulable
+                .remove(&(ns.to_string(), name.to_string()));
         }
         removed
     }
 
     fn namespace_for(&self, object: &Object) -> String {
         if object.kind().namespaced() {
-            object.metadata().namespace.clone().filter(|n| !n.is_empty()).unwrap_or_else(|| "default".to_string())
+            object
+                .metadata()
+                .namespace
+                .clone()
+                .filter(|n| !n.is_empty())
+                .unwrap_or_else(|| "default".to_string())
         } else {
             String::new()
         }
@@ -200,7 +269,10 @@ impl Cluster {
         let kind = object.kind();
         let namespace = self.namespace_for(object);
         if kind.namespaced() && self.store.namespace(&namespace).is_none() {
-            return Err(ApiError::NotFound { kind: Kind::Namespace, name: namespace });
+            return Err(ApiError::NotFound {
+                kind: Kind::Namespace,
+                name: namespace,
+            });
         }
         {
             let meta = object.metadata_mut();
@@ -208,11 +280,16 @@ impl Cluster {
             if meta.name.as_deref().unwrap_or("").is_empty() {
                 match meta.generate_name.clone().filter(|g| !g.is_empty()) {
                     Some(prefix) => meta.name = Some(names::generate_name(&mut self.rng, &prefix)),
-                    None => return Err(ApiError::Invalid {
-                        kind,
-                        name: String::new(),
-                        errors: vec![validation::FieldError { path: "metadata.name".into(), message: "Required value: name or generateName is required".into() }],
-                    }),
+                    None => {
+                        return Err(ApiError::Invalid {
+                            kind,
+                            name: String::new(),
+                            errors: vec![validation::FieldError {
+                                path: "metadata.name".into(),
+                                message: "Required value: name or generateName is required".into(),
+                            }],
+                        })
+                    }
                 }
             }
         }
@@ -238,16 +315,31 @@ impl Cluster {
         match object {
             Object::DaemonSet(ds) => {
                 ds.metadata.generation = Some(1);
-                ds.metadata.annotations.get_or_insert_with(BTreeMap::new).insert(TEMPLATE_GENERATION_ANNOTATION.to_string(), "1".to_string());
+                ds.metadata
+                    .annotations
+                    .get_or_insert_with(BTreeMap::new)
+                    .insert(TEMPLATE_GENERATION_ANNOTATION.to_string(), "1".to_string());
                 ds.status = Some(DaemonSetStatus::default());
             }
             Object::Namespace(ns) => {
-                ns.spec = Some(k8s_openapi::api::core::v1::NamespaceSpec { finalizers: Some(vec!["kubernetes".into()]) });
-                ns.status = Some(k8s_openapi::api::core::v1::NamespaceStatus { phase: Some("Active".into()), ..Default::default() });
-                ns.metadata.labels.get_or_insert_with(BTreeMap::new).insert("kubernetes.io/metadata.name".into(), name.clone());
+                ns.spec = Some(k8s_openapi::api::core::v1::NamespaceSpec {
+                    finalizers: Some(vec!["kubernetes".into()]),
+                });
+                ns.status = Some(k8s_openapi::api::core::v1::NamespaceStatus {
+                    phase: Some("Active".into()),
+                    ..Default::default()
+                });
+                ns.metadata
+                    .labels
+                    .get_or_insert_with(BTreeMap::new)
+                    .insert("kubernetes.io/metadata.name".into(), name.clone());
             }
             Object::Node(node) => {
-                crate::default_cluster::complete_node(self.next_pod_cidr, &k8s_time(self.now_ms), node);
+                crate::default_cluster::complete_node(
+                    self.next_pod_cidr,
+                    &k8s_time(self.now_ms),
+                    node,
+                );
                 self.next_pod_cidr += 1;
             }
             _ => {}
@@ -259,16 +351,28 @@ impl Cluster {
     fn admit_pod(&mut self, pod: &mut Pod) -> ApiResult<()> {
         let name = pod.metadata.name.clone().unwrap_or_default();
         let spec = pod.spec.get_or_insert_with(Default::default);
-        let (priority, policy) = match spec.priority_class_name.as_deref().filter(|n| !n.is_empty()) {
+        let (priority, policy) = match spec
+            .priority_class_name
+            .as_deref()
+            .filter(|n| !n.is_empty())
+        {
             Some(class) => match self.store.priority_class(class) {
-                Some(pc) => (pc.value, pc.preemption_policy.clone().unwrap_or_else(|| "PreemptLowerPriority".into())),
-                None => return Err(ApiError::Forbidden(format!("pods \"{name}\" is forbidden: no PriorityClass with name {class} was found"))),
+                Some(pc) => (
+                    pc.value,
+                    pc.preemption_policy
+                        .clone()
+                        .unwrap_or_else(|| "PreemptLowerPriority".into()),
+                ),
+                None => return Err(ApiError::Forbidden(format!(
+                    "pods \"{name}\" is forbidden: no PriorityClass with name {class} was found"
+                ))),
             },
             None => (0, "PreemptLowerPriority".to_string()),
         };
         spec.priority = Some(priority);
         spec.preemption_policy = Some(policy);
-        spec.service_account_name.get_or_insert_with(|| "default".to_string());
+        spec.service_account_name
+            .get_or_insert_with(|| "default".to_string());
         spec.service_account = spec.service_account_name.clone();
         spec.enable_service_links.get_or_insert(true);
         let tolerations = spec.tolerations.get_or_insert_with(Vec::new);
@@ -285,13 +389,28 @@ impl Cluster {
             }
         }
         let qos = qos_class(spec);
-        pod.status = Some(PodStatus { phase: Some("Pending".into()), qos_class: Some(qos), ..Default::default() });
+        pod.status = Some(PodStatus {
+            phase: Some("Pending".into()),
+            qos_class: Some(qos),
+            ..Default::default()
+        });
         Ok(())
     }
 
     /// Records an event the way client-go's recorder does, aggregating repeats into `count`.
-    pub(crate) fn record_event(&mut self, involved: &ObjectReference, event_type: &str, reason: &str, message: &str, component: &str, host: Option<&str>) {
-        let namespace = involved.namespace.clone().unwrap_or_else(|| "default".to_string());
+    pub(crate) fn record_event(
+        &mut self,
+        involved: &ObjectReference,
+        event_type: &str,
+        reason: &str,
+        message: &str,
+        component: &str,
+        host: Option<&str>,
+    ) {
+        let namespace = involved
+            .namespace
+            .clone()
+            .unwrap_or_else(|| "default".to_string());
         let now = k8s_time(self.now_ms);
         let existing = self.store.events.values().find(|e| {
             e.involved_object.uid == involved.uid
@@ -310,7 +429,11 @@ impl Cluster {
         self.event_seq += 1;
         let event = Event {
             metadata: ObjectMeta {
-                name: Some(names::event_name(involved.name.as_deref().unwrap_or("x"), self.now_ms, self.event_seq)),
+                name: Some(names::event_name(
+                    involved.name.as_deref().unwrap_or("x"),
+                    self.now_ms,
+                    self.event_seq,
+                )),
                 namespace: Some(namespace),
                 uid: Some(names::uid(&mut self.rng)),
                 creation_timestamp: Some(now.clone()),
@@ -320,7 +443,10 @@ impl Cluster {
             reason: Some(reason.to_string()),
             message: Some(message.to_string()),
             type_: Some(event_type.to_string()),
-            source: Some(EventSource { component: Some(component.to_string()), host: host.map(str::to_string) }),
+            source: Some(EventSource {
+                component: Some(component.to_string()),
+                host: host.map(str::to_string),
+            }),
             first_timestamp: Some(now.clone()),
             last_timestamp: Some(now),
             count: Some(1),
@@ -338,7 +464,11 @@ pub(crate) fn object_reference(kind: Kind, meta: &ObjectMeta) -> ObjectReference
         api_version: Some(kind.api_version().to_string()),
         kind: Some(kind.name().to_string()),
         name: meta.name.clone(),
-        namespace: if kind.namespaced() { meta.namespace.clone() } else { None },
+        namespace: if kind.namespaced() {
+            meta.namespace.clone()
+        } else {
+            None
+        },
         uid: meta.uid.clone(),
         resource_version: meta.resource_version.clone(),
         field_path: None,
@@ -389,7 +519,13 @@ fn bump_daemon_set_generation(old: &DaemonSet, new: &mut DaemonSet) {
         generation += 1;
     }
     new.metadata.generation = Some(generation);
-    new.metadata.annotations.get_or_insert_with(BTreeMap::new).insert(TEMPLATE_GENERATION_ANNOTATION.to_string(), template_generation.to_string());
+    new.metadata
+        .annotations
+        .get_or_insert_with(BTreeMap::new)
+        .insert(
+            TEMPLATE_GENERATION_ANNOTATION.to_string(),
+            template_generation.to_string(),
+        );
 }
 
 /// The pod's QoS class from its containers' requests and limits.

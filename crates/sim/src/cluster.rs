@@ -113,7 +113,9 @@ impl Cluster {
 
     /// Advances the virtual clock by `d`, firing every timer that falls due, in order.
     pub fn advance(&mut self, d: Duration) {
-        let target = self.now_ms.saturating_add(d.as_millis().min(i64::MAX as u128) as i64);
+        let target = self
+            .now_ms
+            .saturating_add(d.as_millis().min(i64::MAX as u128) as i64);
         self.run_until(target);
     }
 
@@ -167,7 +169,12 @@ impl Cluster {
             self.now_ms = self.now_ms.max(t);
             self.fire(timer);
             // Fire every timer of the same instant before the loops run, as one instant.
-            if self.timers.keys().next().is_some_and(|(next, _)| *next == t) {
+            if self
+                .timers
+                .keys()
+                .next()
+                .is_some_and(|(next, _)| *next == t)
+            {
                 continue;
             }
             self.reconcile();
@@ -179,9 +186,13 @@ impl Cluster {
     fn fire(&mut self, timer: Timer) {
         match timer {
             Timer::Kubelet { pod_uid, epoch } => crate::kubelet::on_timer(self, &pod_uid, epoch),
-            Timer::NodeMonitorGrace { node, epoch } => crate::controller::node_lifecycle::on_grace_expired(self, &node, epoch),
+            Timer::NodeMonitorGrace { node, epoch } => {
+                crate::controller::node_lifecycle::on_grace_expired(self, &node, epoch)
+            }
             Timer::ResyncDaemonSets => {}
-            Timer::TaintEviction { namespace, pod } => crate::controller::taint_eviction::on_due(self, &namespace, &pod),
+            Timer::TaintEviction { namespace, pod } => {
+                crate::controller::taint_eviction::on_due(self, &namespace, &pod)
+            }
             Timer::PodGc => crate::controller::gc::pod_gc(self),
         }
     }
@@ -195,11 +206,16 @@ impl Cluster {
 
     /// Schedules a timer at an absolute time unless an identical one is already due then.
     pub(crate) fn schedule_at_once(&mut self, at_ms: i64, timer: Timer) {
-        if self.timers.iter().any(|((t, _), existing)| *t == at_ms && *existing == timer) {
+        if self
+            .timers
+            .iter()
+            .any(|((t, _), existing)| *t == at_ms && *existing == timer)
+        {
             return;
         }
         self.timer_seq += 1;
-        self.timers.insert((at_ms.max(self.now_ms), self.timer_seq), timer);
+        self.timers
+            .insert((at_ms.max(self.now_ms), self.timer_seq), timer);
     }
 
     /// Sets how an image behaves in the kubelet model (`sim image`).
@@ -213,8 +229,14 @@ impl Cluster {
         if let Some(b) = self.images.get(image) {
             return b.clone();
         }
-        let untagged = image.rsplit_once(':').filter(|(_, tag)| !tag.contains('/')).map(|(name, _)| name);
-        untagged.and_then(|name| self.images.get(name)).cloned().unwrap_or_default()
+        let untagged = image
+            .rsplit_once(':')
+            .filter(|(_, tag)| !tag.contains('/'))
+            .map(|(name, _)| name);
+        untagged
+            .and_then(|name| self.images.get(name))
+            .cloned()
+            .unwrap_or_default()
     }
 
     /// Reseeds the RNG (`sim seed N`).

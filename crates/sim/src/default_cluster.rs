@@ -52,8 +52,15 @@ pub fn build_node(options: &NodeOptions) -> Node {
     labels.insert("kubernetes.io/os".to_string(), "linux".to_string());
     let mut taints = Vec::new();
     if options.control_plane {
-        labels.insert(dsplay_api::taints::keys::CONTROL_PLANE.to_string(), String::new());
-        taints.push(dsplay_api::taints::taint(dsplay_api::taints::keys::CONTROL_PLANE, None, "NoSchedule"));
+        labels.insert(
+            dsplay_api::taints::keys::CONTROL_PLANE.to_string(),
+            String::new(),
+        );
+        taints.push(dsplay_api::taints::taint(
+            dsplay_api::taints::keys::CONTROL_PLANE,
+            None,
+            "NoSchedule",
+        ));
     }
     labels.extend(options.labels.clone());
     taints.extend(options.taints.clone());
@@ -76,8 +83,15 @@ pub fn build_node(options: &NodeOptions) -> Node {
             )])),
             ..Default::default()
         },
-        spec: Some(NodeSpec { taints: (!taints.is_empty()).then_some(taints), ..Default::default() }),
-        status: Some(NodeStatus { capacity: Some(resources.clone()), allocatable: Some(resources), ..Default::default() }),
+        spec: Some(NodeSpec {
+            taints: (!taints.is_empty()).then_some(taints),
+            ..Default::default()
+        }),
+        status: Some(NodeStatus {
+            capacity: Some(resources.clone()),
+            allocatable: Some(resources),
+            ..Default::default()
+        }),
     }
 }
 
@@ -92,10 +106,15 @@ pub fn complete_node(index: u32, now: &Time, node: &mut Node) {
         spec.provider_id = Some(format!("kind://docker/kind/{name}"));
     }
     let status = node.status.get_or_insert_with(Default::default);
-    let defaults: BTreeMap<String, Quantity> = [("cpu", "4"), ("ephemeral-storage", "100Gi"), ("memory", "8Gi"), ("pods", "110")]
-        .into_iter()
-        .map(|(k, v)| (k.to_string(), Quantity(v.to_string())))
-        .collect();
+    let defaults: BTreeMap<String, Quantity> = [
+        ("cpu", "4"),
+        ("ephemeral-storage", "100Gi"),
+        ("memory", "8Gi"),
+        ("pods", "110"),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_string(), Quantity(v.to_string())))
+    .collect();
     let capacity = status.capacity.get_or_insert_with(|| defaults.clone());
     for (k, v) in &defaults {
         capacity.entry(k.clone()).or_insert_with(|| v.clone());
@@ -110,8 +129,14 @@ pub fn complete_node(index: u32, now: &Time, node: &mut Node) {
     }
     if status.addresses.is_none() {
         status.addresses = Some(vec![
-            NodeAddress { type_: "InternalIP".into(), address: format!("172.18.0.{}", index + 2) },
-            NodeAddress { type_: "Hostname".into(), address: name.clone() },
+            NodeAddress {
+                type_: "InternalIP".into(),
+                address: format!("172.18.0.{}", index + 2),
+            },
+            NodeAddress {
+                type_: "Hostname".into(),
+                address: name.clone(),
+            },
         ]);
     }
     if status.node_info.is_none() {
@@ -134,10 +159,30 @@ pub fn complete_node(index: u32, now: &Time, node: &mut Node) {
 /// The four conditions of a healthy node, as the kubelet posts them.
 pub fn healthy_conditions() -> Vec<NodeCondition> {
     [
-        ("MemoryPressure", "False", "KubeletHasSufficientMemory", "kubelet has sufficient memory available"),
-        ("DiskPressure", "False", "KubeletHasNoDiskPressure", "kubelet has no disk pressure"),
-        ("PIDPressure", "False", "KubeletHasSufficientPID", "kubelet has sufficient PID available"),
-        ("Ready", "True", "KubeletReady", "kubelet is posting ready status"),
+        (
+            "MemoryPressure",
+            "False",
+            "KubeletHasSufficientMemory",
+            "kubelet has sufficient memory available",
+        ),
+        (
+            "DiskPressure",
+            "False",
+            "KubeletHasNoDiskPressure",
+            "kubelet has no disk pressure",
+        ),
+        (
+            "PIDPressure",
+            "False",
+            "KubeletHasSufficientPID",
+            "kubelet has sufficient PID available",
+        ),
+        (
+            "Ready",
+            "True",
+            "KubeletReady",
+            "kubelet is posting ready status",
+        ),
     ]
     .into_iter()
     .map(|(type_, status, reason, message)| NodeCondition {
@@ -251,8 +296,12 @@ pub fn install_kind_cluster(cluster: &mut Cluster) {
         options.control_plane = name == "kind-control-plane";
         let _ = cluster.create(Object::Node(build_node(&options)));
         let runtime = cluster.nodes_runtime.entry(name.to_string()).or_default();
-        runtime.images.insert("docker.io/kindest/kindnetd:v20250512-df8de77b".to_string());
-        runtime.images.insert("registry.k8s.io/kube-proxy:v1.33.1".to_string());
+        runtime
+            .images
+            .insert("docker.io/kindest/kindnetd:v20250512-df8de77b".to_string());
+        runtime
+            .images
+            .insert("registry.k8s.io/kube-proxy:v1.33.1".to_string());
     }
     create_all(cluster, KIND_DAEMON_SETS);
     cluster.settle(crate::cluster::DEFAULT_SETTLE_MAX);

@@ -19,7 +19,14 @@ pub struct ImageBehavior {
 
 impl Default for ImageBehavior {
     fn default() -> Self {
-        ImageBehavior { pull_ok: true, pull_ms: 2000, start_ms: 1000, ready: true, crash: false, ignore_sigterm: false }
+        ImageBehavior {
+            pull_ok: true,
+            pull_ms: 2000,
+            start_ms: 1000,
+            ready: true,
+            crash: false,
+            ignore_sigterm: false,
+        }
     }
 }
 
@@ -49,7 +56,13 @@ mod tests {
 
     #[test]
     fn backoffs_double_and_cap() {
-        assert_eq!([1, 2, 3, 4, 7, 20].map(crash_backoff_ms), [0, 10_000, 20_000, 40_000, 300_000, 300_000]);
-        assert_eq!([1, 2, 3, 6, 30].map(pull_backoff_ms), [10_000, 20_000, 40_000, 300_000, 300_000]);
+        assert_eq!(
+            [1, 2, 3, 4, 7, 20].map(crash_backoff_ms),
+            [0, 10_000, 20_000, 40_000, 300_000, 300_000]
+        );
+        assert_eq!(
+            [1, 2, 3, 6, 30].map(pull_backoff_ms),
+            [10_000, 20_000, 40_000, 300_000, 300_000]
+        );
     }
 }

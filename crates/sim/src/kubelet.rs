@@ -6,7 +6,9 @@ use crate::cluster::{k8s_time, Cluster, Timer};
 use crate::images::{crash_backoff_ms, pull_backoff_ms, CRASH_AFTER_MS, STOP_MS};
 use dsplay_api::types::*;
 use dsplay_api::{Kind, Object};
-use k8s_openapi::api::core::v1::{ContainerState, ContainerStateRunning, ContainerStateTerminated, ContainerStateWaiting};
+use k8s_openapi::api::core::v1::{
+    ContainerState, ContainerStateRunning, ContainerStateTerminated, ContainerStateWaiting,
+};
 use std::collections::BTreeSet;
 
 /// Per-node kubelet state the API does not show.
@@ -64,7 +66,9 @@ pub struct PodRuntime {
 pub(crate) fn sync(cluster: &mut Cluster) {
     let pods: Vec<Pod> = cluster.store.pods().cloned().collect();
     for pod in pods {
-        let Some(node) = pod.spec.as_ref().and_then(|s| s.node_name.clone()) else { continue };
+        let Some(node) = pod.spec.as_ref().and_then(|s| s.node_name.clone()) else {
+            continue;
+        };
         if cluster.store.node(&node).is_none() || cluster.node_failed(&node) {
             continue;
         }
@@ -73,21 +77,34 @@ pub(crate) fn sync(cluster: &mut Cluster) {
         match cluster.pods_runtime.get(&uid).map(|r| r.stage.clone()) {
             None if deleting => {
                 // Never started: nothing to stop.
-                cluster.remove_object(Kind::Pod, pod.metadata.namespace.as_deref().unwrap_or(""), pod.metadata.name.as_deref().unwrap_or(""));
+                cluster.remove_object(
+                    Kind::Pod,
+                    pod.metadata.namespace.as_deref().unwrap_or(""),
+                    pod.metadata.name.as_deref().unwrap_or(""),
+                );
             }
             None => start_pod(cluster, &pod, &node),
-            Some(stage) if deleting && stage != Stage::Terminating => begin_termination(cluster, &pod),
+            Some(stage) if deleting && stage != Stage::Terminating => {
+                begin_termination(cluster, &pod)
+            }
             Some(_) => {}
         }
     }
 }
 
 fn container_names(pod: &Pod) -> Vec<String> {
-    pod.spec.as_ref().map(|s| s.containers.iter().map(|c| c.name.clone()).collect()).unwrap_or_default()
+    pod.spec
+        .as_ref()
+        .map(|s| s.containers.iter().map(|c| c.name.clone()).collect())
+        .unwrap_or_default()
 }
 
 fn first_image(pod: &Pod) -> String {
-    pod.spec.as_ref().and_then(|s| s.containers.first()).and_then(|c| c.image.clone()).unwrap_or_default()
+    pod.spec
+        .as_ref()
+        .and_then(|s| s.containers.first())
+        .and_then(|c| c.image.clone())
+        .unwrap_or_default()
 }
 
 fn start_pod(cluster: &mut Cluster, pod: &Pod, node: &str) {
@@ -98,11 +115,22 @@ fn start_pod(cluster: &mut Cluster, pod: &Pod, node: &str) {
     let now = k8s_time(cluster.now_ms);
     update_pod(cluster, &namespace, &name, |pod| {
         let names = container_names(pod);
-        let images: Vec<String> = pod.spec.as_ref().map(|s| s.containers.iter().map(|c| c.image.clone().unwrap_or_default()).collect()).unwrap_or_default();
+        let images: Vec<String> = pod
+            .spec
+            .as_ref()
+            .map(|s| {
+                s.containers
+                    .iter()
+                    .map(|c| c.image.clone().unwrap_or_default())
+                    .collect()
+            })
+            .unwrap_or_default();
         let status = pod.status.get_or_insert_with(Default::default);
         status.phase = Some("Pending".into());
         status.host_ip = host_ip.clone();
-        status.host_ips = host_ip.clone().map(|ip| vec![k8s_openapi::api::core::v1::HostIP { ip }]);
+        status.host_ips = host_ip
+            .clone()
+            .map(|ip| vec![k8s_openapi::api::core::v1::HostIP { ip }]);
         status.start_time = Some(now.clone());
         status.conditions = Some(vec![
             condition("PodReadyToStartContainers", "False", None, None, &now),
@@ -128,17 +156,45 @@ fn start_pod(cluster: &mut Cluster, pod: &Pod, node: &str) {
                 .collect(),
         );
     });
-    let mut runtime = PodRuntime { namespace, name, node: node.to_string(), stage: Stage::Pulling, epoch: 0, failures: 0, stage_ms: cluster.now_ms };
+    let mut runtime = PodRuntime {
+        namespace,
+        name,
+        node: node.to_string(),
+        stage: Stage::Pulling,
+        epoch: 0,
+        failures: 0,
+        stage_ms: cluster.now_ms,
+    };
     let image = first_image(pod);
-    let cached = cluster.nodes_runtime.get(node).is_some_and(|n| n.images.contains(&image));
+    let cached = cluster
+        .nodes_runtime
+        .get(node)
+        .is_some_and(|n| n.images.contains(&image));
     let behavior = cluster.image_behavior(&image);
-    let pull_policy = pod.spec.as_ref().and_then(|s| s.containers.first()).and_then(|c| c.image_pull_policy.clone()).unwrap_or_default();
+    let pull_policy = pod
+        .spec
+        .as_ref()
+        .and_then(|s| s.containers.first())
+        .and_then(|c| c.image_pull_policy.clone())
+        .unwrap_or_default();
     if cached && pull_policy != "Always" {
-        event(cluster, pod, "Normal", "Pulled", &format!("Container image \"{image}\" already present on machine"));
+        event(
+            cluster,
+            pod,
+            "Normal",
+            "Pulled",
+            &format!("Container image \"{image}\" already present on machine"),
+        );
         runtime.stage = Stage::Starting;
         enter(cluster, uid, runtime, behavior.start_ms);
     } else {
-        event(cluster, pod, "Normal", "Pulling", &format!("Pulling image \"{image}\""));
+        event(
+            cluster,
+            pod,
+            "Normal",
+            "Pulling",
+            &format!("Pulling image \"{image}\""),
+        );
         let pull_ms = if cached { 0 } else { behavior.pull_ms };
         enter(cluster, uid, runtime, pull_ms);
     }
@@ -150,16 +206,28 @@ fn enter(cluster: &mut Cluster, uid: String, mut runtime: PodRuntime, after_ms: 
     runtime.stage_ms = cluster.now_ms + after_ms;
     let epoch = runtime.epoch;
     cluster.pods_runtime.insert(uid.clone(), runtime);
-    cluster.schedule(after_ms, Timer::Kubelet { pod_uid: uid, epoch });
+    cluster.schedule(
+        after_ms,
+        Timer::Kubelet {
+            pod_uid: uid,
+            epoch,
+        },
+    );
 }
 
 /// A kubelet timer fired.
 pub(crate) fn on_timer(cluster: &mut Cluster, uid: &str, epoch: u64) {
-    let Some(mut runtime) = cluster.pods_runtime.get(uid).cloned() else { return };
+    let Some(mut runtime) = cluster.pods_runtime.get(uid).cloned() else {
+        return;
+    };
     if runtime.epoch != epoch || cluster.node_failed(&runtime.node) {
         return;
     }
-    let Some(pod) = cluster.store.pod(&runtime.namespace, &runtime.name).cloned() else {
+    let Some(pod) = cluster
+        .store
+        .pod(&runtime.namespace, &runtime.name)
+        .cloned()
+    else {
         cluster.pods_runtime.remove(uid);
         return;
     };
@@ -187,22 +255,58 @@ pub(crate) fn on_timer(cluster: &mut Cluster, uid: &str, epoch: u64) {
             enter(cluster, uid.to_string(), runtime, 1000);
         }
         Stage::PullFailed => {
-            event(cluster, &pod, "Normal", "BackOff", &format!("Back-off pulling image \"{image}\""));
-            event(cluster, &pod, "Warning", "Failed", "Error: ImagePullBackOff");
-            set_waiting(cluster, &ns, &name, "ImagePullBackOff", Some(format!("Back-off pulling image \"{image}\"")));
+            event(
+                cluster,
+                &pod,
+                "Normal",
+                "BackOff",
+                &format!("Back-off pulling image \"{image}\""),
+            );
+            event(
+                cluster,
+                &pod,
+                "Warning",
+                "Failed",
+                "Error: ImagePullBackOff",
+            );
+            set_waiting(
+                cluster,
+                &ns,
+                &name,
+                "ImagePullBackOff",
+                Some(format!("Back-off pulling image \"{image}\"")),
+            );
             runtime.stage = Stage::PullBackOff;
             let wait = (pull_backoff_ms(runtime.failures) - 1000).max(0);
             enter(cluster, uid.to_string(), runtime, wait);
         }
         Stage::PullBackOff => {
-            event(cluster, &pod, "Normal", "Pulling", &format!("Pulling image \"{image}\""));
+            event(
+                cluster,
+                &pod,
+                "Normal",
+                "Pulling",
+                &format!("Pulling image \"{image}\""),
+            );
             runtime.stage = Stage::Pulling;
             enter(cluster, uid.to_string(), runtime, behavior.pull_ms);
         }
         Stage::Starting | Stage::CrashBackOff => {
             for c in container_names(&pod) {
-                event(cluster, &pod, "Normal", "Created", &format!("Created container: {c}"));
-                event(cluster, &pod, "Normal", "Started", &format!("Started container {c}"));
+                event(
+                    cluster,
+                    &pod,
+                    "Normal",
+                    "Created",
+                    &format!("Created container: {c}"),
+                );
+                event(
+                    cluster,
+                    &pod,
+                    "Normal",
+                    "Started",
+                    &format!("Started container {c}"),
+                );
             }
             let pod_ip = pod_ip(cluster, &pod, &runtime.node);
             let ready_now = behavior.ready && !behavior.crash && readiness_delay_ms(&pod).is_none();
@@ -211,14 +315,24 @@ pub(crate) fn on_timer(cluster: &mut Cluster, uid: &str, epoch: u64) {
                 status.phase = Some("Running".into());
                 if status.pod_ip.is_none() {
                     status.pod_ip = Some(pod_ip.clone());
-                    status.pod_ips = Some(vec![k8s_openapi::api::core::v1::PodIP { ip: pod_ip.clone() }]);
+                    status.pod_ips = Some(vec![k8s_openapi::api::core::v1::PodIP {
+                        ip: pod_ip.clone(),
+                    }]);
                 }
                 set_condition(status, "PodReadyToStartContainers", "True", &now);
                 for cs in status.container_statuses.iter_mut().flatten() {
-                    cs.state = Some(ContainerState { running: Some(ContainerStateRunning { started_at: Some(now.clone()) }), ..Default::default() });
+                    cs.state = Some(ContainerState {
+                        running: Some(ContainerStateRunning {
+                            started_at: Some(now.clone()),
+                        }),
+                        ..Default::default()
+                    });
                     cs.started = Some(true);
                     cs.image_id = format!("{}@sha256:{:064x}", cs.image, 0xda7a_u64);
-                    cs.container_id = Some(format!("containerd://{:064x}", cs.name.len() as u64 * 7919 + 17));
+                    cs.container_id = Some(format!(
+                        "containerd://{:064x}",
+                        cs.name.len() as u64 * 7919 + 17
+                    ));
                 }
             });
             if ready_now {
@@ -242,7 +356,11 @@ pub(crate) fn on_timer(cluster: &mut Cluster, uid: &str, epoch: u64) {
             update_pod(cluster, &ns, &name, |pod| {
                 let status = pod.status.get_or_insert_with(Default::default);
                 for cs in status.container_statuses.iter_mut().flatten() {
-                    let started = cs.state.as_ref().and_then(|s| s.running.as_ref()).and_then(|r| r.started_at.clone());
+                    let started = cs
+                        .state
+                        .as_ref()
+                        .and_then(|s| s.running.as_ref())
+                        .and_then(|r| r.started_at.clone());
                     cs.restart_count += 1;
                     cs.last_state = Some(ContainerState {
                         terminated: Some(ContainerStateTerminated {
@@ -257,20 +375,49 @@ pub(crate) fn on_timer(cluster: &mut Cluster, uid: &str, epoch: u64) {
                     });
                     cs.started = Some(false);
                     cs.state = Some(if backoff == 0 {
-                        ContainerState { running: Some(ContainerStateRunning { started_at: Some(now.clone()) }), ..Default::default() }
+                        ContainerState {
+                            running: Some(ContainerStateRunning {
+                                started_at: Some(now.clone()),
+                            }),
+                            ..Default::default()
+                        }
                     } else {
-                        waiting("CrashLoopBackOff", Some(format!("back-off {}s restarting failed container={} pod={}_{}({})", backoff / 1000, cs.name, name, ns, pod.metadata.uid.clone().unwrap_or_default())))
+                        waiting(
+                            "CrashLoopBackOff",
+                            Some(format!(
+                                "back-off {}s restarting failed container={} pod={}_{}({})",
+                                backoff / 1000,
+                                cs.name,
+                                name,
+                                ns,
+                                pod.metadata.uid.clone().unwrap_or_default()
+                            )),
+                        )
                     });
                 }
             });
             if backoff == 0 {
                 for c in &names {
-                    event(cluster, &pod, "Normal", "Started", &format!("Started container {c}"));
+                    event(
+                        cluster,
+                        &pod,
+                        "Normal",
+                        "Started",
+                        &format!("Started container {c}"),
+                    );
                 }
                 enter(cluster, uid.to_string(), runtime, CRASH_AFTER_MS);
             } else {
                 for c in &names {
-                    event(cluster, &pod, "Warning", "BackOff", &format!("Back-off restarting failed container {c} in pod {name}_{ns}({uid})"));
+                    event(
+                        cluster,
+                        &pod,
+                        "Warning",
+                        "BackOff",
+                        &format!(
+                            "Back-off restarting failed container {c} in pod {name}_{ns}({uid})"
+                        ),
+                    );
                 }
                 runtime.stage = Stage::CrashBackOff;
                 enter(cluster, uid.to_string(), runtime, backoff);
@@ -287,14 +434,31 @@ pub(crate) fn on_timer(cluster: &mut Cluster, uid: &str, epoch: u64) {
 
 fn begin_termination(cluster: &mut Cluster, pod: &Pod) {
     let uid = pod.metadata.uid.clone().unwrap_or_default();
-    let Some(mut runtime) = cluster.pods_runtime.get(&uid).cloned() else { return };
-    let grace_ms = pod.metadata.deletion_grace_period_seconds.unwrap_or(30).max(0) * 1000;
+    let Some(mut runtime) = cluster.pods_runtime.get(&uid).cloned() else {
+        return;
+    };
+    let grace_ms = pod
+        .metadata
+        .deletion_grace_period_seconds
+        .unwrap_or(30)
+        .max(0)
+        * 1000;
     let behavior = cluster.image_behavior(&first_image(pod));
     let running = matches!(runtime.stage, Stage::Running);
     for c in container_names(pod) {
-        event(cluster, pod, "Normal", "Killing", &format!("Stopping container {c}"));
+        event(
+            cluster,
+            pod,
+            "Normal",
+            "Killing",
+            &format!("Stopping container {c}"),
+        );
     }
-    let after = if running && behavior.ignore_sigterm { grace_ms } else { STOP_MS.min(grace_ms) };
+    let after = if running && behavior.ignore_sigterm {
+        grace_ms
+    } else {
+        STOP_MS.min(grace_ms)
+    };
     runtime.stage = Stage::Terminating;
     enter(cluster, uid, runtime, after);
 }
@@ -308,14 +472,30 @@ pub(crate) fn freeze_node(cluster: &mut Cluster, node: &str) {
 
 /// `sim node recover`: resume every pod's current stage from now.
 pub(crate) fn resume_node(cluster: &mut Cluster, node: &str) {
-    let resumes: Vec<(String, PodRuntime)> = cluster.pods_runtime.iter().filter(|(_, r)| r.node == node).map(|(u, r)| (u.clone(), r.clone())).collect();
+    let resumes: Vec<(String, PodRuntime)> = cluster
+        .pods_runtime
+        .iter()
+        .filter(|(_, r)| r.node == node)
+        .map(|(u, r)| (u.clone(), r.clone()))
+        .collect();
     for (uid, runtime) in resumes {
         let remaining = (runtime.stage_ms - cluster.now_ms).max(0);
         if runtime.stage == Stage::Running && remaining == 0 {
             // Running and settled: make readiness match the image again.
-            let Some(pod) = cluster.store.pod(&runtime.namespace, &runtime.name).cloned() else { continue };
+            let Some(pod) = cluster
+                .store
+                .pod(&runtime.namespace, &runtime.name)
+                .cloned()
+            else {
+                continue;
+            };
             let behavior = cluster.image_behavior(&first_image(&pod));
-            set_ready(cluster, &runtime.namespace, &runtime.name, behavior.ready && !behavior.crash);
+            set_ready(
+                cluster,
+                &runtime.namespace,
+                &runtime.name,
+                behavior.ready && !behavior.crash,
+            );
             continue;
         }
         enter(cluster, uid, runtime, remaining);
@@ -323,7 +503,12 @@ pub(crate) fn resume_node(cluster: &mut Cluster, node: &str) {
 }
 
 fn readiness_delay_ms(pod: &Pod) -> Option<i64> {
-    let probe = pod.spec.as_ref()?.containers.iter().find_map(|c| c.readiness_probe.clone())?;
+    let probe = pod
+        .spec
+        .as_ref()?
+        .containers
+        .iter()
+        .find_map(|c| c.readiness_probe.clone())?;
     let initial = i64::from(probe.initial_delay_seconds.unwrap_or(0));
     let period = i64::from(probe.period_seconds.unwrap_or(10));
     let success = i64::from(probe.success_threshold.unwrap_or(1));
@@ -357,7 +542,12 @@ pub(crate) fn mark_not_ready(cluster: &mut Cluster, ns: &str, name: &str) {
         for cs in status.container_statuses.iter_mut().flatten() {
             cs.ready = false;
         }
-        if status.conditions.iter().flatten().any(|c| c.type_ == "Ready" && c.status == "True") {
+        if status
+            .conditions
+            .iter()
+            .flatten()
+            .any(|c| c.type_ == "Ready" && c.status == "True")
+        {
             set_condition(status, "Ready", "False", &now);
         }
     });
@@ -373,10 +563,22 @@ fn set_waiting(cluster: &mut Cluster, ns: &str, name: &str, reason: &str, messag
 }
 
 fn waiting(reason: &str, message: Option<String>) -> ContainerState {
-    ContainerState { waiting: Some(ContainerStateWaiting { reason: Some(reason.into()), message }), ..Default::default() }
+    ContainerState {
+        waiting: Some(ContainerStateWaiting {
+            reason: Some(reason.into()),
+            message,
+        }),
+        ..Default::default()
+    }
 }
 
-fn condition(type_: &str, status: &str, reason: Option<&str>, message: Option<String>, now: &Time) -> PodCondition {
+fn condition(
+    type_: &str,
+    status: &str,
+    reason: Option<&str>,
+    message: Option<String>,
+    now: &Time,
+) -> PodCondition {
     PodCondition {
         type_: type_.into(),
         status: status.into(),
@@ -389,8 +591,16 @@ fn condition(type_: &str, status: &str, reason: Option<&str>, message: Option<St
 }
 
 fn not_ready_condition(type_: &str, names: &[String], now: &Time) -> PodCondition {
-    let reason = if type_ == "Ready" { "ContainersNotReady" } else { "ContainersNotReady" };
-    condition(type_, "False", Some(reason), Some(format!("containers with unready status: [{}]", names.join(" "))), now)
+    condition(
+        type_,
+        "False",
+        Some("ContainersNotReady"),
+        Some(format!(
+            "containers with unready status: [{}]",
+            names.join(" ")
+        )),
+        now,
+    )
 }
 
 fn set_condition(status: &mut PodStatus, type_: &str, value: &str, now: &Time) {
@@ -408,7 +618,9 @@ fn replace_condition(status: &mut PodStatus, new: PodCondition) {
 
 /// Applies `f` to a stored pod and writes it back if it changed.
 pub(crate) fn update_pod(cluster: &mut Cluster, ns: &str, name: &str, f: impl FnOnce(&mut Pod)) {
-    let Some(old) = cluster.store.pod(ns, name).cloned() else { return };
+    let Some(old) = cluster.store.pod(ns, name).cloned() else {
+        return;
+    };
     let mut pod = old.clone();
     f(&mut pod);
     if pod != old {
@@ -424,19 +636,51 @@ fn event(cluster: &mut Cluster, pod: &Pod, type_: &str, reason: &str, message: &
         }
     }
     let host = pod.spec.as_ref().and_then(|s| s.node_name.clone());
-    cluster.record_event(&reference, type_, reason, message, "kubelet", host.as_deref());
+    cluster.record_event(
+        &reference,
+        type_,
+        reason,
+        message,
+        "kubelet",
+        host.as_deref(),
+    );
 }
 
 fn node_internal_ip(cluster: &Cluster, node: &str) -> Option<String> {
-    cluster.store.node(node)?.status.as_ref()?.addresses.as_ref()?.iter().find(|a| a.type_ == "InternalIP").map(|a| a.address.clone())
+    cluster
+        .store
+        .node(node)?
+        .status
+        .as_ref()?
+        .addresses
+        .as_ref()?
+        .iter()
+        .find(|a| a.type_ == "InternalIP")
+        .map(|a| a.address.clone())
 }
 
 fn pod_ip(cluster: &mut Cluster, pod: &Pod, node: &str) -> String {
-    if pod.spec.as_ref().and_then(|s| s.host_network).unwrap_or(false) {
+    if pod
+        .spec
+        .as_ref()
+        .and_then(|s| s.host_network)
+        .unwrap_or(false)
+    {
         return node_internal_ip(cluster, node).unwrap_or_default();
     }
-    let cidr = cluster.store.node(node).and_then(|n| n.spec.as_ref()).and_then(|s| s.pod_cidr.clone()).unwrap_or_else(|| "10.244.0.0/24".into());
-    let base = cidr.split('/').next().unwrap_or("10.244.0.0").rsplit_once('.').map(|(b, _)| b.to_string()).unwrap_or_default();
+    let cidr = cluster
+        .store
+        .node(node)
+        .and_then(|n| n.spec.as_ref())
+        .and_then(|s| s.pod_cidr.clone())
+        .unwrap_or_else(|| "10.244.0.0/24".into());
+    let base = cidr
+        .split('/')
+        .next()
+        .unwrap_or("10.244.0.0")
+        .rsplit_once('.')
+        .map(|(b, _)| b.to_string())
+        .unwrap_or_default();
     let runtime = cluster.nodes_runtime.entry(node.to_string()).or_default();
     runtime.next_ip = runtime.next_ip % 253 + 1;
     format!("{base}.{}", runtime.next_ip + 1)

@@ -23,7 +23,14 @@ pub fn uid(rng: &mut ChaCha8Rng) -> String {
     b[6] = (b[6] & 0x0f) | 0x40;
     b[8] = (b[8] & 0x3f) | 0x80;
     let hex: String = b.iter().map(|x| format!("{x:02x}")).collect();
-    format!("{}-{}-{}-{}-{}", &hex[0..8], &hex[8..12], &hex[12..16], &hex[16..20], &hex[20..32])
+    format!(
+        "{}-{}-{}-{}-{}",
+        &hex[0..8],
+        &hex[8..12],
+        &hex[12..16],
+        &hex[16..20],
+        &hex[20..32]
+    )
 }
 
 /// An event name: `<object>.<16 hex digits>` like the client-go recorder makes from the timestamp.
@@ -52,7 +59,9 @@ pub fn compute_hash(template_json: &str, collision_count: Option<i32>) -> String
 
 /// `rand.SafeEncodeString`: maps each byte into the suffix alphabet.
 fn safe_encode(s: &str) -> String {
-    s.bytes().map(|b| SUFFIX_ALPHABET[(b as usize) % SUFFIX_ALPHABET.len()] as char).collect()
+    s.bytes()
+        .map(|b| SUFFIX_ALPHABET[(b as usize) % SUFFIX_ALPHABET.len()] as char)
+        .collect()
 }
 
 #[cfg(test)]

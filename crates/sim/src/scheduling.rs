@@ -14,8 +14,13 @@ const COMPONENT: &str = "default-scheduler";
 fn is_pending(pod: &Pod) -> bool {
     let spec = pod.spec.as_ref();
     pod.metadata.deletion_timestamp.is_none()
-        && spec.and_then(|s| s.node_name.as_ref()).is_none_or(|n| n.is_empty())
-        && spec.and_then(|s| s.scheduler_name.as_deref()).unwrap_or("default-scheduler") == "default-scheduler"
+        && spec
+            .and_then(|s| s.node_name.as_ref())
+            .is_none_or(|n| n.is_empty())
+        && spec
+            .and_then(|s| s.scheduler_name.as_deref())
+            .unwrap_or("default-scheduler")
+            == "default-scheduler"
 }
 
 /// Schedules every pending pod whose situation may have changed since its last attempt.
@@ -26,8 +31,14 @@ pub(crate) fn sync(cluster: &mut Cluster) {
         .pods()
         .filter(|p| is_pending(p))
         .filter(|p| {
-            let key = (p.metadata.namespace.clone().unwrap_or_default(), p.metadata.name.clone().unwrap_or_default());
-            cluster.unschedulable.get(&key).is_none_or(|(_, seen)| *seen != change)
+            let key = (
+                p.metadata.namespace.clone().unwrap_or_default(),
+                p.metadata.name.clone().unwrap_or_default(),
+            );
+            cluster
+                .unschedulable
+                .get(&key)
+                .is_none_or(|(_, seen)| *seen != change)
         })
         .cloned()
         .collect();
@@ -38,14 +49,24 @@ pub(crate) fn sync(cluster: &mut Cluster) {
         let pa = a.spec.as_ref().and_then(|s| s.priority).unwrap_or(0);
         let pb = b.spec.as_ref().and_then(|s| s.priority).unwrap_or(0);
         pb.cmp(&pa)
-            .then_with(|| a.metadata.creation_timestamp.as_ref().map(|t| t.0).cmp(&b.metadata.creation_timestamp.as_ref().map(|t| t.0)))
+            .then_with(|| {
+                a.metadata
+                    .creation_timestamp
+                    .as_ref()
+                    .map(|t| t.0)
+                    .cmp(&b.metadata.creation_timestamp.as_ref().map(|t| t.0))
+            })
             .then_with(|| a.metadata.name.cmp(&b.metadata.name))
     });
     let nodes: Vec<Node> = cluster.store.nodes().cloned().collect();
     let all_pods: Vec<Pod> = cluster.store.pods().cloned().collect();
     let mut by_node: BTreeMap<&str, Vec<&Pod>> = BTreeMap::new();
     for pod in &all_pods {
-        let phase = pod.status.as_ref().and_then(|s| s.phase.as_deref()).unwrap_or("");
+        let phase = pod
+            .status
+            .as_ref()
+            .and_then(|s| s.phase.as_deref())
+            .unwrap_or("");
         if phase == "Succeeded" || phase == "Failed" {
             continue;
         }
@@ -53,7 +74,18 @@ pub(crate) fn sync(cluster: &mut Cluster) {
             by_node.entry(node).or_default().push(pod);
         }
     }
-    let infos: Vec<NodeInfo> = nodes.iter().map(|n| NodeInfo::new(n, by_node.get(n.metadata.name.as_deref().unwrap_or("")).cloned().unwrap_or_default())).collect();
+    let infos: Vec<NodeInfo> = nodes
+        .iter()
+        .map(|n| {
+            NodeInfo::new(
+                n,
+                by_node
+                    .get(n.metadata.name.as_deref().unwrap_or(""))
+                    .cloned()
+                    .unwrap_or_default(),
+            )
+        })
+        .collect();
     let refs: Vec<&Pod> = pending.iter().collect();
     let mut rng = cluster.rng.clone();
     let results = schedule_batch(&refs, infos, &mut |n| (rng.next_u32() as usize) % n.max(1));
@@ -66,7 +98,9 @@ pub(crate) fn sync(cluster: &mut Cluster) {
 fn apply_result(cluster: &mut Cluster, pod: &Pod, result: ScheduleResult, change: u64) {
     let ns = pod.metadata.namespace.clone().unwrap_or_default();
     let name = pod.metadata.name.clone().unwrap_or_default();
-    let Some(mut current) = cluster.store.pod(&ns, &name).cloned() else { return };
+    let Some(mut current) = cluster.store.pod(&ns, &name).cloned() else {
+        return;
+    };
     let reference = object_reference(Kind::Pod, &current.metadata);
     let now = k8s_time(cluster.now_ms);
     match result {
@@ -77,18 +111,43 @@ fn apply_result(cluster: &mut Cluster, pod: &Pod, result: ScheduleResult, change
             status.nominated_node_name = None;
             let conditions = status.conditions.get_or_insert_with(Vec::new);
             conditions.retain(|c| c.type_ != "PodScheduled");
-            conditions.push(PodCondition { type_: "PodScheduled".into(), status: "True".into(), last_transition_time: Some(now), ..Default::default() });
+            conditions.push(PodCondition {
+                type_: "PodScheduled".into(),
+                status: "True".into(),
+                last_transition_time: Some(now),
+                ..Default::default()
+            });
             cluster.write(Object::Pod(current));
-            cluster.record_event(&reference, "Normal", "Scheduled", &format!("Successfully assigned {ns}/{name} to {node}"), COMPONENT, None);
+            cluster.record_event(
+                &reference,
+                "Normal",
+                "Scheduled",
+                &format!("Successfully assigned {ns}/{name} to {node}"),
+                COMPONENT,
+                None,
+            );
         }
-        ScheduleResult::Unschedulable { message, nominated_node, victims } => {
-            cluster.unschedulable.insert((ns.clone(), name.clone()), (message.clone(), change));
+        ScheduleResult::Unschedulable {
+            message,
+            nominated_node,
+            victims,
+        } => {
+            cluster
+                .unschedulable
+                .insert((ns.clone(), name.clone()), (message.clone(), change));
             let status = current.status.get_or_insert_with(Default::default);
             if nominated_node.is_some() {
                 status.nominated_node_name = nominated_node.clone();
             }
             let conditions = status.conditions.get_or_insert_with(Vec::new);
-            let condition = PodCondition { type_: "PodScheduled".into(), status: "False".into(), reason: Some("Unschedulable".into()), message: Some(message.clone()), last_transition_time: Some(now), ..Default::default() };
+            let condition = PodCondition {
+                type_: "PodScheduled".into(),
+                status: "False".into(),
+                reason: Some("Unschedulable".into()),
+                message: Some(message.clone()),
+                last_transition_time: Some(now),
+                ..Default::default()
+            };
             match conditions.iter_mut().find(|c| c.type_ == "PodScheduled") {
                 Some(c) if c.status == "False" && c.message == condition.message => {}
                 Some(c) => *c = condition,
@@ -97,19 +156,39 @@ fn apply_result(cluster: &mut Cluster, pod: &Pod, result: ScheduleResult, change
             if current != *pod || cluster.store.pod(&ns, &name) != Some(&current) {
                 cluster.write(Object::Pod(current.clone()));
             }
-            cluster.record_event(&reference, "Warning", "FailedScheduling", &message, COMPONENT, None);
+            cluster.record_event(
+                &reference,
+                "Warning",
+                "FailedScheduling",
+                &message,
+                COMPONENT,
+                None,
+            );
             for (vns, vname) in victims {
-                let Some(mut victim) = cluster.store.pod(&vns, &vname).cloned() else { continue };
+                let Some(mut victim) = cluster.store.pod(&vns, &vname).cloned() else {
+                    continue;
+                };
                 let node = nominated_node.clone().unwrap_or_default();
                 // DisruptionTarget lets the retried preemptor recognise victims that are still terminating.
                 let mut condition = preemption::disruption_target_condition(&current);
                 condition.last_transition_time = Some(k8s_time(cluster.now_ms));
-                let conditions = victim.status.get_or_insert_with(Default::default).conditions.get_or_insert_with(Vec::new);
+                let conditions = victim
+                    .status
+                    .get_or_insert_with(Default::default)
+                    .conditions
+                    .get_or_insert_with(Vec::new);
                 conditions.retain(|c| c.type_ != "DisruptionTarget");
                 conditions.push(condition);
                 cluster.write(Object::Pod(victim.clone()));
                 let vref = object_reference(Kind::Pod, &victim.metadata);
-                cluster.record_event(&vref, "Normal", preemption::PREEMPTED_REASON, &preemption::victim_event_message(&current, &node), COMPONENT, None);
+                cluster.record_event(
+                    &vref,
+                    "Normal",
+                    preemption::PREEMPTED_REASON,
+                    &preemption::victim_event_message(&current, &node),
+                    COMPONENT,
+                    None,
+                );
                 cluster.delete_pod(&victim, None);
             }
         }

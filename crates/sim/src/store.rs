@@ -52,7 +52,10 @@ pub struct Store {
 
 /// The store key of an object.
 pub fn key_of(meta: &ObjectMeta) -> Key {
-    (meta.namespace.clone().unwrap_or_default(), meta.name.clone().unwrap_or_default())
+    (
+        meta.namespace.clone().unwrap_or_default(),
+        meta.name.clone().unwrap_or_default(),
+    )
 }
 
 impl Store {
@@ -94,7 +97,8 @@ impl Store {
     }
     /// One DaemonSet.
     pub fn daemon_set(&self, namespace: &str, name: &str) -> Option<&DaemonSet> {
-        self.daemon_sets.get(&(namespace.to_string(), name.to_string()))
+        self.daemon_sets
+            .get(&(namespace.to_string(), name.to_string()))
     }
     /// One namespace.
     pub fn namespace(&self, name: &str) -> Option<&Namespace> {
@@ -102,33 +106,69 @@ impl Store {
     }
     /// One PriorityClass.
     pub fn priority_class(&self, name: &str) -> Option<&PriorityClass> {
-        self.priority_classes.get(&(String::new(), name.to_string()))
+        self.priority_classes
+            .get(&(String::new(), name.to_string()))
     }
 
     /// Any object by kind and key, cloned into the `Object` enum.
     pub fn get(&self, kind: Kind, namespace: &str, name: &str) -> Option<Object> {
-        let key = (if kind.namespaced() { namespace.to_string() } else { String::new() }, name.to_string());
+        let key = (
+            if kind.namespaced() {
+                namespace.to_string()
+            } else {
+                String::new()
+            },
+            name.to_string(),
+        );
         match kind {
             Kind::Namespace => self.namespaces.get(&key).cloned().map(Object::Namespace),
             Kind::Node => self.nodes.get(&key).cloned().map(Object::Node),
             Kind::Pod => self.pods.get(&key).cloned().map(Object::Pod),
             Kind::DaemonSet => self.daemon_sets.get(&key).cloned().map(Object::DaemonSet),
-            Kind::ControllerRevision => self.controller_revisions.get(&key).cloned().map(Object::ControllerRevision),
+            Kind::ControllerRevision => self
+                .controller_revisions
+                .get(&key)
+                .cloned()
+                .map(Object::ControllerRevision),
             Kind::Event => self.events.get(&key).cloned().map(Object::Event),
-            Kind::PriorityClass => self.priority_classes.get(&key).cloned().map(Object::PriorityClass),
+            Kind::PriorityClass => self
+                .priority_classes
+                .get(&key)
+                .cloned()
+                .map(Object::PriorityClass),
         }
     }
 
     /// Every object of a kind (all namespaces), in key order.
     pub fn list(&self, kind: Kind) -> Vec<Object> {
         match kind {
-            Kind::Namespace => self.namespaces.values().cloned().map(Object::Namespace).collect(),
+            Kind::Namespace => self
+                .namespaces
+                .values()
+                .cloned()
+                .map(Object::Namespace)
+                .collect(),
             Kind::Node => self.nodes.values().cloned().map(Object::Node).collect(),
             Kind::Pod => self.pods.values().cloned().map(Object::Pod).collect(),
-            Kind::DaemonSet => self.daemon_sets.values().cloned().map(Object::DaemonSet).collect(),
-            Kind::ControllerRevision => self.controller_revisions.values().cloned().map(Object::ControllerRevision).collect(),
+            Kind::DaemonSet => self
+                .daemon_sets
+                .values()
+                .cloned()
+                .map(Object::DaemonSet)
+                .collect(),
+            Kind::ControllerRevision => self
+                .controller_revisions
+                .values()
+                .cloned()
+                .map(Object::ControllerRevision)
+                .collect(),
             Kind::Event => self.events.values().cloned().map(Object::Event).collect(),
-            Kind::PriorityClass => self.priority_classes.values().cloned().map(Object::PriorityClass).collect(),
+            Kind::PriorityClass => self
+                .priority_classes
+                .values()
+                .cloned()
+                .map(Object::PriorityClass)
+                .collect(),
         }
     }
 
@@ -154,11 +194,17 @@ impl Store {
             Object::Node(o) => self.nodes.insert(key.clone(), o).is_some(),
             Object::Pod(o) => self.pods.insert(key.clone(), o).is_some(),
             Object::DaemonSet(o) => self.daemon_sets.insert(key.clone(), o).is_some(),
-            Object::ControllerRevision(o) => self.controller_revisions.insert(key.clone(), o).is_some(),
+            Object::ControllerRevision(o) => {
+                self.controller_revisions.insert(key.clone(), o).is_some()
+            }
             Object::Event(o) => self.events.insert(key.clone(), o).is_some(),
             Object::PriorityClass(o) => self.priority_classes.insert(key.clone(), o).is_some(),
         };
-        let event_type = if existed { WatchEventType::Modified } else { WatchEventType::Added };
+        let event_type = if existed {
+            WatchEventType::Modified
+        } else {
+            WatchEventType::Added
+        };
         self.log(event_type, kind, key, time_ms);
     }
 
@@ -169,7 +215,10 @@ impl Store {
             Kind::Node => self.nodes.remove(key).map(Object::Node),
             Kind::Pod => self.pods.remove(key).map(Object::Pod),
             Kind::DaemonSet => self.daemon_sets.remove(key).map(Object::DaemonSet),
-            Kind::ControllerRevision => self.controller_revisions.remove(key).map(Object::ControllerRevision),
+            Kind::ControllerRevision => self
+                .controller_revisions
+                .remove(key)
+                .map(Object::ControllerRevision),
             Kind::Event => self.events.remove(key).map(Object::Event),
             Kind::PriorityClass => self.priority_classes.remove(key).map(Object::PriorityClass),
         };

@@ -34,8 +34,25 @@ fn simple_daemon_set_launches_pods() {
         let labels = p.metadata.labels.clone().unwrap();
         assert_eq!(labels["pod-template-generation"], "1");
         assert!(!labels["controller-revision-hash"].is_empty());
-        let terms = p.spec.as_ref().unwrap().affinity.clone().unwrap().node_affinity.unwrap().required_during_scheduling_ignored_during_execution.unwrap().node_selector_terms;
-        assert_eq!(terms[0].match_fields.as_ref().unwrap()[0].values.clone().unwrap(), vec![node.clone()]);
+        let terms = p
+            .spec
+            .as_ref()
+            .unwrap()
+            .affinity
+            .clone()
+            .unwrap()
+            .node_affinity
+            .unwrap()
+            .required_during_scheduling_ignored_during_execution
+            .unwrap()
+            .node_selector_terms;
+        assert_eq!(
+            terms[0].match_fields.as_ref().unwrap()[0]
+                .values
+                .clone()
+                .unwrap(),
+            vec![node.clone()]
+        );
         let tolerations = p.spec.as_ref().unwrap().tolerations.clone().unwrap();
         // The six daemon tolerations, and no 300 s DefaultTolerationSeconds ones.
         assert_eq!(tolerations.len(), 6, "{tolerations:?}");
@@ -52,12 +69,25 @@ fn kind_cluster_control_plane_taint_is_respected() {
     let mut c = Cluster::new(1);
     create_ds(&mut c, new_daemon_set("foo"));
     settle(&mut c);
-    assert_eq!(nodes_with_pods(&c, "foo").into_iter().collect::<Vec<_>>(), vec!["kind-worker", "kind-worker2"]);
+    assert_eq!(
+        nodes_with_pods(&c, "foo").into_iter().collect::<Vec<_>>(),
+        vec!["kind-worker", "kind-worker2"]
+    );
     assert_eq!(ds_status(&c, "foo"), st(2, 2, 2, 2, 2, 0, 0));
     // kube-proxy and kindnet tolerate everything: 3 each.
     for name in ["kube-proxy", "kindnet"] {
-        let s = c.store().daemon_set("kube-system", name).unwrap().status.clone().unwrap();
-        assert_eq!((s.desired_number_scheduled, s.number_ready), (3, 3), "{name}");
+        let s = c
+            .store()
+            .daemon_set("kube-system", name)
+            .unwrap()
+            .status
+            .clone()
+            .unwrap();
+        assert_eq!(
+            (s.desired_number_scheduled, s.number_ready),
+            (3, 3),
+            "{name}"
+        );
     }
 }
 
@@ -66,8 +96,15 @@ fn kind_cluster_control_plane_taint_is_respected() {
 #[test]
 fn node_should_run_daemon_pod_cases() {
     fn node(name: &str, labels: &[(&str, &str)], cpu: &str, unschedulable: bool) -> Node {
-        let mut n = dsplay_sim::default_cluster::build_node(&dsplay_sim::NodeOptions { cpu: cpu.into(), ..dsplay_sim::NodeOptions::new(name) });
-        n.metadata.labels.as_mut().unwrap().extend(labels.iter().map(|(k, v)| (k.to_string(), v.to_string())));
+        let mut n = dsplay_sim::default_cluster::build_node(&dsplay_sim::NodeOptions {
+            cpu: cpu.into(),
+            ..dsplay_sim::NodeOptions::new(name)
+        });
+        n.metadata
+            .labels
+            .as_mut()
+            .unwrap()
+            .extend(labels.iter().map(|(k, v)| (k.to_string(), v.to_string())));
         n.spec.get_or_insert_with(Default::default).unschedulable = Some(unschedulable);
         n
     }
@@ -85,23 +122,45 @@ fn node_should_run_daemon_pod_cases() {
     assert_eq!(run(&plain, &base), (true, true), "simple");
     // Insufficient resources: still (true, true).
     let big = with(&|s| {
-        s.containers[0].resources = Some(serde_json::from_value(json!({"requests": {"cpu": "100", "memory": "1000Gi"}})).unwrap());
+        s.containers[0].resources = Some(
+            serde_json::from_value(json!({"requests": {"cpu": "100", "memory": "1000Gi"}}))
+                .unwrap(),
+        );
     });
     assert_eq!(run(&plain, &big), (true, true), "insufficient resources");
     // Host port: still (true, true).
     let port = with(&|s| {
-        s.containers[0].ports = Some(vec![serde_json::from_value(json!({"containerPort": 80, "hostPort": 80})).unwrap()]);
+        s.containers[0].ports = Some(vec![serde_json::from_value(
+            json!({"containerPort": 80, "hostPort": 80}),
+        )
+        .unwrap()]);
     });
     assert_eq!(run(&plain, &port), (true, true), "host port");
     // Unschedulable node: (true, true).
-    assert_eq!(run(&node("n1", &[], "4", true), &base), (true, true), "unschedulable");
+    assert_eq!(
+        run(&node("n1", &[], "4", true), &base),
+        (true, true),
+        "unschedulable"
+    );
     // nodeName.
-    assert_eq!(run(&plain, &with(&|s| s.node_name = Some("n1".into()))), (true, true), "nodeName matches");
-    assert_eq!(run(&plain, &with(&|s| s.node_name = Some("other".into()))), (false, false), "nodeName differs");
+    assert_eq!(
+        run(&plain, &with(&|s| s.node_name = Some("n1".into()))),
+        (true, true),
+        "nodeName matches"
+    );
+    assert_eq!(
+        run(&plain, &with(&|s| s.node_name = Some("other".into()))),
+        (false, false),
+        "nodeName differs"
+    );
     // nodeSelector.
     let sel = with(&|s| s.node_selector = Some([("disk".to_string(), "ssd".to_string())].into()));
     assert_eq!(run(&plain, &sel), (false, false), "selector mismatch");
-    assert_eq!(run(&node("n1", &[("disk", "ssd")], "4", false), &sel), (true, true), "selector match");
+    assert_eq!(
+        run(&node("n1", &[("disk", "ssd")], "4", false), &sel),
+        (true, true),
+        "selector match"
+    );
     // Required node affinity: terms OR'ed, empty term matches nothing.
     let aff = |terms: serde_json::Value| {
         with(&|s| {
@@ -112,34 +171,89 @@ fn node_should_run_daemon_pod_cases() {
         {"matchExpressions": [{"key": "a", "operator": "In", "values": ["1"]}]},
         {"matchExpressions": [{"key": "b", "operator": "Exists"}]}
     ]));
-    assert_eq!(run(&node("n1", &[("b", "x")], "4", false), &two_terms), (true, true), "second term matches");
+    assert_eq!(
+        run(&node("n1", &[("b", "x")], "4", false), &two_terms),
+        (true, true),
+        "second term matches"
+    );
     assert_eq!(run(&plain, &two_terms), (false, false), "no term matches");
-    assert_eq!(run(&plain, &aff(json!([{}]))), (false, false), "empty term matches nothing");
-    let by_field = aff(json!([{"matchFields": [{"key": "metadata.name", "operator": "In", "values": ["n1"]}]}]));
-    assert_eq!(run(&plain, &by_field), (true, true), "matchFields metadata.name");
-    assert_eq!(run(&node("n2", &[], "4", false), &by_field), (false, false), "matchFields other node");
+    assert_eq!(
+        run(&plain, &aff(json!([{}]))),
+        (false, false),
+        "empty term matches nothing"
+    );
+    let by_field = aff(
+        json!([{"matchFields": [{"key": "metadata.name", "operator": "In", "values": ["n1"]}]}]),
+    );
+    assert_eq!(
+        run(&plain, &by_field),
+        (true, true),
+        "matchFields metadata.name"
+    );
+    assert_eq!(
+        run(&node("n2", &[], "4", false), &by_field),
+        (false, false),
+        "matchFields other node"
+    );
     // Taints: the §1.4 truth table.
     let tainted = |t: Taint| {
         let mut n = plain.clone();
         n.spec.as_mut().unwrap().taints = Some(vec![t]);
         n
     };
-    assert_eq!(run(&tainted(taint("k", Some("v"), NO_SCHEDULE)), &base), (false, true));
-    assert_eq!(run(&tainted(taint("k", Some("v"), NO_EXECUTE)), &base), (false, false));
-    assert_eq!(run(&tainted(taint("k", Some("v"), "PreferNoSchedule")), &base), (true, true));
-    assert_eq!(run(&tainted(taint(keys::NOT_READY, None, NO_EXECUTE)), &base), (true, true));
-    assert_eq!(run(&tainted(taint(keys::UNREACHABLE, None, NO_SCHEDULE)), &base), (false, true));
-    assert_eq!(run(&tainted(taint(keys::NETWORK_UNAVAILABLE, None, NO_SCHEDULE)), &base), (false, true));
-    assert_eq!(run(&tainted(taint(keys::NETWORK_UNAVAILABLE, None, NO_SCHEDULE)), &with(&|s| s.host_network = Some(true))), (true, true));
-    let tolerating = with(&|s| s.tolerations = Some(vec![serde_json::from_value(json!({"key": "k", "operator": "Equal", "value": "v", "effect": "NoExecute"})).unwrap()]));
-    assert_eq!(run(&tainted(taint("k", Some("v"), NO_EXECUTE)), &tolerating), (true, true));
+    assert_eq!(
+        run(&tainted(taint("k", Some("v"), NO_SCHEDULE)), &base),
+        (false, true)
+    );
+    assert_eq!(
+        run(&tainted(taint("k", Some("v"), NO_EXECUTE)), &base),
+        (false, false)
+    );
+    assert_eq!(
+        run(&tainted(taint("k", Some("v"), "PreferNoSchedule")), &base),
+        (true, true)
+    );
+    assert_eq!(
+        run(&tainted(taint(keys::NOT_READY, None, NO_EXECUTE)), &base),
+        (true, true)
+    );
+    assert_eq!(
+        run(&tainted(taint(keys::UNREACHABLE, None, NO_SCHEDULE)), &base),
+        (false, true)
+    );
+    assert_eq!(
+        run(
+            &tainted(taint(keys::NETWORK_UNAVAILABLE, None, NO_SCHEDULE)),
+            &base
+        ),
+        (false, true)
+    );
+    assert_eq!(
+        run(
+            &tainted(taint(keys::NETWORK_UNAVAILABLE, None, NO_SCHEDULE)),
+            &with(&|s| s.host_network = Some(true))
+        ),
+        (true, true)
+    );
+    let tolerating = with(&|s| {
+        s.tolerations = Some(vec![serde_json::from_value(
+            json!({"key": "k", "operator": "Equal", "value": "v", "effect": "NoExecute"}),
+        )
+        .unwrap()])
+    });
+    assert_eq!(
+        run(&tainted(taint("k", Some("v"), NO_EXECUTE)), &tolerating),
+        (true, true)
+    );
 }
 
 // Upstream TestTaintedNodeDaemonDoesNotLaunchIntolerantPod.
 #[test]
 fn tainted_node_does_not_launch_intolerant_pod() {
     let mut c = Cluster::new_empty(1);
-    add_node_with(&mut c, "tainted", |o| o.taints = vec![taint("dedicated", Some("x"), NO_SCHEDULE)]);
+    add_node_with(&mut c, "tainted", |o| {
+        o.taints = vec![taint("dedicated", Some("x"), NO_SCHEDULE)]
+    });
     create_ds(&mut c, new_daemon_set("foo"));
     settle(&mut c);
     assert!(ds_pods(&c, "foo").is_empty());
@@ -150,9 +264,14 @@ fn tainted_node_does_not_launch_intolerant_pod() {
 #[test]
 fn tainted_node_launches_tolerating_pod() {
     let mut c = Cluster::new_empty(1);
-    add_node_with(&mut c, "tainted", |o| o.taints = vec![taint("dedicated", Some("x"), NO_SCHEDULE)]);
+    add_node_with(&mut c, "tainted", |o| {
+        o.taints = vec![taint("dedicated", Some("x"), NO_SCHEDULE)]
+    });
     let mut ds = new_daemon_set("foo");
-    pod_spec(&mut ds).tolerations = Some(vec![serde_json::from_value(json!({"key": "dedicated", "operator": "Equal", "value": "x", "effect": "NoSchedule"})).unwrap()]);
+    pod_spec(&mut ds).tolerations = Some(vec![serde_json::from_value(
+        json!({"key": "dedicated", "operator": "Equal", "value": "x", "effect": "NoSchedule"}),
+    )
+    .unwrap()]);
     create_ds(&mut c, ds);
     settle(&mut c);
     assert_eq!(nodes_with_pods(&c, "foo").len(), 1);
@@ -166,8 +285,21 @@ fn unschedulable_node_does_launch_pod() {
     let mut n = c.store().node("node-0").cloned().unwrap();
     n.spec.get_or_insert_with(Default::default).unschedulable = Some(true);
     c.update(Object::Node(n)).unwrap();
-    let taints = c.store().node("node-0").unwrap().spec.clone().unwrap().taints.unwrap_or_default();
-    assert!(taints.iter().any(|t| t.key == keys::UNSCHEDULABLE && t.effect == NO_SCHEDULE), "cordon taint added: {taints:?}");
+    let taints = c
+        .store()
+        .node("node-0")
+        .unwrap()
+        .spec
+        .clone()
+        .unwrap()
+        .taints
+        .unwrap_or_default();
+    assert!(
+        taints
+            .iter()
+            .any(|t| t.key == keys::UNSCHEDULABLE && t.effect == NO_SCHEDULE),
+        "cordon taint added: {taints:?}"
+    );
     create_ds(&mut c, new_daemon_set("foo"));
     settle(&mut c);
     let by_node = pods_by_node(&c, "foo");
@@ -179,7 +311,13 @@ fn unschedulable_node_does_launch_pod() {
 #[test]
 fn respects_termination() {
     let mut c = cluster_with_nodes(1, 1);
-    c.set_image_behavior(IMAGE, ImageBehavior { ignore_sigterm: true, ..Default::default() });
+    c.set_image_behavior(
+        IMAGE,
+        ImageBehavior {
+            ignore_sigterm: true,
+            ..Default::default()
+        },
+    );
     create_ds(&mut c, new_daemon_set("foo"));
     settle(&mut c);
     let old = live_ds_pods(&c, "foo").remove(0);
@@ -193,7 +331,10 @@ fn respects_termination() {
     c.advance(Duration::from_secs(2));
     let pods = ds_pods(&c, "foo");
     assert_eq!(pods.len(), 1);
-    assert_ne!(pods[0].metadata.name, old.metadata.name, "replacement created once the old pod is gone");
+    assert_ne!(
+        pods[0].metadata.name, old.metadata.name,
+        "replacement created once the old pod is gone"
+    );
 }
 
 fn bare_pod(name: &str, node: Option<&str>, labels: &[(&str, &str)]) -> Pod {
@@ -202,7 +343,12 @@ fn bare_pod(name: &str, node: Option<&str>, labels: &[(&str, &str)]) -> Pod {
         "spec": {"containers": [{"name": "c", "image": IMAGE}]}
     }))
     .unwrap();
-    p.metadata.labels = Some(labels.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect());
+    p.metadata.labels = Some(
+        labels
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect(),
+    );
     p.spec.as_mut().unwrap().node_name = node.map(str::to_string);
     p
 }
@@ -216,13 +362,23 @@ fn deals_with_existing_pods() {
     for (node, count) in [(1, 1), (2, 2), (3, 5)] {
         for i in 0..count {
             let name = format!("orphan-{node}-{i}");
-            c.create(Object::Pod(bare_pod(&name, Some(&node_name(node)), &[("app", "foo")]))).unwrap();
+            c.create(Object::Pod(bare_pod(
+                &name,
+                Some(&node_name(node)),
+                &[("app", "foo")],
+            )))
+            .unwrap();
             orphans.push(name);
             c.advance(Duration::from_secs(1));
         }
     }
     for i in 0..2 {
-        c.create(Object::Pod(bare_pod(&format!("other-{i}"), Some("node-4"), &[("app", "bar")]))).unwrap();
+        c.create(Object::Pod(bare_pod(
+            &format!("other-{i}"),
+            Some("node-4"),
+            &[("app", "bar")],
+        )))
+        .unwrap();
     }
     settle(&mut c);
     // OnDelete variant of the upstream table (with RollingUpdate the adopted pods, which carry no
@@ -238,14 +394,24 @@ fn deals_with_existing_pods() {
     assert_eq!(by_node.len(), 5);
     assert!(by_node.values().all(|p| p.len() == 1));
     // Oldest kept.
-    assert_eq!(by_node["node-2"][0].metadata.name.as_deref(), Some("orphan-2-0"));
-    assert_eq!(by_node["node-3"][0].metadata.name.as_deref(), Some("orphan-3-0"));
+    assert_eq!(
+        by_node["node-2"][0].metadata.name.as_deref(),
+        Some("orphan-2-0")
+    );
+    assert_eq!(
+        by_node["node-3"][0].metadata.name.as_deref(),
+        Some("orphan-3-0")
+    );
     // Non-matching pods untouched and not adopted.
     for i in 0..2 {
         let p = c.store().pod("default", &format!("other-{i}")).unwrap();
         assert!(p.metadata.owner_references.is_none());
     }
-    assert_eq!(ds_status(&c, "foo"), st(5, 5, 5, 2, 5, 0, 0), "adopted orphans lack the hash label: not updated");
+    assert_eq!(
+        ds_status(&c, "foo"),
+        st(5, 5, 5, 2, 5, 0, 0),
+        "adopted orphans lack the hash label: not updated"
+    );
 }
 
 // Upstream TestDaemonSetController release path (ControllerRefManager): a pod whose labels stop
@@ -256,11 +422,23 @@ fn pod_with_changed_labels_is_released_and_replaced() {
     create_ds(&mut c, new_daemon_set("foo"));
     settle(&mut c);
     let mut p = live_ds_pods(&c, "foo").remove(0);
-    p.metadata.labels.as_mut().unwrap().insert("app".into(), "debug".into());
+    p.metadata
+        .labels
+        .as_mut()
+        .unwrap()
+        .insert("app".into(), "debug".into());
     c.update(Object::Pod(p.clone())).unwrap();
     settle(&mut c);
-    let released = c.store().pod("default", p.metadata.name.as_deref().unwrap()).unwrap();
-    assert!(released.metadata.owner_references.clone().unwrap_or_default().is_empty());
+    let released = c
+        .store()
+        .pod("default", p.metadata.name.as_deref().unwrap())
+        .unwrap();
+    assert!(released
+        .metadata
+        .owner_references
+        .clone()
+        .unwrap_or_default()
+        .is_empty());
     let owned = live_ds_pods(&c, "foo");
     assert_eq!(owned.len(), 1);
     assert_ne!(owned[0].metadata.name, p.metadata.name);
@@ -273,21 +451,40 @@ fn delete_unscheduled_pod_for_not_existing_node() {
     let mut c = cluster_with_nodes(1, 2);
     add_node_with(&mut c, "tiny", |o| o.cpu = "100m".into());
     let mut ds = new_daemon_set("foo");
-    pod_spec(&mut ds).containers[0].resources = Some(serde_json::from_value(json!({"requests": {"cpu": "500m"}})).unwrap());
+    pod_spec(&mut ds).containers[0].resources =
+        Some(serde_json::from_value(json!({"requests": {"cpu": "500m"}})).unwrap());
     create_ds(&mut c, ds);
     settle(&mut c);
-    let pending: Vec<Pod> = live_ds_pods(&c, "foo").into_iter().filter(|p| pod_node(p).is_none()).collect();
+    let pending: Vec<Pod> = live_ds_pods(&c, "foo")
+        .into_iter()
+        .filter(|p| pod_node(p).is_none())
+        .collect();
     assert_eq!(pending.len(), 1, "the pod for the tiny node stays Pending");
-    c.delete(Kind::Node, "", "tiny", DeleteOptions::default()).unwrap();
-    assert!(c.store().pod("default", pending[0].metadata.name.as_deref().unwrap()).is_none(), "unscheduled pod deleted at once");
+    c.delete(Kind::Node, "", "tiny", DeleteOptions::default())
+        .unwrap();
+    assert!(
+        c.store()
+            .pod("default", pending[0].metadata.name.as_deref().unwrap())
+            .is_none(),
+        "unscheduled pod deleted at once"
+    );
     // Bound pod on a deleted node: the DS controller leaves it; pod GC removes it within ~40 s.
     let bound = pods_by_node(&c, "foo")["node-1"][0].clone();
-    c.delete(Kind::Node, "", "node-1", DeleteOptions::default()).unwrap();
+    c.delete(Kind::Node, "", "node-1", DeleteOptions::default())
+        .unwrap();
     c.advance(Duration::from_secs(30));
-    let still = c.store().pod("default", bound.metadata.name.as_deref().unwrap()).expect("pod GC has not run yet");
+    let still = c
+        .store()
+        .pod("default", bound.metadata.name.as_deref().unwrap())
+        .expect("pod GC has not run yet");
     assert!(still.metadata.deletion_timestamp.is_none());
     c.advance(Duration::from_secs(11));
-    assert!(c.store().pod("default", bound.metadata.name.as_deref().unwrap()).is_none(), "pod GC removed it");
+    assert!(
+        c.store()
+            .pod("default", bound.metadata.name.as_deref().unwrap())
+            .is_none(),
+        "pod GC removed it"
+    );
     assert_eq!(ds_status(&c, "foo"), st(1, 1, 1, 1, 1, 0, 0));
 }
 
@@ -302,13 +499,26 @@ fn taints_added_later_misscheduled_and_no_execute() {
     assert_eq!(ds_status(&c, "foo"), st(3, 3, 3, 3, 3, 0, 0));
     set_node_taints(&mut c, "node-0", vec![taint("k", Some("v"), NO_SCHEDULE)]);
     settle(&mut c);
-    assert_eq!(nodes_with_pods(&c, "foo").len(), 3, "NoSchedule: the pod keeps running");
+    assert_eq!(
+        nodes_with_pods(&c, "foo").len(),
+        3,
+        "NoSchedule: the pod keeps running"
+    );
     assert_eq!(ds_status(&c, "foo"), st(2, 2, 2, 2, 2, 1, 0));
     set_node_taints(&mut c, "node-1", vec![taint("k", Some("v"), NO_EXECUTE)]);
-    let pod_on_1 = ds_pods(&c, "foo").into_iter().find(|p| pod_node(p).as_deref() == Some("node-1")).unwrap();
-    assert!(pod_on_1.metadata.deletion_timestamp.is_some(), "NoExecute: deleted by the DS controller");
+    let pod_on_1 = ds_pods(&c, "foo")
+        .into_iter()
+        .find(|p| pod_node(p).as_deref() == Some("node-1"))
+        .unwrap();
+    assert!(
+        pod_on_1.metadata.deletion_timestamp.is_some(),
+        "NoExecute: deleted by the DS controller"
+    );
     settle(&mut c);
-    assert_eq!(nodes_with_pods(&c, "foo").into_iter().collect::<Vec<_>>(), vec!["node-0", "node-2"]);
+    assert_eq!(
+        nodes_with_pods(&c, "foo").into_iter().collect::<Vec<_>>(),
+        vec!["node-0", "node-2"]
+    );
     assert_eq!(ds_status(&c, "foo"), st(1, 1, 1, 1, 1, 1, 0));
     // Removing the taints brings everything back.
     set_node_taints(&mut c, "node-0", vec![]);
@@ -328,11 +538,17 @@ fn node_selector_follows_label_changes() {
     pod_spec(&mut ds).node_selector = Some([("disk".to_string(), "ssd".to_string())].into());
     create_ds(&mut c, ds);
     settle(&mut c);
-    assert_eq!(nodes_with_pods(&c, "foo").into_iter().collect::<Vec<_>>(), vec!["node-1", "node-2"]);
+    assert_eq!(
+        nodes_with_pods(&c, "foo").into_iter().collect::<Vec<_>>(),
+        vec!["node-1", "node-2"]
+    );
     set_node_labels(&mut c, "node-2", &[("disk", "hdd")]);
     set_node_labels(&mut c, "node-3", &[("disk", "ssd")]);
     settle(&mut c);
-    assert_eq!(nodes_with_pods(&c, "foo").into_iter().collect::<Vec<_>>(), vec!["node-1", "node-3"]);
+    assert_eq!(
+        nodes_with_pods(&c, "foo").into_iter().collect::<Vec<_>>(),
+        vec!["node-1", "node-3"]
+    );
     assert_eq!(ds_status(&c, "foo"), st(2, 2, 2, 2, 2, 0, 0));
 }
 
@@ -363,7 +579,11 @@ fn min_ready_seconds_availability() {
     // Ready for exactly 10 s: not yet available (strictly greater).
     assert_eq!(ds_status(&c, "foo").available, 0);
     c.advance(Duration::from_secs(1));
-    assert_eq!(ds_status(&c, "foo"), st(2, 2, 2, 2, 2, 0, 0), "available after minReadySeconds without any other trigger");
+    assert_eq!(
+        ds_status(&c, "foo"),
+        st(2, 2, 2, 2, 2, 0, 0),
+        "available after minReadySeconds without any other trigger"
+    );
 }
 
 // Generation / templateGeneration bookkeeping (SPEC-upstream §4.8).
@@ -374,17 +594,30 @@ fn generation_and_template_generation() {
     settle(&mut c);
     let gen = |c: &Cluster| {
         let d = get_ds(c, "foo");
-        (d.metadata.generation.unwrap(), d.metadata.annotations.unwrap()["deprecated.daemonset.template.generation"].clone(), d.status.unwrap().observed_generation.unwrap())
+        (
+            d.metadata.generation.unwrap(),
+            d.metadata.annotations.unwrap()["deprecated.daemonset.template.generation"].clone(),
+            d.status.unwrap().observed_generation.unwrap(),
+        )
     };
     assert_eq!(gen(&c), (1, "1".to_string(), 1));
     update_ds(&mut c, "foo", |d| set_image(d, IMAGE_V2));
     assert_eq!(gen(&c), (2, "2".to_string(), 2));
-    update_ds(&mut c, "foo", |d| d.spec.as_mut().unwrap().min_ready_seconds = Some(5));
+    update_ds(&mut c, "foo", |d| {
+        d.spec.as_mut().unwrap().min_ready_seconds = Some(5)
+    });
     assert_eq!(gen(&c), (3, "2".to_string(), 3));
     update_ds(&mut c, "foo", |d| {
-        d.metadata.labels.get_or_insert_with(Default::default).insert("x".into(), "y".into());
+        d.metadata
+            .labels
+            .get_or_insert_with(Default::default)
+            .insert("x".into(), "y".into());
     });
-    assert_eq!(gen(&c), (3, "2".to_string(), 3), "metadata-only change: no bump");
+    assert_eq!(
+        gen(&c),
+        (3, "2".to_string(), 3),
+        "metadata-only change: no bump"
+    );
     settle(&mut c);
     let p = live_ds_pods(&c, "foo").remove(0);
     assert_eq!(p.metadata.labels.unwrap()["pod-template-generation"], "2");
@@ -396,14 +629,38 @@ fn cascading_delete_background() {
     let mut c = cluster_with_nodes(1, 2);
     create_ds(&mut c, new_daemon_set("foo"));
     settle(&mut c);
-    c.delete(Kind::DaemonSet, "default", "foo", DeleteOptions::default()).unwrap();
-    assert!(c.store().daemon_set("default", "foo").is_none(), "owner removed at once");
-    let pods: Vec<Pod> = c.store().pods().filter(|p| p.metadata.namespace.as_deref() == Some("default")).cloned().collect();
+    c.delete(Kind::DaemonSet, "default", "foo", DeleteOptions::default())
+        .unwrap();
+    assert!(
+        c.store().daemon_set("default", "foo").is_none(),
+        "owner removed at once"
+    );
+    let pods: Vec<Pod> = c
+        .store()
+        .pods()
+        .filter(|p| p.metadata.namespace.as_deref() == Some("default"))
+        .cloned()
+        .collect();
     assert_eq!(pods.len(), 2);
-    assert!(pods.iter().all(|p| p.metadata.deletion_timestamp.is_some()), "dependents terminating");
+    assert!(
+        pods.iter().all(|p| p.metadata.deletion_timestamp.is_some()),
+        "dependents terminating"
+    );
     settle(&mut c);
-    assert_eq!(c.store().pods().filter(|p| p.metadata.namespace.as_deref() == Some("default")).count(), 0);
-    assert_eq!(c.store().controller_revisions().filter(|r| r.metadata.namespace.as_deref() == Some("default")).count(), 0);
+    assert_eq!(
+        c.store()
+            .pods()
+            .filter(|p| p.metadata.namespace.as_deref() == Some("default"))
+            .count(),
+        0
+    );
+    assert_eq!(
+        c.store()
+            .controller_revisions()
+            .filter(|r| r.metadata.namespace.as_deref() == Some("default"))
+            .count(),
+        0
+    );
 }
 
 #[test]
@@ -411,16 +668,46 @@ fn cascading_delete_foreground() {
     let mut c = cluster_with_nodes(1, 2);
     create_ds(&mut c, new_daemon_set("foo"));
     settle(&mut c);
-    c.delete(Kind::DaemonSet, "default", "foo", DeleteOptions { propagation: Propagation::Foreground, grace_period_seconds: None }).unwrap();
-    let ds = c.store().daemon_set("default", "foo").cloned().expect("owner kept while dependents exist");
+    c.delete(
+        Kind::DaemonSet,
+        "default",
+        "foo",
+        DeleteOptions {
+            propagation: Propagation::Foreground,
+            grace_period_seconds: None,
+        },
+    )
+    .unwrap();
+    let ds = c
+        .store()
+        .daemon_set("default", "foo")
+        .cloned()
+        .expect("owner kept while dependents exist");
     assert!(ds.metadata.deletion_timestamp.is_some());
-    assert!(ds.metadata.finalizers.unwrap().contains(&"foregroundDeletion".to_string()));
+    assert!(ds
+        .metadata
+        .finalizers
+        .unwrap()
+        .contains(&"foregroundDeletion".to_string()));
     // A DS being deleted does nothing: no replacement pods appear.
-    let n_before = c.store().pods().filter(|p| p.metadata.namespace.as_deref() == Some("default")).count();
+    let n_before = c
+        .store()
+        .pods()
+        .filter(|p| p.metadata.namespace.as_deref() == Some("default"))
+        .count();
     assert_eq!(n_before, 2);
     settle(&mut c);
-    assert!(c.store().daemon_set("default", "foo").is_none(), "owner gone after its pods");
-    assert_eq!(c.store().pods().filter(|p| p.metadata.namespace.as_deref() == Some("default")).count(), 0);
+    assert!(
+        c.store().daemon_set("default", "foo").is_none(),
+        "owner gone after its pods"
+    );
+    assert_eq!(
+        c.store()
+            .pods()
+            .filter(|p| p.metadata.namespace.as_deref() == Some("default"))
+            .count(),
+        0
+    );
 }
 
 #[test]
@@ -428,19 +715,39 @@ fn cascading_delete_orphan() {
     let mut c = cluster_with_nodes(1, 2);
     create_ds(&mut c, new_daemon_set("foo"));
     settle(&mut c);
-    let names: Vec<String> = ds_pods(&c, "foo").iter().map(|p| p.metadata.name.clone().unwrap()).collect();
-    c.delete(Kind::DaemonSet, "default", "foo", DeleteOptions { propagation: Propagation::Orphan, grace_period_seconds: None }).unwrap();
+    let names: Vec<String> = ds_pods(&c, "foo")
+        .iter()
+        .map(|p| p.metadata.name.clone().unwrap())
+        .collect();
+    c.delete(
+        Kind::DaemonSet,
+        "default",
+        "foo",
+        DeleteOptions {
+            propagation: Propagation::Orphan,
+            grace_period_seconds: None,
+        },
+    )
+    .unwrap();
     settle(&mut c);
     assert!(c.store().daemon_set("default", "foo").is_none());
     for n in &names {
         let p = c.store().pod("default", n).expect("orphaned pod kept");
-        assert!(p.metadata.owner_references.clone().unwrap_or_default().is_empty());
+        assert!(p
+            .metadata
+            .owner_references
+            .clone()
+            .unwrap_or_default()
+            .is_empty());
         assert!(p.metadata.deletion_timestamp.is_none());
     }
     // Re-creating the DS adopts them instead of creating new pods.
     create_ds(&mut c, new_daemon_set("foo"));
     settle(&mut c);
-    let mut now: Vec<String> = ds_pods(&c, "foo").iter().map(|p| p.metadata.name.clone().unwrap()).collect();
+    let mut now: Vec<String> = ds_pods(&c, "foo")
+        .iter()
+        .map(|p| p.metadata.name.clone().unwrap())
+        .collect();
     now.sort();
     let mut want = names.clone();
     want.sort();

@@ -13,11 +13,32 @@ use serde_json::json;
 use std::time::Duration;
 
 fn node_taints(c: &Cluster, node: &str) -> Vec<(String, String)> {
-    c.store().node(node).unwrap().spec.clone().unwrap().taints.unwrap_or_default().into_iter().map(|t| (t.key, t.effect)).collect()
+    c.store()
+        .node(node)
+        .unwrap()
+        .spec
+        .clone()
+        .unwrap()
+        .taints
+        .unwrap_or_default()
+        .into_iter()
+        .map(|t| (t.key, t.effect))
+        .collect()
 }
 
 fn ready_condition(c: &Cluster, node: &str) -> String {
-    c.store().node(node).unwrap().status.clone().unwrap().conditions.unwrap().into_iter().find(|c| c.type_ == "Ready").unwrap().status
+    c.store()
+        .node(node)
+        .unwrap()
+        .status
+        .clone()
+        .unwrap()
+        .conditions
+        .unwrap()
+        .into_iter()
+        .find(|c| c.type_ == "Ready")
+        .unwrap()
+        .status
 }
 
 fn plain_pod(name: &str, node: &str) -> Pod {
@@ -45,7 +66,10 @@ fn failed_node_goes_unknown_and_daemon_pod_is_misscheduled() {
     assert_eq!(ready_condition(&c, "node-0"), "Unknown");
     assert_eq!(
         node_taints(&c, "node-0"),
-        vec![(keys::UNREACHABLE.to_string(), NO_SCHEDULE.to_string()), (keys::UNREACHABLE.to_string(), NO_EXECUTE.to_string())]
+        vec![
+            (keys::UNREACHABLE.to_string(), NO_SCHEDULE.to_string()),
+            (keys::UNREACHABLE.to_string(), NO_EXECUTE.to_string())
+        ]
     );
     let on_0 = pods_by_node(&c, "foo")["node-0"][0].clone();
     assert!(!is_ready(&on_0), "pods on the node marked not Ready");
@@ -71,18 +95,41 @@ fn ordinary_pod_evicted_300s_after_taint_daemon_pod_stays() {
     c.create(Object::Pod(plain_pod("web", "node-0"))).unwrap();
     settle(&mut c);
     let web = c.store().pod("default", "web").unwrap().clone();
-    let secs: Vec<Option<i64>> = web.spec.unwrap().tolerations.unwrap().iter().map(|t| t.toleration_seconds).collect();
+    let secs: Vec<Option<i64>> = web
+        .spec
+        .unwrap()
+        .tolerations
+        .unwrap()
+        .iter()
+        .map(|t| t.toleration_seconds)
+        .collect();
     assert_eq!(secs, vec![Some(300), Some(300)]);
     fail_node(&mut c, "node-0");
     c.advance(Duration::from_secs(40)); // taint added at t=40 s
     c.advance(Duration::from_secs(299));
-    assert!(c.store().pod("default", "web").unwrap().metadata.deletion_timestamp.is_none());
+    assert!(c
+        .store()
+        .pod("default", "web")
+        .unwrap()
+        .metadata
+        .deletion_timestamp
+        .is_none());
     c.advance(Duration::from_secs(1));
     let web = c.store().pod("default", "web").cloned();
-    assert!(web.is_none_or(|p| p.metadata.deletion_timestamp.is_some()), "evicted at 300 s");
+    assert!(
+        web.is_none_or(|p| p.metadata.deletion_timestamp.is_some()),
+        "evicted at 300 s"
+    );
     let msgs = event_messages(&c, "TaintManagerEviction");
-    assert!(msgs.contains(&"Marking for deletion Pod default/web".to_string()), "{msgs:?}");
-    assert_eq!(pods_by_node(&c, "foo")["node-0"].len(), 1, "daemon pod stays");
+    assert!(
+        msgs.contains(&"Marking for deletion Pod default/web".to_string()),
+        "{msgs:?}"
+    );
+    assert_eq!(
+        pods_by_node(&c, "foo")["node-0"].len(),
+        1,
+        "daemon pod stays"
+    );
 }
 
 // Taint eviction is cancelled when the node recovers before the deadline.
@@ -95,8 +142,15 @@ fn eviction_cancelled_on_recovery() {
     c.advance(Duration::from_secs(100));
     recover_node(&mut c, "node-0");
     c.advance(Duration::from_secs(600));
-    assert!(c.store().pod("default", "web").unwrap().metadata.deletion_timestamp.is_none());
-    assert!(event_messages(&c, "TaintManagerEviction").contains(&"Cancelling deletion of Pod default/web".to_string()));
+    assert!(c
+        .store()
+        .pod("default", "web")
+        .unwrap()
+        .metadata
+        .deletion_timestamp
+        .is_none());
+    assert!(event_messages(&c, "TaintManagerEviction")
+        .contains(&"Cancelling deletion of Pod default/web".to_string()));
 }
 
 // SPEC-upstream §7.1 condition → taint: DiskPressure is auto-tolerated by daemon pods; NetworkUnavailable
@@ -106,14 +160,26 @@ fn condition_taints_and_daemon_tolerations() {
     let mut c = cluster_with_nodes(1, 2);
     set_condition(&mut c, "node-0", "DiskPressure", "True");
     set_condition(&mut c, "node-1", "NetworkUnavailable", "True");
-    assert_eq!(node_taints(&c, "node-0"), vec![(keys::DISK_PRESSURE.to_string(), NO_SCHEDULE.to_string())]);
-    assert_eq!(node_taints(&c, "node-1"), vec![(keys::NETWORK_UNAVAILABLE.to_string(), NO_SCHEDULE.to_string())]);
+    assert_eq!(
+        node_taints(&c, "node-0"),
+        vec![(keys::DISK_PRESSURE.to_string(), NO_SCHEDULE.to_string())]
+    );
+    assert_eq!(
+        node_taints(&c, "node-1"),
+        vec![(
+            keys::NETWORK_UNAVAILABLE.to_string(),
+            NO_SCHEDULE.to_string()
+        )]
+    );
     create_ds(&mut c, new_daemon_set("plain"));
     let mut host = new_daemon_set("host");
     pod_spec(&mut host).host_network = Some(true);
     create_ds(&mut c, host);
     settle(&mut c);
-    assert_eq!(nodes_with_pods(&c, "plain").into_iter().collect::<Vec<_>>(), vec!["node-0"]);
+    assert_eq!(
+        nodes_with_pods(&c, "plain").into_iter().collect::<Vec<_>>(),
+        vec!["node-0"]
+    );
     assert_eq!(nodes_with_pods(&c, "host").len(), 2);
     set_condition(&mut c, "node-1", "NetworkUnavailable", "False");
     settle(&mut c);
@@ -121,18 +187,36 @@ fn condition_taints_and_daemon_tolerations() {
 }
 
 fn restart_count(p: &Pod) -> i32 {
-    p.status.as_ref().unwrap().container_statuses.as_ref().unwrap()[0].restart_count
+    p.status
+        .as_ref()
+        .unwrap()
+        .container_statuses
+        .as_ref()
+        .unwrap()[0]
+        .restart_count
 }
 
 fn waiting_reason(p: &Pod) -> Option<String> {
-    p.status.as_ref()?.container_statuses.as_ref()?[0].state.as_ref()?.waiting.as_ref()?.reason.clone()
+    p.status.as_ref()?.container_statuses.as_ref()?[0]
+        .state
+        .as_ref()?
+        .waiting
+        .as_ref()?
+        .reason
+        .clone()
 }
 
 // SPEC-simulator §2 crash loop: runs 5 s, restarts at once the first time, then back-off 10, 20, 40 s.
 #[test]
 fn crash_loop_back_off() {
     let mut c = cluster_with_nodes(1, 1);
-    c.set_image_behavior(IMAGE, ImageBehavior { crash: true, ..Default::default() });
+    c.set_image_behavior(
+        IMAGE,
+        ImageBehavior {
+            crash: true,
+            ..Default::default()
+        },
+    );
     create_ds(&mut c, new_daemon_set("foo"));
     let pod = |c: &Cluster| live_ds_pods(c, "foo").remove(0);
     // Pull 2 s, start 1 s: running at 3 s, crash at 8 s (restart 1, immediately running again).
@@ -140,44 +224,85 @@ fn crash_loop_back_off() {
     assert_eq!(phase(&pod(&c)), "Running");
     assert!(!is_ready(&pod(&c)));
     c.advance(Duration::from_secs(5));
-    assert_eq!((restart_count(&pod(&c)), waiting_reason(&pod(&c))), (1, None));
+    assert_eq!(
+        (restart_count(&pod(&c)), waiting_reason(&pod(&c))),
+        (1, None)
+    );
     // Second crash at 13 s → CrashLoopBackOff 10 s.
     c.advance(Duration::from_secs(5));
-    assert_eq!((restart_count(&pod(&c)), waiting_reason(&pod(&c)).as_deref()), (2, Some("CrashLoopBackOff")));
+    assert_eq!(
+        (restart_count(&pod(&c)), waiting_reason(&pod(&c)).as_deref()),
+        (2, Some("CrashLoopBackOff"))
+    );
     c.advance(Duration::from_secs(9));
-    assert_eq!(waiting_reason(&pod(&c)).as_deref(), Some("CrashLoopBackOff"));
+    assert_eq!(
+        waiting_reason(&pod(&c)).as_deref(),
+        Some("CrashLoopBackOff")
+    );
     c.advance(Duration::from_secs(1)); // 23 s: restarted
     assert_eq!(waiting_reason(&pod(&c)), None);
     c.advance(Duration::from_secs(5)); // 28 s: third crash → 20 s
-    assert_eq!((restart_count(&pod(&c)), waiting_reason(&pod(&c)).as_deref()), (3, Some("CrashLoopBackOff")));
+    assert_eq!(
+        (restart_count(&pod(&c)), waiting_reason(&pod(&c)).as_deref()),
+        (3, Some("CrashLoopBackOff"))
+    );
     c.advance(Duration::from_secs(19));
-    assert_eq!(waiting_reason(&pod(&c)).as_deref(), Some("CrashLoopBackOff"));
+    assert_eq!(
+        waiting_reason(&pod(&c)).as_deref(),
+        Some("CrashLoopBackOff")
+    );
     c.advance(Duration::from_secs(1)); // 48 s restarted; 53 s fourth crash → 40 s
     c.advance(Duration::from_secs(5));
-    assert_eq!((restart_count(&pod(&c)), waiting_reason(&pod(&c)).as_deref()), (4, Some("CrashLoopBackOff")));
+    assert_eq!(
+        (restart_count(&pod(&c)), waiting_reason(&pod(&c)).as_deref()),
+        (4, Some("CrashLoopBackOff"))
+    );
     c.advance(Duration::from_secs(39));
-    assert_eq!(waiting_reason(&pod(&c)).as_deref(), Some("CrashLoopBackOff"));
+    assert_eq!(
+        waiting_reason(&pod(&c)).as_deref(),
+        Some("CrashLoopBackOff")
+    );
     c.advance(Duration::from_secs(1));
     assert_eq!(waiting_reason(&pod(&c)), None);
-    assert_eq!(phase(&pod(&c)), "Running", "restartPolicy Always: the pod never becomes Failed");
+    assert_eq!(
+        phase(&pod(&c)),
+        "Running",
+        "restartPolicy Always: the pod never becomes Failed"
+    );
     assert_eq!(ds_status(&c, "foo"), st(1, 1, 0, 1, 0, 0, 1));
-    assert!(events_with_reason(&c, "BackOff").iter().any(|e| e.message.as_deref().unwrap_or("").starts_with("Back-off restarting failed container c in pod")));
+    assert!(events_with_reason(&c, "BackOff").iter().any(|e| e
+        .message
+        .as_deref()
+        .unwrap_or("")
+        .starts_with("Back-off restarting failed container c in pod")));
 }
 
 // SPEC-simulator §2 pull failure: ErrImagePull, then ImagePullBackOff with back-off.
 #[test]
 fn image_pull_failure() {
     let mut c = cluster_with_nodes(1, 1);
-    c.set_image_behavior(IMAGE, ImageBehavior { pull_ok: false, ..Default::default() });
+    c.set_image_behavior(
+        IMAGE,
+        ImageBehavior {
+            pull_ok: false,
+            ..Default::default()
+        },
+    );
     create_ds(&mut c, new_daemon_set("foo"));
     let pod = |c: &Cluster| live_ds_pods(c, "foo").remove(0);
     c.advance(Duration::from_secs(2));
     assert_eq!(waiting_reason(&pod(&c)).as_deref(), Some("ErrImagePull"));
     c.advance(Duration::from_secs(1));
-    assert_eq!(waiting_reason(&pod(&c)).as_deref(), Some("ImagePullBackOff"));
+    assert_eq!(
+        waiting_reason(&pod(&c)).as_deref(),
+        Some("ImagePullBackOff")
+    );
     c.advance(Duration::from_secs(120));
     assert_eq!(phase(&pod(&c)), "Pending");
-    assert!(matches!(waiting_reason(&pod(&c)).as_deref(), Some("ImagePullBackOff") | Some("ErrImagePull")));
+    assert!(matches!(
+        waiting_reason(&pod(&c)).as_deref(),
+        Some("ImagePullBackOff") | Some("ErrImagePull")
+    ));
     assert!(event_messages(&c, "Failed").contains(&"Error: ErrImagePull".to_string()));
     assert!(event_messages(&c, "Failed").contains(&"Error: ImagePullBackOff".to_string()));
     assert_eq!(ds_status(&c, "foo"), st(1, 1, 0, 1, 0, 0, 1));
@@ -185,7 +310,8 @@ fn image_pull_failure() {
 
 fn hungry_daemon_set(c: &mut Cluster, cpu: &str) -> Vec<Pod> {
     let mut ds = new_daemon_set("hungry");
-    pod_spec(&mut ds).containers[0].resources = Some(serde_json::from_value(json!({"requests": {"cpu": cpu}})).unwrap());
+    pod_spec(&mut ds).containers[0].resources =
+        Some(serde_json::from_value(json!({"requests": {"cpu": cpu}})).unwrap());
     create_ds(c, ds);
     settle(c);
     live_ds_pods(c, "hungry")
@@ -195,8 +321,25 @@ fn assert_pending_with(c: &Cluster, pods: &[Pod], expected: &str) {
     for p in pods {
         assert_eq!(phase(p), "Pending");
         assert!(pod_node(p).is_none());
-        let cond = p.status.as_ref().unwrap().conditions.as_ref().unwrap().iter().find(|c| c.type_ == "PodScheduled").unwrap().clone();
-        assert_eq!((cond.status.as_str(), cond.reason.as_deref(), cond.message.as_deref()), ("False", Some("Unschedulable"), Some(expected)));
+        let cond = p
+            .status
+            .as_ref()
+            .unwrap()
+            .conditions
+            .as_ref()
+            .unwrap()
+            .iter()
+            .find(|c| c.type_ == "PodScheduled")
+            .unwrap()
+            .clone();
+        assert_eq!(
+            (
+                cond.status.as_str(),
+                cond.reason.as_deref(),
+                cond.message.as_deref()
+            ),
+            ("False", Some("Unschedulable"), Some(expected))
+        );
     }
     let msgs = event_messages(c, "FailedScheduling");
     assert_eq!(msgs.len(), 2);
@@ -232,7 +375,8 @@ fn system_node_critical_daemon_preempts_low_priority_pod() {
     let mut c = Cluster::new_empty(1);
     add_node_with(&mut c, "small", |o| o.cpu = "1".into());
     let mut victim = plain_pod("low", "small");
-    victim.spec.as_mut().unwrap().containers[0].resources = Some(serde_json::from_value(json!({"requests": {"cpu": "800m"}})).unwrap());
+    victim.spec.as_mut().unwrap().containers[0].resources =
+        Some(serde_json::from_value(json!({"requests": {"cpu": "800m"}})).unwrap());
     c.create(Object::Pod(victim)).unwrap();
     settle(&mut c);
     assert_eq!(phase(c.store().pod("default", "low").unwrap()), "Running");
@@ -241,19 +385,41 @@ fn system_node_critical_daemon_preempts_low_priority_pod() {
     {
         let spec = pod_spec(&mut ds);
         spec.priority_class_name = Some("system-node-critical".into());
-        spec.containers[0].resources = Some(serde_json::from_value(json!({"requests": {"cpu": "500m"}})).unwrap());
+        spec.containers[0].resources =
+            Some(serde_json::from_value(json!({"requests": {"cpu": "500m"}})).unwrap());
     }
     c.create(Object::DaemonSet(ds)).unwrap();
-    let dp: Vec<Pod> = c.store().pods().filter(|p| p.metadata.namespace.as_deref() == Some("kube-system")).cloned().collect();
+    let dp: Vec<Pod> = c
+        .store()
+        .pods()
+        .filter(|p| p.metadata.namespace.as_deref() == Some("kube-system"))
+        .cloned()
+        .collect();
     assert_eq!(dp.len(), 1);
     assert_eq!(dp[0].spec.as_ref().unwrap().priority, Some(2_000_001_000));
-    assert_eq!(dp[0].status.as_ref().unwrap().nominated_node_name.as_deref(), Some("small"));
+    assert_eq!(
+        dp[0]
+            .status
+            .as_ref()
+            .unwrap()
+            .nominated_node_name
+            .as_deref(),
+        Some("small")
+    );
     let low = c.store().pod("default", "low").unwrap();
-    assert!(low.metadata.deletion_timestamp.is_some(), "victim deleted gracefully");
+    assert!(
+        low.metadata.deletion_timestamp.is_some(),
+        "victim deleted gracefully"
+    );
     assert_eq!(events_with_reason(&c, "Preempted").len(), 1);
     settle(&mut c);
     assert!(c.store().pod("default", "low").is_none());
-    let dp: Vec<Pod> = c.store().pods().filter(|p| p.metadata.namespace.as_deref() == Some("kube-system")).cloned().collect();
+    let dp: Vec<Pod> = c
+        .store()
+        .pods()
+        .filter(|p| p.metadata.namespace.as_deref() == Some("kube-system"))
+        .cloned()
+        .collect();
     assert_eq!(pod_node(&dp[0]).as_deref(), Some("small"));
     assert!(is_ready(&dp[0]));
 }
@@ -266,7 +432,13 @@ fn not_ready_node_keeps_daemon_pod() {
     create_ds(&mut c, new_daemon_set("foo"));
     settle(&mut c);
     set_condition(&mut c, "node-1", "Ready", "False");
-    assert_eq!(node_taints(&c, "node-1"), vec![(keys::NOT_READY.to_string(), NO_SCHEDULE.to_string()), (keys::NOT_READY.to_string(), NO_EXECUTE.to_string())]);
+    assert_eq!(
+        node_taints(&c, "node-1"),
+        vec![
+            (keys::NOT_READY.to_string(), NO_SCHEDULE.to_string()),
+            (keys::NOT_READY.to_string(), NO_EXECUTE.to_string())
+        ]
+    );
     settle(&mut c);
     assert_eq!(nodes_with_pods(&c, "foo").len(), 2);
     let s = ds_status(&c, "foo");

@@ -22,7 +22,13 @@ struct NodeSpecGen {
 fn node_gen() -> impl Strategy<Value = NodeSpecGen> {
     (
         prop::option::of(prop::sample::select(vec!["a", "b"])),
-        prop::option::of(prop::sample::select(vec![("k", NO_SCHEDULE), ("k", NO_EXECUTE), ("k", PREFER_NO_SCHEDULE), ("other", NO_EXECUTE), ("other", NO_SCHEDULE)])),
+        prop::option::of(prop::sample::select(vec![
+            ("k", NO_SCHEDULE),
+            ("k", NO_EXECUTE),
+            ("k", PREFER_NO_SCHEDULE),
+            ("other", NO_EXECUTE),
+            ("other", NO_SCHEDULE),
+        ])),
     )
         .prop_map(|(zone, taint)| NodeSpecGen { zone, taint })
 }
@@ -34,7 +40,8 @@ fn apply_node(c: &mut Cluster, name: &str, g: &NodeSpecGen) {
     if let Some(z) = g.zone {
         labels.insert("zone".into(), z.into());
     }
-    n.spec.get_or_insert_with(Default::default).taints = g.taint.map(|(k, e)| vec![taint(k, Some("v"), e)]);
+    n.spec.get_or_insert_with(Default::default).taints =
+        g.taint.map(|(k, e)| vec![taint(k, Some("v"), e)]);
     c.update(dsplay_api::Object::Node(n)).unwrap();
 }
 
@@ -132,8 +139,16 @@ fn scaled(v: &IntOrString, total: i32) -> i32 {
 
 /// Desired nodes whose live pods include none that is available (Ready, minReadySeconds = 0).
 fn unavailable_nodes(c: &Cluster) -> BTreeSet<String> {
-    let available: BTreeSet<String> = live_ds_pods(c, "foo").iter().filter(|p| is_ready(p)).filter_map(pod_node).collect();
-    c.store().nodes().filter_map(|n| n.metadata.name.clone()).filter(|n| !available.contains(n)).collect()
+    let available: BTreeSet<String> = live_ds_pods(c, "foo")
+        .iter()
+        .filter(|p| is_ready(p))
+        .filter_map(pod_node)
+        .collect();
+    c.store()
+        .nodes()
+        .filter_map(|n| n.metadata.name.clone())
+        .filter(|n| !available.contains(n))
+        .collect()
 }
 
 proptest! {
@@ -231,7 +246,9 @@ fn run_script(seed: u64, ops: &[Op]) -> Cluster {
                 nodes += 1;
             }
             Op::CreateDs(d) => {
-                let _ = c.create(dsplay_api::Object::DaemonSet(new_daemon_set(&format!("ds{d}"))));
+                let _ = c.create(dsplay_api::Object::DaemonSet(new_daemon_set(&format!(
+                    "ds{d}"
+                ))));
             }
             Op::UpdateImage(d, i) => {
                 if let Some(mut ds) = c.store().daemon_set("default", &format!("ds{d}")).cloned() {
@@ -241,7 +258,11 @@ fn run_script(seed: u64, ops: &[Op]) -> Cluster {
             }
             Op::Taint(n, exec) => {
                 if let Some(mut node) = c.store().node(&node_name(*n as usize)).cloned() {
-                    node.spec.get_or_insert_with(Default::default).taints = Some(vec![taint("k", Some("v"), if *exec { NO_EXECUTE } else { NO_SCHEDULE })]);
+                    node.spec.get_or_insert_with(Default::default).taints = Some(vec![taint(
+                        "k",
+                        Some("v"),
+                        if *exec { NO_EXECUTE } else { NO_SCHEDULE },
+                    )]);
                     let _ = c.update(dsplay_api::Object::Node(node));
                 }
             }
@@ -256,7 +277,15 @@ fn run_script(seed: u64, ops: &[Op]) -> Cluster {
                 }
             }
             Op::DeletePod(i) => {
-                let pods: Vec<Pod> = c.store().pods().filter(|p| p.metadata.namespace.as_deref() == Some("default") && p.metadata.deletion_timestamp.is_none()).cloned().collect();
+                let pods: Vec<Pod> = c
+                    .store()
+                    .pods()
+                    .filter(|p| {
+                        p.metadata.namespace.as_deref() == Some("default")
+                            && p.metadata.deletion_timestamp.is_none()
+                    })
+                    .cloned()
+                    .collect();
                 if !pods.is_empty() {
                     delete_pod(&mut c, &pods[*i as usize % pods.len()]);
                 }

@@ -26,7 +26,12 @@ fn ready_ds(c: &mut Cluster, name: &str, f: impl FnOnce(&mut DaemonSet)) {
 
 /// Steps timer by timer until `done` or nothing is pending; returns (creates, deletes) per instant
 /// where something happened.
-fn step_log(c: &mut Cluster, ds: &str, tracker: &mut Tracker, max_steps: usize) -> Vec<(usize, usize)> {
+fn step_log(
+    c: &mut Cluster,
+    ds: &str,
+    tracker: &mut Tracker,
+    max_steps: usize,
+) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
     for _ in 0..max_steps {
         if !c.step() {
@@ -43,7 +48,11 @@ fn step_log(c: &mut Cluster, ds: &str, tracker: &mut Tracker, max_steps: usize) 
 /// Desired nodes with no available (Ready, non-terminating) pod.
 fn unavailable_nodes(c: &Cluster, ds: &str) -> usize {
     let desired = get_ds(c, ds).status.unwrap().desired_number_scheduled as usize;
-    let available: BTreeSet<String> = live_ds_pods(c, ds).iter().filter(|p| is_ready(p)).filter_map(pod_node).collect();
+    let available: BTreeSet<String> = live_ds_pods(c, ds)
+        .iter()
+        .filter(|p| is_ready(p))
+        .filter_map(pod_node)
+        .collect();
     desired - available.len()
 }
 
@@ -55,7 +64,11 @@ fn updates_pods_max_unavailable() {
     let mut tracker = Tracker::new(&c, "foo");
     update_ds(&mut c, "foo", |d| set_image(d, IMAGE_V2));
     let first = tracker.diff(&c, "foo");
-    assert_eq!(first, (0, 2), "first sync deletes 2 and creates nothing (delete first)");
+    assert_eq!(
+        first,
+        (0, 2),
+        "first sync deletes 2 and creates nothing (delete first)"
+    );
     let mut log = vec![first];
     let mut max_unavailable = unavailable_nodes(&c, "foo");
     for _ in 0..200 {
@@ -76,7 +89,9 @@ fn updates_pods_max_unavailable() {
     let delete_batches: Vec<usize> = log.iter().map(|d| d.1).filter(|d| *d > 0).collect();
     assert_eq!(delete_batches, vec![2, 2, 1], "{log:?}");
     assert_eq!(ds_status(&c, "foo"), st(5, 5, 5, 5, 5, 0, 0));
-    assert!(live_ds_pods(&c, "foo").iter().all(|p| pod_image(p) == IMAGE_V2));
+    assert!(live_ds_pods(&c, "foo")
+        .iter()
+        .all(|p| pod_image(p) == IMAGE_V2));
 }
 
 // Upstream TestDaemonSetUpdatesPodsWithMaxSurge — the worked table of SPEC-upstream §4.4.
@@ -111,10 +126,20 @@ fn updates_pods_with_max_surge_table() {
 fn status_during_surge_counts_oldest_pod() {
     let mut c = cluster_with_nodes(1, 2);
     ready_ds(&mut c, "foo", |d| set_rolling(d, int(0), int(1)));
-    c.set_image_behavior(IMAGE_V2, ImageBehavior { ready: false, ..Default::default() });
+    c.set_image_behavior(
+        IMAGE_V2,
+        ImageBehavior {
+            ready: false,
+            ..Default::default()
+        },
+    );
     update_ds(&mut c, "foo", |d| set_image(d, IMAGE_V2));
     settle(&mut c);
-    assert_eq!(live_ds_pods(&c, "foo").len(), 3, "one surge pod that never becomes ready, old pods kept");
+    assert_eq!(
+        live_ds_pods(&c, "foo").len(),
+        3,
+        "one surge pod that never becomes ready, old pods kept"
+    );
     assert_eq!(ds_status(&c, "foo"), st(2, 2, 2, 0, 2, 0, 0));
 }
 
@@ -122,7 +147,13 @@ fn status_during_surge_counts_oldest_pod() {
 #[test]
 fn updates_all_old_pods_not_ready() {
     let mut c = cluster_with_nodes(1, 5);
-    c.set_image_behavior(IMAGE, ImageBehavior { ready: false, ..Default::default() });
+    c.set_image_behavior(
+        IMAGE,
+        ImageBehavior {
+            ready: false,
+            ..Default::default()
+        },
+    );
     ready_ds(&mut c, "foo", |d| set_rolling(d, int(3), int(0)));
     assert_eq!(ds_status(&c, "foo").ready, 0);
     let mut tracker = Tracker::new(&c, "foo");
@@ -138,7 +169,13 @@ fn updates_all_old_pods_not_ready() {
 fn updates_save_old_healthy_pods() {
     let mut c = cluster_with_nodes(1, 5);
     ready_ds(&mut c, "foo", |d| set_rolling(d, int(2), int(0)));
-    c.set_image_behavior(IMAGE_V2, ImageBehavior { ready: false, ..Default::default() });
+    c.set_image_behavior(
+        IMAGE_V2,
+        ImageBehavior {
+            ready: false,
+            ..Default::default()
+        },
+    );
     let mut tracker = Tracker::new(&c, "foo");
     update_ds(&mut c, "foo", |d| set_image(d, IMAGE_V2));
     assert_eq!(tracker.diff(&c, "foo"), (0, 2));
@@ -155,12 +192,24 @@ fn updates_save_old_healthy_pods() {
 fn no_template_change_no_restart() {
     let mut c = cluster_with_nodes(1, 3);
     ready_ds(&mut c, "foo", |_| {});
-    let before: BTreeSet<String> = ds_pods(&c, "foo").iter().map(|p| p.metadata.name.clone().unwrap()).collect();
-    update_ds(&mut c, "foo", |d| d.spec.as_mut().unwrap().min_ready_seconds = Some(1));
+    let before: BTreeSet<String> = ds_pods(&c, "foo")
+        .iter()
+        .map(|p| p.metadata.name.clone().unwrap())
+        .collect();
+    update_ds(&mut c, "foo", |d| {
+        d.spec.as_mut().unwrap().min_ready_seconds = Some(1)
+    });
     settle(&mut c);
-    let after: BTreeSet<String> = ds_pods(&c, "foo").iter().map(|p| p.metadata.name.clone().unwrap()).collect();
+    let after: BTreeSet<String> = ds_pods(&c, "foo")
+        .iter()
+        .map(|p| p.metadata.name.clone().unwrap())
+        .collect();
     assert_eq!(before, after);
-    assert_eq!(c.store().controller_revisions().count(), 1, "no new revision for a non-template change");
+    assert_eq!(
+        c.store().controller_revisions().count(),
+        1,
+        "no new revision for a non-template change"
+    );
 }
 
 // Percent budgets are rounded up (GetScaledValueFromIntOrPercent roundUp=true): 10% of 12 → 2.
@@ -183,14 +232,19 @@ fn zero_zero_budget_rejected() {
     let mut ds = new_daemon_set("foo");
     set_rolling(&mut ds, pct("0%"), int(0));
     let err = c.create(dsplay_api::Object::DaemonSet(ds)).unwrap_err();
-    assert!(format!("{err:?}").contains("cannot be 0 when maxSurge is 0"), "{err:?}");
+    assert!(
+        format!("{err:?}").contains("cannot be 0 when maxSurge is 0"),
+        "{err:?}"
+    );
 }
 
 // minReadySeconds paces a rolling update: the next pod goes only once the new one is available.
 #[test]
 fn min_ready_seconds_paces_rollout() {
     let mut c = cluster_with_nodes(1, 2);
-    ready_ds(&mut c, "foo", |d| d.spec.as_mut().unwrap().min_ready_seconds = Some(10));
+    ready_ds(&mut c, "foo", |d| {
+        d.spec.as_mut().unwrap().min_ready_seconds = Some(10)
+    });
     let mut tracker = Tracker::new(&c, "foo");
     update_ds(&mut c, "foo", |d| set_image(d, IMAGE_V2));
     assert_eq!(tracker.diff(&c, "foo"), (0, 1));
@@ -217,21 +271,39 @@ fn on_delete_strategy() {
     ready_ds(&mut c, "foo", |d| set_on_delete(d));
     update_ds(&mut c, "foo", |d| set_image(d, IMAGE_V2));
     settle(&mut c);
-    assert!(live_ds_pods(&c, "foo").iter().all(|p| pod_image(p) == IMAGE));
+    assert!(live_ds_pods(&c, "foo")
+        .iter()
+        .all(|p| pod_image(p) == IMAGE));
     assert_eq!(ds_status(&c, "foo"), st(3, 3, 3, 0, 3, 0, 0));
-    let revisions: Vec<i64> = c.store().controller_revisions().map(|r| r.revision).collect();
+    let revisions: Vec<i64> = c
+        .store()
+        .controller_revisions()
+        .map(|r| r.revision)
+        .collect();
     assert_eq!(revisions.len(), 2, "history recorded even for OnDelete");
     let victim = pods_by_node(&c, "foo")["node-1"][0].clone();
     delete_pod(&mut c, &victim);
     settle(&mut c);
     let on_1 = &pods_by_node(&c, "foo")["node-1"][0];
     assert_eq!(pod_image(on_1), IMAGE_V2);
-    assert_eq!(on_1.metadata.labels.as_ref().unwrap()["pod-template-generation"], "2");
+    assert_eq!(
+        on_1.metadata.labels.as_ref().unwrap()["pod-template-generation"],
+        "2"
+    );
     assert_eq!(ds_status(&c, "foo"), st(3, 3, 3, 1, 3, 0, 0));
 }
 
 fn revisions(c: &Cluster) -> Vec<(String, i64)> {
-    let mut v: Vec<(String, i64)> = c.store().controller_revisions().map(|r| (r.metadata.labels.clone().unwrap()["controller-revision-hash"].clone(), r.revision)).collect();
+    let mut v: Vec<(String, i64)> = c
+        .store()
+        .controller_revisions()
+        .map(|r| {
+            (
+                r.metadata.labels.clone().unwrap()["controller-revision-hash"].clone(),
+                r.revision,
+            )
+        })
+        .collect();
     v.sort_by_key(|(_, n)| *n);
     v
 }
@@ -247,23 +319,45 @@ fn rollback_renumbers_and_does_not_restart() {
     assert_eq!(revs[0].1, 1);
     let v1_hash = revs[0].0.clone();
     // A rollout to an image that never becomes ready stalls after one pod.
-    c.set_image_behavior(IMAGE_V2, ImageBehavior { ready: false, ..Default::default() });
+    c.set_image_behavior(
+        IMAGE_V2,
+        ImageBehavior {
+            ready: false,
+            ..Default::default()
+        },
+    );
     update_ds(&mut c, "foo", |d| set_image(d, IMAGE_V2));
     c.advance(Duration::from_secs(120));
     let revs = revisions(&c);
     assert_eq!(revs.iter().map(|r| r.1).collect::<Vec<_>>(), vec![1, 2]);
     let v2_hash = revs[1].0.clone();
-    let v1_pods: BTreeSet<String> = live_ds_pods(&c, "foo").iter().filter(|p| hash_label(p) == v1_hash).map(|p| p.metadata.name.clone().unwrap()).collect();
+    let v1_pods: BTreeSet<String> = live_ds_pods(&c, "foo")
+        .iter()
+        .filter(|p| hash_label(p) == v1_hash)
+        .map(|p| p.metadata.name.clone().unwrap())
+        .collect();
     assert_eq!(v1_pods.len(), 3);
     // Roll back (kubectl rollout undo = template replaced by the revision's data).
     update_ds(&mut c, "foo", |d| set_image(d, IMAGE));
     let revs = revisions(&c);
-    assert_eq!(revs, vec![(v2_hash, 2), (v1_hash.clone(), 3)], "old revision reused and renumbered");
+    assert_eq!(
+        revs,
+        vec![(v2_hash, 2), (v1_hash.clone(), 3)],
+        "old revision reused and renumbered"
+    );
     settle(&mut c);
-    let now_pods: BTreeSet<String> = live_ds_pods(&c, "foo").iter().map(|p| p.metadata.name.clone().unwrap()).collect();
-    assert!(v1_pods.is_subset(&now_pods), "pods already on the target hash were not restarted");
+    let now_pods: BTreeSet<String> = live_ds_pods(&c, "foo")
+        .iter()
+        .map(|p| p.metadata.name.clone().unwrap())
+        .collect();
+    assert!(
+        v1_pods.is_subset(&now_pods),
+        "pods already on the target hash were not restarted"
+    );
     assert_eq!(now_pods.len(), 4);
-    assert!(live_ds_pods(&c, "foo").iter().all(|p| hash_label(p) == v1_hash));
+    assert!(live_ds_pods(&c, "foo")
+        .iter()
+        .all(|p| hash_label(p) == v1_hash));
     assert_eq!(ds_status(&c, "foo"), st(4, 4, 4, 4, 4, 0, 0));
 }
 
@@ -272,26 +366,51 @@ fn rollback_renumbers_and_does_not_restart() {
 fn revision_copies_change_cause() {
     let mut c = cluster_with_nodes(1, 1);
     ready_ds(&mut c, "foo", |d| {
-        d.metadata.annotations = Some([("kubernetes.io/change-cause".to_string(), "first".to_string())].into());
+        d.metadata.annotations = Some(
+            [(
+                "kubernetes.io/change-cause".to_string(),
+                "first".to_string(),
+            )]
+            .into(),
+        );
     });
     let r = c.store().controller_revisions().next().unwrap().clone();
-    assert_eq!(r.metadata.annotations.unwrap()["kubernetes.io/change-cause"], "first");
-    assert_eq!(r.metadata.name.unwrap(), format!("foo-{}", r.metadata.labels.unwrap()["controller-revision-hash"]));
+    assert_eq!(
+        r.metadata.annotations.unwrap()["kubernetes.io/change-cause"],
+        "first"
+    );
+    assert_eq!(
+        r.metadata.name.unwrap(),
+        format!(
+            "foo-{}",
+            r.metadata.labels.unwrap()["controller-revision-hash"]
+        )
+    );
 }
 
 // SPEC-upstream §4.7 cleanupHistory with revisionHistoryLimit.
 #[test]
 fn revision_history_limit_cleanup() {
     let mut c = cluster_with_nodes(1, 2);
-    ready_ds(&mut c, "foo", |d| d.spec.as_mut().unwrap().revision_history_limit = Some(2));
+    ready_ds(&mut c, "foo", |d| {
+        d.spec.as_mut().unwrap().revision_history_limit = Some(2)
+    });
     for i in 0..5 {
-        update_ds(&mut c, "foo", |d| set_image(d, &format!("registry.k8s.io/pause:v{i}")));
+        update_ds(&mut c, "foo", |d| {
+            set_image(d, &format!("registry.k8s.io/pause:v{i}"))
+        });
         settle(&mut c);
     }
     let revs = revisions(&c);
-    assert_eq!(revs.iter().map(|r| r.1).collect::<Vec<_>>(), vec![4, 5, 6], "current + 2 old");
+    assert_eq!(
+        revs.iter().map(|r| r.1).collect::<Vec<_>>(),
+        vec![4, 5, 6],
+        "current + 2 old"
+    );
     let current = &revs[2].0;
-    assert!(live_ds_pods(&c, "foo").iter().all(|p| &hash_label(p) == current));
+    assert!(live_ds_pods(&c, "foo")
+        .iter()
+        .all(|p| &hash_label(p) == current));
 }
 
 // cleanupHistory never deletes a revision still used by a live pod (OnDelete keeps old pods).
@@ -304,10 +423,16 @@ fn revision_history_keeps_revisions_in_use() {
     });
     let first = revisions(&c)[0].0.clone();
     for i in 0..3 {
-        update_ds(&mut c, "foo", |d| set_image(d, &format!("registry.k8s.io/pause:v{i}")));
+        update_ds(&mut c, "foo", |d| {
+            set_image(d, &format!("registry.k8s.io/pause:v{i}"))
+        });
         settle(&mut c);
     }
     let revs = revisions(&c);
-    assert_eq!(revs.len(), 2, "current + the one still used by the old pods: {revs:?}");
+    assert_eq!(
+        revs.len(),
+        2,
+        "current + the one still used by the old pods: {revs:?}"
+    );
     assert_eq!(revs[0].0, first);
 }

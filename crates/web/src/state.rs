@@ -145,16 +145,26 @@ impl State {
         }
         self.refreshed_at = key;
         self.model = Rc::new(ClusterModel::from_store(cluster.store(), self.now));
-        // A throwaway copy, so this read-only query stays out of the session's history.
-        let mut scratch = session.clone();
-        drop(session);
-        let table: String = scratch
-            .execute("kubectl get ds -A")
-            .iter()
-            .map(CommandOutput::text)
-            .collect();
-        self.ds_table = Rc::from(table);
+        self.ds_table = Rc::from(get_ds_all_namespaces(cluster.store(), self.now));
     }
+}
+
+/// The text `kubectl get ds -A` prints, from kubectl's own printer. Called directly rather than
+/// through `Session::execute` so the read-only refresh stays out of the session's history and
+/// needs no copy of the session.
+pub fn get_ds_all_namespaces(store: &dsplay_sim::Store, now: DateTime<Utc>) -> String {
+    use dsplay_kubectl::printers::{get::daemon_set_table, table::TableOptions};
+    let mut items: Vec<_> = store.daemon_sets().collect();
+    if items.is_empty() {
+        return "No resources found\n".to_string();
+    }
+    items.sort_by(|a, b| {
+        (&a.metadata.namespace, &a.metadata.name).cmp(&(&b.metadata.namespace, &b.metadata.name))
+    });
+    daemon_set_table(&items, now).render(&TableOptions {
+        with_namespace: true,
+        ..TableOptions::default()
+    })
 }
 
 impl Reducible for State {
@@ -232,6 +242,18 @@ mod tests {
         let start = state.now;
         let later = state.reduce(Action::Tick(100.0));
         assert_eq!((later.now - start).num_milliseconds(), 400);
+    }
+
+    #[test]
+    fn the_status_table_is_what_kubectl_get_ds_all_namespaces_prints() {
+        let state = State::new();
+        let mut session = state.session.borrow().clone();
+        let printed: String = session
+            .execute("kubectl get ds -A")
+            .iter()
+            .map(CommandOutput::text)
+            .collect();
+        assert_eq!(&*state.ds_table, printed);
     }
 
     #[test]

@@ -3,7 +3,7 @@
 use super::{api_error_text, parse_flags, CmdResult, Ctx, Failed};
 use crate::flags::{boolean, value, FlagSpec, Parsed};
 use dsplay_api::manifest::{parse_manifests, ManifestError};
-use dsplay_api::{Kind, Object};
+use dsplay_api::Object;
 use std::collections::BTreeMap;
 
 /// The annotation `kubectl apply` keeps the applied manifest in.
@@ -17,7 +17,17 @@ pub(crate) enum Mode {
     Replace,
 }
 
-const FLAGS: &[FlagSpec] = &[value("filename", Some('f')), value("validate", None), value("output", Some('o')), value("dry-run", None), boolean("force", None), value("field-manager", None), boolean("server-side", None), boolean("save-config", None), value("selector", Some('l'))];
+const FLAGS: &[FlagSpec] = &[
+    value("filename", Some('f')),
+    value("validate", None),
+    value("output", Some('o')),
+    value("dry-run", None),
+    boolean("force", None),
+    value("field-manager", None),
+    boolean("server-side", None),
+    boolean("save-config", None),
+    value("selector", Some('l')),
+];
 
 /// `kubectl create`: `create namespace NAME` or `create -f`.
 pub(crate) fn create(ctx: &mut Ctx, words: &[String]) -> CmdResult {
@@ -27,7 +37,13 @@ pub(crate) fn create(ctx: &mut Ctx, words: &[String]) -> CmdResult {
             let Some(name) = parsed.args.get(1) else {
                 return ctx.fail("exactly one NAME is required, got 0\nSee 'kubectl create namespace -h' for help and examples");
             };
-            let ns = dsplay_api::types::Namespace { metadata: dsplay_api::types::ObjectMeta { name: Some(name.clone()), ..Default::default() }, ..Default::default() };
+            let ns = dsplay_api::types::Namespace {
+                metadata: dsplay_api::types::ObjectMeta {
+                    name: Some(name.clone()),
+                    ..Default::default()
+                },
+                ..Default::default()
+            };
             match ctx.cluster.create(Object::Namespace(ns)) {
                 Ok(_) => {
                     ctx.out(format!("namespace/{name} created"));
@@ -36,14 +52,20 @@ pub(crate) fn create(ctx: &mut Ctx, words: &[String]) -> CmdResult {
                 Err(e) => ctx.api_fail(&e, None),
             }
         }
-        Some(other) if !other.is_empty() => ctx.fail(format!("unknown command \"{other}\" for \"kubectl create\"")),
+        Some(other) if !other.is_empty() => ctx.fail(format!(
+            "unknown command \"{other}\" for \"kubectl create\""
+        )),
         _ => run_manifests(ctx, &parsed, Mode::Create),
     }
 }
 
 /// `kubectl apply -f` / `kubectl replace -f`.
 pub(crate) fn apply(ctx: &mut Ctx, words: &[String], mode: Mode) -> CmdResult {
-    let verb = if mode == Mode::Replace { "replace" } else { "apply" };
+    let verb = if mode == Mode::Replace {
+        "replace"
+    } else {
+        "apply"
+    };
     let parsed = parse_flags(ctx, verb, words, FLAGS)?;
     run_manifests(ctx, &parsed, mode)
 }
@@ -60,8 +82,8 @@ pub(crate) fn read_input(ctx: &mut Ctx, parsed: &Parsed) -> Result<(String, Stri
     match ctx.read_file {
         Some(read) => match read(file) {
             Ok(text) => Ok((file.to_string(), text)),
-            Err(e) => {
-                ctx.err(format!("error: the path \"{file}\" does not exist{}", if e.is_empty() { String::new() } else { String::new() }));
+            Err(_) => {
+                ctx.err(format!("error: the path \"{file}\" does not exist"));
                 Err(Failed)
             }
         },
@@ -101,7 +123,16 @@ fn run_manifests(ctx: &mut Ctx, parsed: &Parsed, mode: Mode) -> CmdResult {
     let mut failed = false;
     let documents = parse_manifests(&text);
     if documents.is_empty() {
-        return ctx.fail("no objects passed to ".to_string() + if mode == Mode::Replace { "replace" } else if mode == Mode::Create { "create" } else { "apply" });
+        return ctx.fail(
+            "no objects passed to ".to_string()
+                + if mode == Mode::Replace {
+                    "replace"
+                } else if mode == Mode::Create {
+                    "create"
+                } else {
+                    "apply"
+                },
+        );
     }
     for document in documents {
         let manifest = match document {
@@ -122,7 +153,11 @@ fn run_manifests(ctx: &mut Ctx, parsed: &Parsed, mode: Mode) -> CmdResult {
         if !manifest.unknown_fields.is_empty() {
             match validate {
                 "strict" => {
-                    let fields: Vec<String> = manifest.unknown_fields.iter().map(|f| format!("unknown field \"{f}\"")).collect();
+                    let fields: Vec<String> = manifest
+                        .unknown_fields
+                        .iter()
+                        .map(|f| format!("unknown field \"{f}\""))
+                        .collect();
                     let version = kind.api_version().rsplit('/').next().unwrap_or("v1");
                     ctx.err(format!("Error from server (BadRequest): error when {action} \"{source}\": {} in version \"{version}\" cannot be handled as a {}: strict decoding error: {}", kind.name(), kind.name(), fields.join(", ")));
                     failed = true;
@@ -137,14 +172,21 @@ fn run_manifests(ctx: &mut Ctx, parsed: &Parsed, mode: Mode) -> CmdResult {
             }
         }
         if kind.namespaced() {
-            let object_ns = object.metadata().namespace.clone().filter(|n| !n.is_empty());
+            let object_ns = object
+                .metadata()
+                .namespace
+                .clone()
+                .filter(|n| !n.is_empty());
             match (&object_ns, &explicit_ns) {
                 (Some(o), Some(e)) if o != e => {
                     ctx.err(format!("error: the namespace from the provided object \"{o}\" does not match the namespace \"{e}\". You must pass '--namespace={o}' to perform this operation."));
                     failed = true;
                     continue;
                 }
-                (None, _) => object.metadata_mut().namespace = Some(explicit_ns.clone().unwrap_or_else(|| "default".into())),
+                (None, _) => {
+                    object.metadata_mut().namespace =
+                        Some(explicit_ns.clone().unwrap_or_else(|| "default".into()))
+                }
                 _ => {}
             }
         }
@@ -153,8 +195,13 @@ fn run_manifests(ctx: &mut Ctx, parsed: &Parsed, mode: Mode) -> CmdResult {
         let exists = ctx.cluster.store().get(kind, &ns, &name);
         let qualified = format!("{}/{}", kind.qualified_singular(), name);
         if mode == Mode::Apply {
-            let applied = serde_json::to_string(&manifest.object.to_json()).unwrap_or_default() + "\n";
-            object.metadata_mut().annotations.get_or_insert_with(BTreeMap::new).insert(LAST_APPLIED.to_string(), applied);
+            let applied =
+                serde_json::to_string(&manifest.object.to_json()).unwrap_or_default() + "\n";
+            object
+                .metadata_mut()
+                .annotations
+                .get_or_insert_with(BTreeMap::new)
+                .insert(LAST_APPLIED.to_string(), applied);
         }
         if dry_run {
             let verb = match (mode, &exists) {
@@ -166,17 +213,45 @@ fn run_manifests(ctx: &mut Ctx, parsed: &Parsed, mode: Mode) -> CmdResult {
             continue;
         }
         let result = match (mode, exists) {
-            (Mode::Create, Some(_)) => Err((dsplay_sim::ApiError::AlreadyExists { kind, name: name.clone() }, "creating")),
-            (Mode::Replace, None) => Err((dsplay_sim::ApiError::NotFound { kind, name: name.clone() }, "replacing")),
-            (Mode::Create, None) | (Mode::Apply, None) => ctx.cluster.create(object).map(|_| "created").map_err(|e| (e, "creating")),
-            (Mode::Replace, Some(_)) => ctx.cluster.update(object).map(|_| "replaced").map_err(|e| (e, "replacing")),
+            (Mode::Create, Some(_)) => Err((
+                dsplay_sim::ApiError::AlreadyExists {
+                    kind,
+                    name: name.clone(),
+                },
+                "creating",
+            )),
+            (Mode::Replace, None) => Err((
+                dsplay_sim::ApiError::NotFound {
+                    kind,
+                    name: name.clone(),
+                },
+                "replacing",
+            )),
+            (Mode::Create, None) | (Mode::Apply, None) => ctx
+                .cluster
+                .create(object)
+                .map(|_| "created")
+                .map_err(|e| (e, "creating")),
+            (Mode::Replace, Some(_)) => ctx
+                .cluster
+                .update(object)
+                .map(|_| "replaced")
+                .map_err(|e| (e, "replacing")),
             (Mode::Apply, Some(live)) => {
                 let before = live.metadata().resource_version.clone();
                 let merged = merge_metadata(&live, object);
                 match ctx.cluster.update(merged) {
                     Ok(_) => {
-                        let after = ctx.cluster.store().get(kind, &ns, &name).and_then(|o| o.metadata().resource_version.clone());
-                        Ok(if after == before { "unchanged" } else { "configured" })
+                        let after = ctx
+                            .cluster
+                            .store()
+                            .get(kind, &ns, &name)
+                            .and_then(|o| o.metadata().resource_version.clone());
+                        Ok(if after == before {
+                            "unchanged"
+                        } else {
+                            "configured"
+                        })
                     }
                     Err(e) => Err((e, "applying patch")),
                 }
@@ -208,7 +283,9 @@ fn merge_metadata(live: &Object, mut desired: Object) -> Object {
         .and_then(|a| a.get(LAST_APPLIED))
         .and_then(|t| serde_json::from_str(t).ok())
         .unwrap_or(serde_json::Value::Null);
-    let merge = |live: Option<&BTreeMap<String, String>>, desired: Option<BTreeMap<String, String>>, last: Option<&serde_json::Map<String, serde_json::Value>>| {
+    let merge = |live: Option<&BTreeMap<String, String>>,
+                 desired: Option<BTreeMap<String, String>>,
+                 last: Option<&serde_json::Map<String, serde_json::Value>>| {
         let mut out = live.cloned().unwrap_or_default();
         if let Some(last) = last {
             for k in last.keys() {
@@ -219,15 +296,20 @@ fn merge_metadata(live: &Object, mut desired: Object) -> Object {
         (!out.is_empty()).then_some(out)
     };
     let last_labels = last.pointer("/metadata/labels").and_then(|v| v.as_object());
-    let last_annotations = last.pointer("/metadata/annotations").and_then(|v| v.as_object());
+    let last_annotations = last
+        .pointer("/metadata/annotations")
+        .and_then(|v| v.as_object());
     let meta = desired.metadata_mut();
     meta.labels = merge(live_meta.labels.as_ref(), meta.labels.take(), last_labels);
-    meta.annotations = merge(live_meta.annotations.as_ref(), meta.annotations.take(), last_annotations);
+    meta.annotations = merge(
+        live_meta.annotations.as_ref(),
+        meta.annotations.take(),
+        last_annotations,
+    );
     if let (Object::Node(live_node), Object::Node(node)) = (live, &mut desired) {
         if node.spec.is_none() {
             node.spec = live_node.spec.clone();
         }
     }
-    let _ = Kind::Node;
     desired
 }

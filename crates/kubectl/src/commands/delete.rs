@@ -48,7 +48,10 @@ pub(crate) fn delete(ctx: &mut Ctx, words: &[String]) -> CmdResult {
         grace = Some(0);
         ctx.err("Warning: Immediate deletion does not wait for confirmation that the running resource has been terminated. The resource may continue to run on the cluster indefinitely.");
     }
-    let options = DeleteOptions { propagation, grace_period_seconds: grace };
+    let options = DeleteOptions {
+        propagation,
+        grace_period_seconds: grace,
+    };
     let query = Query::from_flags(ctx, &parsed)?;
     let mut targets: Vec<(Kind, String, String)> = Vec::new();
     let mut failed = false;
@@ -58,8 +61,17 @@ pub(crate) fn delete(ctx: &mut Ctx, words: &[String]) -> CmdResult {
             match doc {
                 Ok(m) => {
                     let kind = m.object.kind();
-                    let ns = m.object.metadata().namespace.clone().unwrap_or_else(|| query.namespace.clone());
-                    targets.push((kind, if kind.namespaced() { ns } else { String::new() }, m.object.name().to_string()));
+                    let ns = m
+                        .object
+                        .metadata()
+                        .namespace
+                        .clone()
+                        .unwrap_or_else(|| query.namespace.clone());
+                    targets.push((
+                        kind,
+                        if kind.namespaced() { ns } else { String::new() },
+                        m.object.name().to_string(),
+                    ));
                 }
                 Err(e) => {
                     ctx.err(manifest_error_text(&e, &source));
@@ -75,7 +87,15 @@ pub(crate) fn delete(ctx: &mut Ctx, words: &[String]) -> CmdResult {
         let requests = resource_args(ctx, &parsed.args)?;
         for (kind, name) in requests {
             match name {
-                Some(name) => targets.push((kind, if kind.namespaced() { query.namespace.clone() } else { String::new() }, name)),
+                Some(name) => targets.push((
+                    kind,
+                    if kind.namespaced() {
+                        query.namespace.clone()
+                    } else {
+                        String::new()
+                    },
+                    name,
+                )),
                 None => {
                     if query.labels.is_none() && query.fields.is_empty() && !parsed.flag("all") {
                         return ctx.fail("resource(s) were provided, but no name was specified");
@@ -85,7 +105,11 @@ pub(crate) fn delete(ctx: &mut Ctx, words: &[String]) -> CmdResult {
                         ctx.err("No resources found");
                     }
                     for o in objects {
-                        targets.push((kind, o.metadata().namespace.clone().unwrap_or_default(), o.name().to_string()));
+                        targets.push((
+                            kind,
+                            o.metadata().namespace.clone().unwrap_or_default(),
+                            o.name().to_string(),
+                        ));
                     }
                 }
             }
@@ -96,8 +120,15 @@ pub(crate) fn delete(ctx: &mut Ctx, words: &[String]) -> CmdResult {
         match ctx.cluster.delete(kind, &ns, &name, options) {
             Ok(()) => {
                 let verb = if force { "force deleted" } else { "deleted" };
-                let ns_part = if kind.namespaced() && ns != query.namespace && !ns.is_empty() { format!(" from {ns} namespace") } else { String::new() };
-                ctx.out(format!("{} \"{name}\" {verb}{ns_part}", kind.qualified_singular()));
+                let ns_part = if kind.namespaced() && ns != query.namespace && !ns.is_empty() {
+                    format!(" from {ns} namespace")
+                } else {
+                    String::new()
+                };
+                ctx.out(format!(
+                    "{} \"{name}\" {verb}{ns_part}",
+                    kind.qualified_singular()
+                ));
                 waiting.push((kind, ns, name));
             }
             Err(ApiError::NotFound { .. }) if parsed.flag("ignore-not-found") => {}
@@ -108,10 +139,17 @@ pub(crate) fn delete(ctx: &mut Ctx, words: &[String]) -> CmdResult {
         }
     }
     if parsed.flag_or("wait", true) && !waiting.is_empty() {
-        let timeout = parsed.get("timeout").and_then(parse_duration).filter(|d| !d.is_zero()).unwrap_or(std::time::Duration::from_secs(3600));
+        let timeout = parsed
+            .get("timeout")
+            .and_then(parse_duration)
+            .filter(|d| !d.is_zero())
+            .unwrap_or(std::time::Duration::from_secs(3600));
         let deadline = ctx.cluster.now_ms() + timeout.as_millis() as i64;
         loop {
-            let remaining: Vec<&(Kind, String, String)> = waiting.iter().filter(|(k, ns, n)| ctx.cluster.store().get(*k, ns, n).is_some()).collect();
+            let remaining: Vec<&(Kind, String, String)> = waiting
+                .iter()
+                .filter(|(k, ns, n)| ctx.cluster.store().get(*k, ns, n).is_some())
+                .collect();
             if remaining.is_empty() {
                 break;
             }
@@ -123,8 +161,13 @@ pub(crate) fn delete(ctx: &mut Ctx, words: &[String]) -> CmdResult {
                 _ => {
                     let (k, _, n) = remaining[0];
                     let now = ctx.cluster.now_ms();
-                    ctx.cluster.advance(std::time::Duration::from_millis((deadline - now).max(0) as u64));
-                    ctx.err(format!("error: timed out waiting for the condition on {}/{n}", k.plural()));
+                    ctx.cluster.advance(std::time::Duration::from_millis(
+                        (deadline - now).max(0) as u64
+                    ));
+                    ctx.err(format!(
+                        "error: timed out waiting for the condition on {}/{n}",
+                        k.plural()
+                    ));
                     return Err(Failed);
                 }
             }

@@ -20,7 +20,13 @@ fn fetch(ctx: &mut Ctx, kind: Kind, ns: &str, name: &str) -> Result<Object, Fail
     match ctx.cluster.store().get(kind, ns, name) {
         Some(o) => Ok(o),
         None => {
-            ctx.err(api_error_text(&ApiError::NotFound { kind, name: name.to_string() }, None));
+            ctx.err(api_error_text(
+                &ApiError::NotFound {
+                    kind,
+                    name: name.to_string(),
+                },
+                None,
+            ));
             Err(Failed)
         }
     }
@@ -38,10 +44,33 @@ fn store(ctx: &mut Ctx, object: Object) -> Result<(), Failed> {
 
 /// `kubectl label` / `kubectl annotate`.
 pub(crate) fn label(ctx: &mut Ctx, words: &[String], field: MetaField) -> CmdResult {
-    let verb = if field == MetaField::Labels { "label" } else { "annotate" };
-    let parsed = parse_flags(ctx, verb, words, &[boolean("overwrite", None), value("selector", Some('l')), value("field-selector", None), boolean("all", None), boolean("all-namespaces", Some('A')), value("output", Some('o'))])?;
-    let (changes, resources): (Vec<String>, Vec<String>) = parsed.args.iter().cloned().partition(|a| a.contains('=') || (a.ends_with('-') && !a.contains('/')) && a.len() > 1);
-    let noun = if field == MetaField::Labels { "label" } else { "annotation" };
+    let verb = if field == MetaField::Labels {
+        "label"
+    } else {
+        "annotate"
+    };
+    let parsed = parse_flags(
+        ctx,
+        verb,
+        words,
+        &[
+            boolean("overwrite", None),
+            value("selector", Some('l')),
+            value("field-selector", None),
+            boolean("all", None),
+            boolean("all-namespaces", Some('A')),
+            value("output", Some('o')),
+        ],
+    )?;
+    let (changes, resources): (Vec<String>, Vec<String>) =
+        parsed.args.iter().cloned().partition(|a| {
+            a.contains('=') || (a.ends_with('-') && !a.contains('/')) && a.len() > 1
+        });
+    let noun = if field == MetaField::Labels {
+        "label"
+    } else {
+        "annotation"
+    };
     if changes.is_empty() {
         return ctx.fail(format!("at least one {noun} update is required"));
     }
@@ -60,7 +89,9 @@ pub(crate) fn label(ctx: &mut Ctx, words: &[String], field: MetaField) -> CmdRes
     let query = Query::from_flags(ctx, &parsed)?;
     let requests = resource_args(ctx, &resources)?;
     if requests.is_empty() {
-        return ctx.fail("one or more resources must be specified as <resource> <name> or <resource>/<name>");
+        return ctx.fail(
+            "one or more resources must be specified as <resource> <name> or <resource>/<name>",
+        );
     }
     let mut failed = false;
     for (kind, name) in requests {
@@ -77,14 +108,20 @@ pub(crate) fn label(ctx: &mut Ctx, words: &[String], field: MetaField) -> CmdRes
         for mut object in objects {
             let qualified = format!("{}/{}", kind.qualified_singular(), object.name());
             let meta = object.metadata_mut();
-            let map = if field == MetaField::Labels { &mut meta.labels } else { &mut meta.annotations };
+            let map = if field == MetaField::Labels {
+                &mut meta.labels
+            } else {
+                &mut meta.annotations
+            };
             let current = map.get_or_insert_with(BTreeMap::new);
             let mut changed = false;
             let mut conflict = None;
             for (k, v) in &set {
                 if let Some(old) = current.get(k) {
                     if old != v && !parsed.flag("overwrite") {
-                        conflict = Some(format!("'{k}' already has a value ({old}), and --overwrite is false"));
+                        conflict = Some(format!(
+                            "'{k}' already has a value ({old}), and --overwrite is false"
+                        ));
                         break;
                     }
                 }
@@ -127,37 +164,66 @@ pub(crate) fn label(ctx: &mut Ctx, words: &[String], field: MetaField) -> CmdRes
 
 fn valid_taint_key(key: &str) -> bool {
     let name = key.rsplit('/').next().unwrap_or(key);
-    !name.is_empty() && name.len() <= 63 && name.chars().all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c)) && name.starts_with(|c: char| c.is_ascii_alphanumeric()) && name.ends_with(|c: char| c.is_ascii_alphanumeric())
+    !name.is_empty()
+        && name.len() <= 63
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
+        && name.starts_with(|c: char| c.is_ascii_alphanumeric())
+        && name.ends_with(|c: char| c.is_ascii_alphanumeric())
 }
 
 const KEY_RULE: &str = "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
 
 /// `kubectl taint nodes NAME k=v:Effect | k:Effect- | k-`.
 pub(crate) fn taint(ctx: &mut Ctx, words: &[String]) -> CmdResult {
-    let parsed = parse_flags(ctx, "taint", words, &[boolean("overwrite", None), value("selector", Some('l')), boolean("all", None)])?;
+    let parsed = parse_flags(
+        ctx,
+        "taint",
+        words,
+        &[
+            boolean("overwrite", None),
+            value("selector", Some('l')),
+            boolean("all", None),
+        ],
+    )?;
     let args = &parsed.args;
     if args.is_empty() {
         return ctx.fail("at least one taint update is required");
     }
     let kind = resolve_kind(ctx, args[0].split('/').next().unwrap_or(""))?;
     if kind != Kind::Node {
-        return ctx.fail(format!("invalid resource type {}, only node types are supported", args[0]));
+        return ctx.fail(format!(
+            "invalid resource type {}, only node types are supported",
+            args[0]
+        ));
     }
-    let (node_name, specs) = if let Some((_, n)) = args[0].split_once('/') { (n.to_string(), &args[1..]) } else if args.len() > 1 { (args[1].clone(), &args[2..]) } else { return ctx.fail("at least one taint update is required") };
+    let (node_name, specs) = if let Some((_, n)) = args[0].split_once('/') {
+        (n.to_string(), &args[1..])
+    } else if args.len() > 1 {
+        (args[1].clone(), &args[2..])
+    } else {
+        return ctx.fail("at least one taint update is required");
+    };
     let mut add: Vec<Taint> = Vec::new();
     let mut remove: Vec<(String, Option<String>)> = Vec::new();
     for spec in specs {
         let usage = "\nSee 'kubectl taint -h' for help and examples";
         if let Some(body) = spec.strip_suffix('-') {
             let (key, effect) = match body.split_once(':') {
-                Some((k, e)) => (k.split('=').next().unwrap_or(k).to_string(), Some(e.to_string())),
+                Some((k, e)) => (
+                    k.split('=').next().unwrap_or(k).to_string(),
+                    Some(e.to_string()),
+                ),
                 None => (body.split('=').next().unwrap_or(body).to_string(), None),
             };
             remove.push((key, effect));
             continue;
         }
         let Some((kv, effect)) = spec.rsplit_once(':') else {
-            ctx.err(format!("error: invalid taint spec: {spec}, {KEY_RULE}{usage}"));
+            ctx.err(format!(
+                "error: invalid taint spec: {spec}, {KEY_RULE}{usage}"
+            ));
             return Err(Failed);
         };
         let (key, value) = match kv.split_once('=') {
@@ -165,12 +231,26 @@ pub(crate) fn taint(ctx: &mut Ctx, words: &[String]) -> CmdResult {
             None => (kv, None),
         };
         if !valid_taint_key(key) {
-            let empty = if key.is_empty() { "name part must be non-empty; " } else { "" };
-            ctx.err(format!("error: invalid taint spec: {spec}, {empty}{KEY_RULE}{usage}"));
+            let empty = if key.is_empty() {
+                "name part must be non-empty; "
+            } else {
+                ""
+            };
+            ctx.err(format!(
+                "error: invalid taint spec: {spec}, {empty}{KEY_RULE}{usage}"
+            ));
             return Err(Failed);
         }
-        if ![taints::NO_SCHEDULE, taints::PREFER_NO_SCHEDULE, taints::NO_EXECUTE].contains(&effect) {
-            ctx.err(format!("error: invalid taint effect: {effect}, unsupported taint effect{usage}"));
+        if ![
+            taints::NO_SCHEDULE,
+            taints::PREFER_NO_SCHEDULE,
+            taints::NO_EXECUTE,
+        ]
+        .contains(&effect)
+        {
+            ctx.err(format!(
+                "error: invalid taint effect: {effect}, unsupported taint effect{usage}"
+            ));
             return Err(Failed);
         }
         if add.iter().any(|t| t.key == key && t.effect == effect) {
@@ -182,8 +262,14 @@ pub(crate) fn taint(ctx: &mut Ctx, words: &[String]) -> CmdResult {
     if add.is_empty() && remove.is_empty() {
         return ctx.fail("at least one taint update is required");
     }
-    let Ok(Object::Node(mut node)) = fetch(ctx, Kind::Node, "", &node_name) else { return Err(Failed) };
-    let mut current = node.spec.as_ref().and_then(|s| s.taints.clone()).unwrap_or_default();
+    let Ok(Object::Node(mut node)) = fetch(ctx, Kind::Node, "", &node_name) else {
+        return Err(Failed);
+    };
+    let mut current = node
+        .spec
+        .as_ref()
+        .and_then(|s| s.taints.clone())
+        .unwrap_or_default();
     for (key, effect) in &remove {
         let before = current.len();
         current.retain(|t| !(t.key == *key && effect.as_ref().is_none_or(|e| *e == t.effect)));
@@ -197,7 +283,10 @@ pub(crate) fn taint(ctx: &mut Ctx, words: &[String]) -> CmdResult {
     }
     let mut overwrote = false;
     for t in &add {
-        if let Some(existing) = current.iter_mut().find(|c| c.key == t.key && c.effect == t.effect) {
+        if let Some(existing) = current
+            .iter_mut()
+            .find(|c| c.key == t.key && c.effect == t.effect)
+        {
             if !parsed.flag("overwrite") {
                 return ctx.fail(format!("node {node_name} already has {} taint(s) with same effect(s) and --overwrite is false", t.key));
             }
@@ -207,9 +296,16 @@ pub(crate) fn taint(ctx: &mut Ctx, words: &[String]) -> CmdResult {
             current.push(t.clone());
         }
     }
-    node.spec.get_or_insert_with(Default::default).taints = (!current.is_empty()).then_some(current);
+    node.spec.get_or_insert_with(Default::default).taints =
+        (!current.is_empty()).then_some(current);
     store(ctx, Object::Node(node))?;
-    let message = if overwrote { "modified" } else if add.is_empty() { "untainted" } else { "tainted" };
+    let message = if overwrote {
+        "modified"
+    } else if add.is_empty() {
+        "untainted"
+    } else {
+        "tainted"
+    };
     ctx.out(format!("node/{node_name} {message}"));
     Ok(())
 }
@@ -217,9 +313,16 @@ pub(crate) fn taint(ctx: &mut Ctx, words: &[String]) -> CmdResult {
 /// `kubectl cordon` / `uncordon`.
 pub(crate) fn cordon(ctx: &mut Ctx, words: &[String], on: bool) -> CmdResult {
     let verb = if on { "cordon" } else { "uncordon" };
-    let parsed = parse_flags(ctx, verb, words, &[value("selector", Some('l')), value("dry-run", None)])?;
+    let parsed = parse_flags(
+        ctx,
+        verb,
+        words,
+        &[value("selector", Some('l')), value("dry-run", None)],
+    )?;
     if parsed.args.is_empty() {
-        ctx.err(format!("error: USAGE: {verb} NODE [flags]\nSee 'kubectl {verb} -h' for help and examples"));
+        ctx.err(format!(
+            "error: USAGE: {verb} NODE [flags]\nSee 'kubectl {verb} -h' for help and examples"
+        ));
         return Err(Failed);
     }
     let mut failed = false;
@@ -236,8 +339,13 @@ pub(crate) fn cordon(ctx: &mut Ctx, words: &[String], on: bool) -> CmdResult {
 }
 
 fn set_unschedulable(ctx: &mut Ctx, name: &str, on: bool, verb: &str) -> CmdResult {
-    let name = name.strip_prefix("node/").or_else(|| name.strip_prefix("nodes/")).unwrap_or(name);
-    let Ok(Object::Node(mut node)) = fetch(ctx, Kind::Node, "", name) else { return Err(Failed) };
+    let name = name
+        .strip_prefix("node/")
+        .or_else(|| name.strip_prefix("nodes/"))
+        .unwrap_or(name);
+    let Ok(Object::Node(mut node)) = fetch(ctx, Kind::Node, "", name) else {
+        return Err(Failed);
+    };
     let spec = node.spec.get_or_insert_with(Default::default);
     let already = spec.unschedulable.unwrap_or(false) == on;
     if already {
@@ -252,7 +360,21 @@ fn set_unschedulable(ctx: &mut Ctx, name: &str, on: bool, verb: &str) -> CmdResu
 
 /// `kubectl drain NODE`: cordon, then evict every pod that is not a DaemonSet pod (or fail on them).
 pub(crate) fn drain(ctx: &mut Ctx, words: &[String]) -> CmdResult {
-    let parsed = parse_flags(ctx, "drain", words, &[boolean("ignore-daemonsets", None), boolean("delete-emptydir-data", None), boolean("force", None), value("grace-period", None), value("timeout", None), value("selector", Some('l')), boolean("disable-eviction", None), value("pod-selector", None)])?;
+    let parsed = parse_flags(
+        ctx,
+        "drain",
+        words,
+        &[
+            boolean("ignore-daemonsets", None),
+            boolean("delete-emptydir-data", None),
+            boolean("force", None),
+            value("grace-period", None),
+            value("timeout", None),
+            value("selector", Some('l')),
+            boolean("disable-eviction", None),
+            value("pod-selector", None),
+        ],
+    )?;
     let Some(name) = parsed.args.first().cloned() else {
         ctx.err("error: USAGE: drain NODE [flags]\nSee 'kubectl drain -h' for help and examples");
         return Err(Failed);
@@ -260,33 +382,86 @@ pub(crate) fn drain(ctx: &mut Ctx, words: &[String]) -> CmdResult {
     let name = name.strip_prefix("node/").unwrap_or(&name).to_string();
     fetch(ctx, Kind::Node, "", &name)?;
     set_unschedulable(ctx, &name, true, "cordon")?;
-    let pods: Vec<Pod> = ctx.cluster.store().pods().filter(|p| p.spec.as_ref().and_then(|s| s.node_name.as_deref()) == Some(name.as_str())).cloned().collect();
-    let is_daemon = |p: &Pod| p.metadata.owner_references.iter().flatten().any(|r| r.kind == "DaemonSet" && r.controller == Some(true));
-    let unmanaged: Vec<&Pod> = pods.iter().filter(|p| p.metadata.owner_references.as_ref().is_none_or(|r| r.is_empty())).collect();
+    let pods: Vec<Pod> = ctx
+        .cluster
+        .store()
+        .pods()
+        .filter(|p| p.spec.as_ref().and_then(|s| s.node_name.as_deref()) == Some(name.as_str()))
+        .cloned()
+        .collect();
+    let is_daemon = |p: &Pod| {
+        p.metadata
+            .owner_references
+            .iter()
+            .flatten()
+            .any(|r| r.kind == "DaemonSet" && r.controller == Some(true))
+    };
+    let unmanaged: Vec<&Pod> = pods
+        .iter()
+        .filter(|p| {
+            p.metadata
+                .owner_references
+                .as_ref()
+                .is_none_or(|r| r.is_empty())
+        })
+        .collect();
     let daemon: Vec<&Pod> = pods.iter().filter(|p| is_daemon(p)).collect();
-    let pod_ref = |p: &Pod| format!("{}/{}", p.metadata.namespace.clone().unwrap_or_default(), p.metadata.name.clone().unwrap_or_default());
+    let pod_ref = |p: &Pod| {
+        format!(
+            "{}/{}",
+            p.metadata.namespace.clone().unwrap_or_default(),
+            p.metadata.name.clone().unwrap_or_default()
+        )
+    };
     let mut errors = Vec::new();
     if !daemon.is_empty() && !parsed.flag("ignore-daemonsets") {
-        errors.push(format!("cannot delete DaemonSet-managed Pods (use --ignore-daemonsets to ignore): {}", daemon.iter().map(|p| pod_ref(p)).collect::<Vec<_>>().join(", ")));
+        errors.push(format!(
+            "cannot delete DaemonSet-managed Pods (use --ignore-daemonsets to ignore): {}",
+            daemon
+                .iter()
+                .map(|p| pod_ref(p))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
     }
     if !unmanaged.is_empty() && !parsed.flag("force") {
-        errors.push(format!("cannot delete Pods that declare no controller (use --force to override): {}", unmanaged.iter().map(|p| pod_ref(p)).collect::<Vec<_>>().join(", ")));
+        errors.push(format!(
+            "cannot delete Pods that declare no controller (use --force to override): {}",
+            unmanaged
+                .iter()
+                .map(|p| pod_ref(p))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
     }
     if !errors.is_empty() {
         ctx.err(format!("error: unable to drain node \"{name}\" due to error: {}, continuing command...\nThere are pending nodes to be drained:\n {name}\nerror: {}", errors.join(", "), errors.join("\n")));
         return Err(Failed);
     }
     if !daemon.is_empty() {
-        ctx.err(format!("Warning: ignoring DaemonSet-managed Pods: {}", daemon.iter().map(|p| pod_ref(p)).collect::<Vec<_>>().join(", ")));
+        ctx.err(format!(
+            "Warning: ignoring DaemonSet-managed Pods: {}",
+            daemon
+                .iter()
+                .map(|p| pod_ref(p))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
     }
-    let evict: Vec<Pod> = pods.iter().filter(|p| !is_daemon(p) && p.metadata.deletion_timestamp.is_none()).cloned().collect();
+    let evict: Vec<Pod> = pods
+        .iter()
+        .filter(|p| !is_daemon(p) && p.metadata.deletion_timestamp.is_none())
+        .cloned()
+        .collect();
     for pod in &evict {
         ctx.out(format!("evicting pod {}", pod_ref(pod)));
     }
     for pod in &evict {
         let ns = pod.metadata.namespace.clone().unwrap_or_default();
         let pname = pod.metadata.name.clone().unwrap_or_default();
-        let _ = ctx.cluster.delete(Kind::Pod, &ns, &pname, DeleteOptions::default());
+        let _ = ctx
+            .cluster
+            .delete(Kind::Pod, &ns, &pname, DeleteOptions::default());
     }
     for pod in &evict {
         let ns = pod.metadata.namespace.clone().unwrap_or_default();
@@ -300,17 +475,25 @@ pub(crate) fn drain(ctx: &mut Ctx, words: &[String]) -> CmdResult {
 
 /// `kubectl set image ds/NAME CONTAINER=IMAGE…`.
 pub(crate) fn set(ctx: &mut Ctx, words: &[String]) -> CmdResult {
-    let parsed = parse_flags(ctx, "set", words, &[boolean("all", None), value("selector", Some('l'))])?;
+    let parsed = parse_flags(
+        ctx,
+        "set",
+        words,
+        &[boolean("all", None), value("selector", Some('l'))],
+    )?;
     let Some(sub) = parsed.args.first() else {
         ctx.err("error: unknown command \"\"\nSee 'kubectl set -h' for help and examples");
         return Err(Failed);
     };
     if sub != "image" {
-        ctx.err(format!("error: unknown command \"{sub}\"\nSee 'kubectl set -h' for help and examples"));
+        ctx.err(format!(
+            "error: unknown command \"{sub}\"\nSee 'kubectl set -h' for help and examples"
+        ));
         return Err(Failed);
     }
     let rest = &parsed.args[1..];
-    let (pairs, resources): (Vec<String>, Vec<String>) = rest.iter().cloned().partition(|a| a.contains('='));
+    let (pairs, resources): (Vec<String>, Vec<String>) =
+        rest.iter().cloned().partition(|a| a.contains('='));
     if pairs.is_empty() || resources.is_empty() {
         ctx.err("error: you must specify a resource and at least one container=image pair\nSee 'kubectl set image -h' for help and examples");
         return Err(Failed);
@@ -318,17 +501,31 @@ pub(crate) fn set(ctx: &mut Ctx, words: &[String]) -> CmdResult {
     let ns = super::namespace(&parsed);
     let requests = resource_args(ctx, &resources)?;
     for (kind, name) in requests {
-        let Some(name) = name else { return ctx.fail("resource(s) were provided, but no name was specified") };
+        let Some(name) = name else {
+            return ctx.fail("resource(s) were provided, but no name was specified");
+        };
         let object = fetch(ctx, kind, &ns, &name)?;
         let Object::DaemonSet(mut ds) = object else {
-            return ctx.fail(format!("setting image on {} is not supported in the playground", kind.plural()));
+            return ctx.fail(format!(
+                "setting image on {} is not supported in the playground",
+                kind.plural()
+            ));
         };
-        let spec = ds.spec.get_or_insert_with(Default::default).template.spec.get_or_insert_with(Default::default);
+        let spec = ds
+            .spec
+            .get_or_insert_with(Default::default)
+            .template
+            .spec
+            .get_or_insert_with(Default::default);
         for pair in &pairs {
             let (container, image) = pair.split_once('=').unwrap_or((pair, ""));
             let all = container == "*";
             let mut found = false;
-            for c in spec.containers.iter_mut().chain(spec.init_containers.iter_mut().flatten()) {
+            for c in spec
+                .containers
+                .iter_mut()
+                .chain(spec.init_containers.iter_mut().flatten())
+            {
                 if all || c.name == container {
                     c.image = Some(image.to_string());
                     found = true;
@@ -344,13 +541,19 @@ pub(crate) fn set(ctx: &mut Ctx, words: &[String]) -> CmdResult {
     Ok(())
 }
 
-const PATCH_FLAGS: &[FlagSpec] = &[value("type", None), value("patch", Some('p')), value("patch-file", None), value("output", Some('o'))];
+const PATCH_FLAGS: &[FlagSpec] = &[
+    value("type", None),
+    value("patch", Some('p')),
+    value("patch-file", None),
+    value("output", Some('o')),
+];
 
 /// `kubectl patch KIND NAME --type=strategic|merge|json -p '…'`.
 pub(crate) fn patch(ctx: &mut Ctx, words: &[String]) -> CmdResult {
     let parsed = parse_flags(ctx, "patch", words, PATCH_FLAGS)?;
     let Some(patch_text) = parsed.get("patch").map(str::to_string) else {
-        return ctx.fail("must specify --patch or --patch-file containing the contents of the patch");
+        return ctx
+            .fail("must specify --patch or --patch-file containing the contents of the patch");
     };
     let requests = resource_args(ctx, &parsed.args)?;
     let Some((kind, Some(name))) = requests.first().cloned() else {
@@ -359,10 +562,11 @@ pub(crate) fn patch(ctx: &mut Ctx, words: &[String]) -> CmdResult {
     let ns = super::namespace(&parsed);
     let object = fetch(ctx, kind, &ns, &name)?;
     let patch_type = parsed.get("type").unwrap_or("strategic").to_string();
-    let patch_value: serde_json::Value = match serde_yaml::from_str::<serde_json::Value>(&patch_text) {
-        Ok(v) => v,
-        Err(e) => return ctx.fail(format!("unable to parse \"{patch_text}\": {e}")),
-    };
+    let patch_value: serde_json::Value =
+        match serde_yaml::from_str::<serde_json::Value>(&patch_text) {
+            Ok(v) => v,
+            Err(e) => return ctx.fail(format!("unable to parse \"{patch_text}\": {e}")),
+        };
     let mut doc = object.to_json();
     match patch_type.as_str() {
         "json" => {
@@ -377,20 +581,32 @@ pub(crate) fn patch(ctx: &mut Ctx, words: &[String]) -> CmdResult {
         }
         "merge" => json_patch::merge(&mut doc, &patch_value),
         "strategic" => strategic_merge(&mut doc, &patch_value),
-        other => return ctx.fail(format!("--type must be one of [json merge strategic], not \"{other}\"")),
-    }
-    let decoded = match dsplay_api::manifest::decode_value(serde_yaml::to_value(&doc).unwrap_or_default()) {
-        Ok(m) => m.object,
-        Err(e) => {
-            ctx.err(format!("Error from server (BadRequest): {e}"));
-            return Err(Failed);
+        other => {
+            return ctx.fail(format!(
+                "--type must be one of [json merge strategic], not \"{other}\""
+            ))
         }
-    };
+    }
+    let decoded =
+        match dsplay_api::manifest::decode_value(serde_yaml::to_value(&doc).unwrap_or_default()) {
+            Ok(m) => m.object,
+            Err(e) => {
+                ctx.err(format!("Error from server (BadRequest): {e}"));
+                return Err(Failed);
+            }
+        };
     let before = object.metadata().resource_version.clone();
     store(ctx, decoded)?;
-    let after = ctx.cluster.store().get(kind, &ns, &name).and_then(|o| o.metadata().resource_version.clone());
+    let after = ctx
+        .cluster
+        .store()
+        .get(kind, &ns, &name)
+        .and_then(|o| o.metadata().resource_version.clone());
     let suffix = if before == after { " (no change)" } else { "" };
-    ctx.out(format!("{}/{name} patched{suffix}", kind.qualified_singular()));
+    ctx.out(format!(
+        "{}/{name} patched{suffix}",
+        kind.qualified_singular()
+    ));
     Ok(())
 }
 
@@ -417,7 +633,10 @@ fn strategic_merge(target: &mut serde_json::Value, patch: &serde_json::Value) {
                 }
             }
         }
-        (Value::Array(t), Value::Array(p)) if p.iter().all(|e| e.get("name").is_some()) && t.iter().all(|e| e.get("name").is_some()) => {
+        (Value::Array(t), Value::Array(p))
+            if p.iter().all(|e| e.get("name").is_some())
+                && t.iter().all(|e| e.get("name").is_some()) =>
+        {
             for item in p {
                 let name = item.get("name").cloned();
                 match t.iter_mut().find(|e| e.get("name") == name.as_ref()) {

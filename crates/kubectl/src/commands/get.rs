@@ -42,7 +42,12 @@ impl Query {
             None => None,
         };
         let mut fields = Vec::new();
-        for part in parsed.get("field-selector").unwrap_or("").split(',').filter(|p| !p.is_empty()) {
+        for part in parsed
+            .get("field-selector")
+            .unwrap_or("")
+            .split(',')
+            .filter(|p| !p.is_empty())
+        {
             let (key, negate, value) = if let Some((k, v)) = part.split_once("!=") {
                 (k, true, v)
             } else if let Some((k, v)) = part.split_once("==") {
@@ -55,16 +60,31 @@ impl Query {
             };
             fields.push((key.trim().to_string(), negate, value.trim().to_string()));
         }
-        Ok(Query { all_namespaces: parsed.flag("all-namespaces"), namespace: namespace(parsed), labels, fields })
+        Ok(Query {
+            all_namespaces: parsed.flag("all-namespaces"),
+            namespace: namespace(parsed),
+            labels,
+            fields,
+        })
     }
 
     /// The objects of `kind` this query selects, in (namespace, name) order.
     pub(crate) fn select(&self, ctx: &mut Ctx, kind: Kind) -> Result<Vec<Object>, Failed> {
         for (key, _, _) in &self.fields {
-            let probe = if kind == Kind::Event { Object::Event(Default::default()) } else { Object::Namespace(Default::default()) };
-            if field_value(kind, &probe, key).is_none() && !(kind == Kind::Pod && POD_FIELDS.contains(&key.as_str())) {
+            let probe = if kind == Kind::Event {
+                Object::Event(Default::default())
+            } else {
+                Object::Namespace(Default::default())
+            };
+            if field_value(&probe, key).is_none()
+                && !(kind == Kind::Pod && POD_FIELDS.contains(&key.as_str()))
+            {
                 let label = self.labels.as_ref().map(|_| "").unwrap_or("");
-                let selector_text: Vec<String> = self.fields.iter().map(|(k, n, v)| format!("{k}{}{v}", if *n { "!=" } else { "=" })).collect();
+                let selector_text: Vec<String> = self
+                    .fields
+                    .iter()
+                    .map(|(k, n, v)| format!("{k}{}{v}", if *n { "!=" } else { "=" }))
+                    .collect();
                 ctx.err(format!(
                     "Error from server (BadRequest): Unable to find \"{}, Resource={}\" that match label selector \"{label}\", field selector \"{}\": field label not supported: {key}",
                     group_version(kind),
@@ -75,12 +95,18 @@ impl Query {
             }
         }
         let objects = ctx.cluster.store().list(kind);
-        Ok(objects.into_iter().filter(|o| self.matches(kind, o)).collect())
+        Ok(objects
+            .into_iter()
+            .filter(|o| self.matches(kind, o))
+            .collect())
     }
 
     fn matches(&self, kind: Kind, o: &Object) -> bool {
         let meta = o.metadata();
-        if kind.namespaced() && !self.all_namespaces && meta.namespace.as_deref() != Some(self.namespace.as_str()) {
+        if kind.namespaced()
+            && !self.all_namespaces
+            && meta.namespace.as_deref() != Some(self.namespace.as_str())
+        {
             return false;
         }
         let empty = Default::default();
@@ -90,13 +116,22 @@ impl Query {
             }
         }
         self.fields.iter().all(|(key, negate, value)| {
-            let actual = field_value(kind, o, key).unwrap_or_default();
+            let actual = field_value(o, key).unwrap_or_default();
             (actual == *value) != *negate
         })
     }
 }
 
-const POD_FIELDS: &[&str] = &["spec.nodeName", "status.phase", "spec.restartPolicy", "spec.schedulerName", "spec.serviceAccountName", "status.podIP", "status.nominatedNodeName", "spec.hostNetwork"];
+const POD_FIELDS: &[&str] = &[
+    "spec.nodeName",
+    "status.phase",
+    "spec.restartPolicy",
+    "spec.schedulerName",
+    "spec.serviceAccountName",
+    "status.podIP",
+    "status.nominatedNodeName",
+    "spec.hostNetwork",
+];
 
 fn group_version(kind: Kind) -> String {
     let v = kind.api_version();
@@ -107,7 +142,7 @@ fn group_version(kind: Kind) -> String {
     }
 }
 
-fn field_value(kind: Kind, o: &Object, key: &str) -> Option<String> {
+fn field_value(o: &Object, key: &str) -> Option<String> {
     let meta = o.metadata();
     match key {
         "metadata.name" => return Some(meta.name.clone().unwrap_or_default()),
@@ -124,12 +159,15 @@ fn field_value(kind: Kind, o: &Object, key: &str) -> Option<String> {
             "involvedObject.fieldPath" => involved.field_path.clone().unwrap_or_default(),
             "reason" => event.reason.clone().unwrap_or_default(),
             "type" => event.type_.clone().unwrap_or_default(),
-            "source" => event.source.as_ref().and_then(|s| s.component.clone()).unwrap_or_default(),
+            "source" => event
+                .source
+                .as_ref()
+                .and_then(|s| s.component.clone())
+                .unwrap_or_default(),
             _ => return None,
         });
     }
     let Object::Pod(pod) = o else { return None };
-    let _ = kind;
     let spec = pod.spec.clone().unwrap_or_default();
     let status = pod.status.clone().unwrap_or_default();
     Some(match key {
@@ -150,7 +188,16 @@ pub(crate) fn table_for(kind: Kind, objects: &[Object], cluster: &Cluster) -> ta
     let now = cluster.now();
     macro_rules! typed {
         ($variant:ident, $f:path) => {{
-            let items: Vec<&_> = objects.iter().filter_map(|o| if let Object::$variant(x) = o { Some(x) } else { None }).collect();
+            let items: Vec<&_> = objects
+                .iter()
+                .filter_map(|o| {
+                    if let Object::$variant(x) = o {
+                        Some(x)
+                    } else {
+                        None
+                    }
+                })
+                .collect();
             $f(&items, now)
         }};
     }
@@ -173,7 +220,10 @@ pub(crate) fn get(ctx: &mut Ctx, words: &[String]) -> CmdResult {
         return Err(Failed);
     }
     let format = parsed.get("output").unwrap_or("").to_string();
-    let valid_format = matches!(format.as_str(), "" | "wide" | "yaml" | "json" | "name") || format.starts_with("jsonpath=") || format.starts_with("jsonpath-as-json=") || format.starts_with("custom-columns=");
+    let valid_format = matches!(format.as_str(), "" | "wide" | "yaml" | "json" | "name")
+        || format.starts_with("jsonpath=")
+        || format.starts_with("jsonpath-as-json=")
+        || format.starts_with("custom-columns=");
     if !valid_format {
         return ctx.fail(format!("unable to match a printer suitable for the output format \"{format}\", allowed formats are: custom-columns,custom-columns-file,go-template,go-template-file,json,jsonpath,jsonpath-as-json,jsonpath-file,name,template,templatefile,wide,yaml"));
     }
@@ -195,7 +245,11 @@ pub(crate) fn get(ctx: &mut Ctx, words: &[String]) -> CmdResult {
     let mut selected: Vec<(Kind, Vec<Object>)> = Vec::new();
     let mut errors = Vec::new();
     for kind in &kinds {
-        let names: Vec<String> = requests.iter().filter(|(k, n)| k == kind && n.is_some()).filter_map(|(_, n)| n.clone()).collect();
+        let names: Vec<String> = requests
+            .iter()
+            .filter(|(k, n)| k == kind && n.is_some())
+            .filter_map(|(_, n)| n.clone())
+            .collect();
         let pool = query.select(ctx, *kind)?;
         if names.is_empty() {
             selected.push((*kind, pool));
@@ -207,7 +261,13 @@ pub(crate) fn get(ctx: &mut Ctx, words: &[String]) -> CmdResult {
                     None if parsed.flag("ignore-not-found") => {}
                     None => {
                         failed = true;
-                        errors.push(super::api_error_text(&ApiError::NotFound { kind: *kind, name: name.clone() }, None));
+                        errors.push(super::api_error_text(
+                            &ApiError::NotFound {
+                                kind: *kind,
+                                name: name.clone(),
+                            },
+                            None,
+                        ));
                     }
                 }
             }
@@ -218,24 +278,48 @@ pub(crate) fn get(ctx: &mut Ctx, words: &[String]) -> CmdResult {
     let total: usize = selected.iter().map(|(_, v)| v.len()).sum();
     match format.as_str() {
         "yaml" | "json" => {
-            let values: Vec<serde_json::Value> = selected.iter().flat_map(|(_, v)| v.iter().map(Object::to_json)).collect();
+            let values: Vec<serde_json::Value> = selected
+                .iter()
+                .flat_map(|(_, v)| v.iter().map(Object::to_json))
+                .collect();
             if total > 0 || !single_named {
-                let value = if single_named && values.len() == 1 { values[0].clone() } else { output::list_value(values) };
-                ctx.out(if format == "yaml" { output::to_yaml(&value) } else { output::to_json(&value) });
+                let value = if single_named && values.len() == 1 {
+                    values[0].clone()
+                } else {
+                    output::list_value(values)
+                };
+                ctx.out(if format == "yaml" {
+                    output::to_yaml(&value)
+                } else {
+                    output::to_json(&value)
+                });
             }
         }
         "name" => {
-            let text: String = selected.iter().flat_map(|(k, v)| v.iter().map(move |o| output::name_line(*k, o.name()))).collect();
+            let text: String = selected
+                .iter()
+                .flat_map(|(k, v)| v.iter().map(move |o| output::name_line(*k, o.name())))
+                .collect();
             ctx.out(text);
         }
         f if f.starts_with("jsonpath") => {
             let template = f.split_once('=').map(|(_, t)| t).unwrap_or("");
-            let values: Vec<serde_json::Value> = selected.iter().flat_map(|(_, v)| v.iter().map(Object::to_json)).collect();
-            let value = if single_named && values.len() == 1 { values[0].clone() } else { output::list_value(values) };
+            let values: Vec<serde_json::Value> = selected
+                .iter()
+                .flat_map(|(_, v)| v.iter().map(Object::to_json))
+                .collect();
+            let value = if single_named && values.len() == 1 {
+                values[0].clone()
+            } else {
+                output::list_value(values)
+            };
             match output::jsonpath(template, &value) {
                 Ok(text) => {
                     if !text.is_empty() {
-                        ctx.chunks.push(crate::session::Chunk { stream: crate::session::Stream::Stdout, text });
+                        ctx.chunks.push(crate::session::Chunk {
+                            stream: crate::session::Stream::Stdout,
+                            text,
+                        });
                     }
                 }
                 Err(e) => return ctx.fail(e.0),
@@ -289,7 +373,16 @@ pub(crate) fn get(ctx: &mut Ctx, words: &[String]) -> CmdResult {
 
 /// `kubectl describe`.
 pub(crate) fn describe(ctx: &mut Ctx, words: &[String]) -> CmdResult {
-    let parsed = parse_flags(ctx, "describe", words, &[value("selector", Some('l')), boolean("all-namespaces", Some('A')), boolean("show-events", None)])?;
+    let parsed = parse_flags(
+        ctx,
+        "describe",
+        words,
+        &[
+            value("selector", Some('l')),
+            boolean("all-namespaces", Some('A')),
+            boolean("show-events", None),
+        ],
+    )?;
     if parsed.args.is_empty() {
         return ctx.fail("You must specify the type of resource to describe. Use \"kubectl api-resources\" for a complete list of supported resources.");
     }
@@ -303,7 +396,13 @@ pub(crate) fn describe(ctx: &mut Ctx, words: &[String]) -> CmdResult {
             Some(n) => match pool.iter().find(|o| o.name() == n) {
                 Some(o) => vec![o.clone()],
                 None => {
-                    ctx.err(super::api_error_text(&ApiError::NotFound { kind: *kind, name: n.clone() }, None));
+                    ctx.err(super::api_error_text(
+                        &ApiError::NotFound {
+                            kind: *kind,
+                            name: n.clone(),
+                        },
+                        None,
+                    ));
                     failed = true;
                     continue;
                 }
@@ -326,7 +425,11 @@ pub(crate) fn describe(ctx: &mut Ctx, words: &[String]) -> CmdResult {
 }
 
 fn events_for<'a>(cluster: &'a Cluster, uid: Option<&str>) -> Vec<&'a Event> {
-    cluster.store().events().filter(|e| e.involved_object.uid.as_deref() == uid).collect()
+    cluster
+        .store()
+        .events()
+        .filter(|e| e.involved_object.uid.as_deref() == uid)
+        .collect()
 }
 
 /// `describe` text of one object.
@@ -337,14 +440,36 @@ pub(crate) fn describe_object(cluster: &Cluster, o: &Object) -> String {
     match o {
         Object::DaemonSet(ds) => {
             let uid = ds.metadata.uid.clone().unwrap_or_default();
-            let pods: Vec<&Pod> = store.pods().filter(|p| p.metadata.owner_references.iter().flatten().any(|r| r.uid == uid)).collect();
+            let pods: Vec<&Pod> = store
+                .pods()
+                .filter(|p| {
+                    p.metadata
+                        .owner_references
+                        .iter()
+                        .flatten()
+                        .any(|r| r.uid == uid)
+                })
+                .collect();
             d::describe_daemon_set(ds, &pods, &events_for(cluster, Some(&uid)), now)
         }
-        Object::Pod(pod) => d::describe_pod(pod, &events_for(cluster, pod.metadata.uid.as_deref()), now),
+        Object::Pod(pod) => {
+            d::describe_pod(pod, &events_for(cluster, pod.metadata.uid.as_deref()), now)
+        }
         Object::Node(node) => {
             let name = node.metadata.name.clone().unwrap_or_default();
-            let pods: Vec<&Pod> = store.pods().filter(|p| p.spec.as_ref().and_then(|s| s.node_name.as_deref()) == Some(name.as_str())).collect();
-            let events: Vec<&Event> = store.events().filter(|e| e.involved_object.kind.as_deref() == Some("Node") && e.involved_object.name.as_deref() == Some(name.as_str())).collect();
+            let pods: Vec<&Pod> = store
+                .pods()
+                .filter(|p| {
+                    p.spec.as_ref().and_then(|s| s.node_name.as_deref()) == Some(name.as_str())
+                })
+                .collect();
+            let events: Vec<&Event> = store
+                .events()
+                .filter(|e| {
+                    e.involved_object.kind.as_deref() == Some("Node")
+                        && e.involved_object.name.as_deref() == Some(name.as_str())
+                })
+                .collect();
             d::describe_node(node, &pods, &events, now)
         }
         other => format!("Name:         {}\n", other.name()),

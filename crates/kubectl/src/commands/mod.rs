@@ -73,8 +73,13 @@ pub(crate) fn api_error_text(error: &ApiError, context: Option<&str>) -> String 
 
 /// Runs one command given as words; the first word is `kubectl` or `sim`.
 pub(crate) fn run(ctx: &mut Ctx, words: &[String]) -> CmdResult {
-    let Some(program) = words.first() else { return Ok(()) };
-    if let Some(op) = words.iter().find(|w| ["|", "||", "&&", ";", ">", ">>", "<"].contains(&w.as_str())) {
+    let Some(program) = words.first() else {
+        return Ok(());
+    };
+    if let Some(op) = words
+        .iter()
+        .find(|w| ["|", "||", "&&", ";", ">", ">>", "<"].contains(&w.as_str()))
+    {
         ctx.err(format!("error: the shell operator \"{op}\" is not supported: the playground runs one kubectl or sim command per line"));
         return Err(Failed);
     }
@@ -82,7 +87,9 @@ pub(crate) fn run(ctx: &mut Ctx, words: &[String]) -> CmdResult {
         "kubectl" | "k" => kubectl(ctx, &words[1..]),
         "sim" => sim::run(ctx, &words[1..]),
         other => {
-            ctx.err(format!("error: unknown command \"{other}\": commands start with kubectl or sim"));
+            ctx.err(format!(
+                "error: unknown command \"{other}\": commands start with kubectl or sim"
+            ));
             Err(Failed)
         }
     }
@@ -139,7 +146,9 @@ fn kubectl(ctx: &mut Ctx, words: &[String]) -> CmdResult {
             Ok(())
         }
         other => {
-            ctx.err(format!("Error: unknown command \"{other}\" for \"kubectl\""));
+            ctx.err(format!(
+                "Error: unknown command \"{other}\" for \"kubectl\""
+            ));
             Err(Failed)
         }
     }
@@ -150,20 +159,38 @@ fn api_resources(ctx: &mut Ctx) {
     let mut kinds = Kind::ALL.to_vec();
     kinds.sort_by_key(|k| (k.group().to_string(), k.plural()));
     for kind in kinds {
-        rows.push(format!("{}\t{}\t{}\t{}\t{}", kind.plural(), kind.short_names().join(","), kind.api_version(), kind.namespaced(), kind.name()));
+        rows.push(format!(
+            "{}\t{}\t{}\t{}\t{}",
+            kind.plural(),
+            kind.short_names().join(","),
+            kind.api_version(),
+            kind.namespaced(),
+            kind.name()
+        ));
     }
-    ctx.out(crate::printers::tabwriter::align(&(rows.join("\n") + "\n"), 0, 3));
+    ctx.out(crate::printers::tabwriter::align(
+        &(rows.join("\n") + "\n"),
+        0,
+        3,
+    ));
 }
 
 /// Parses flags for `verb`, reporting pflag errors as kubectl does.
-pub(crate) fn parse_flags(ctx: &mut Ctx, verb: &str, words: &[String], specs: &[FlagSpec]) -> Result<Parsed, Failed> {
+pub(crate) fn parse_flags(
+    ctx: &mut Ctx,
+    verb: &str,
+    words: &[String],
+    specs: &[FlagSpec],
+) -> Result<Parsed, Failed> {
     match flags::parse(words, specs) {
         Ok(p) => Ok(p),
         Err(message) => {
             if verb.starts_with("sim") {
                 ctx.err(format!("error: {message}"));
             } else {
-                ctx.err(format!("Error: {message}\nSee 'kubectl {verb} --help' for usage."));
+                ctx.err(format!(
+                    "Error: {message}\nSee 'kubectl {verb} --help' for usage."
+                ));
             }
             Err(Failed)
         }
@@ -175,14 +202,19 @@ pub(crate) fn resolve_kind(ctx: &mut Ctx, word: &str) -> Result<Kind, Failed> {
     match Kind::from_resource_name(word) {
         Some(kind) => Ok(kind),
         None => {
-            ctx.err(format!("error: the server doesn't have a resource type \"{word}\""));
+            ctx.err(format!(
+                "error: the server doesn't have a resource type \"{word}\""
+            ));
             Err(Failed)
         }
     }
 }
 
 /// Splits `TYPE NAME…` / `TYPE/NAME…` arguments into (kind, names).
-pub(crate) fn resource_args(ctx: &mut Ctx, args: &[String]) -> Result<Vec<(Kind, Option<String>)>, Failed> {
+pub(crate) fn resource_args(
+    ctx: &mut Ctx,
+    args: &[String],
+) -> Result<Vec<(Kind, Option<String>)>, Failed> {
     let mut out = Vec::new();
     if args.is_empty() {
         return Ok(out);
@@ -223,7 +255,8 @@ pub(crate) fn namespace(parsed: &Parsed) -> String {
 pub(crate) fn parse_duration(text: &str) -> Option<std::time::Duration> {
     let text = text.trim();
     if let Ok(secs) = text.parse::<f64>() {
-        return (secs >= 0.0 && secs.is_finite()).then(|| std::time::Duration::from_millis((secs * 1000.0) as u64));
+        return (secs >= 0.0 && secs.is_finite())
+            .then(|| std::time::Duration::from_millis((secs * 1000.0) as u64));
     }
     let mut total_ms: f64 = 0.0;
     let mut number = String::new();

@@ -1,44 +1,65 @@
 //! `kubectl rollout status|history|undo|restart` for DaemonSets.
 
 use super::{parse_duration, parse_flags, resource_args, CmdResult, Ctx, Failed};
-use crate::flags::{boolean, value};
+use crate::flags::value;
 use dsplay_api::types::*;
 use dsplay_api::{Kind, Object};
 use dsplay_sim::ApiError;
 
-fn target(ctx: &mut Ctx, verb: &str, args: &[String]) -> Result<(String, DaemonSet), Failed> {
+fn target(ctx: &mut Ctx, verb: &str, args: &[String]) -> Result<String, Failed> {
     let requests = resource_args(ctx, args)?;
     let Some((kind, Some(name))) = requests.first().cloned() else {
         ctx.err(format!("error: required resource not specified\nSee 'kubectl rollout {verb} -h' for help and examples"));
         return Err(Failed);
     };
-    let _ = verb;
     if kind != Kind::DaemonSet {
-        ctx.err(format!("error: no status viewer has been implemented for {}", kind.name()));
+        ctx.err(format!(
+            "error: no status viewer has been implemented for {}",
+            kind.name()
+        ));
         return Err(Failed);
     }
-    Ok((name, DaemonSet::default()))
+    Ok(name)
 }
 
 /// `kubectl rollout …`.
 pub(crate) fn rollout(ctx: &mut Ctx, words: &[String]) -> CmdResult {
-    let parsed = parse_flags(ctx, "rollout", words, &[value("to-revision", None), value("revision", None), value("timeout", None), value("watch", Some('w')), value("dry-run", None)])?;
+    let parsed = parse_flags(
+        ctx,
+        "rollout",
+        words,
+        &[
+            value("to-revision", None),
+            value("revision", None),
+            value("timeout", None),
+            value("watch", Some('w')),
+            value("dry-run", None),
+        ],
+    )?;
     let Some(sub) = parsed.args.first().cloned() else {
         ctx.err("error: required resource not specified\nSee 'kubectl rollout -h' for help and examples");
         return Err(Failed);
     };
     let rest = parsed.args[1..].to_vec();
     if !["status", "history", "undo", "restart", "pause", "resume"].contains(&sub.as_str()) {
-        ctx.err(format!("error: unknown command \"{}\"\nSee 'kubectl rollout -h' for help and examples", parsed.args.join(" ")));
+        ctx.err(format!(
+            "error: unknown command \"{}\"\nSee 'kubectl rollout -h' for help and examples",
+            parsed.args.join(" ")
+        ));
         return Err(Failed);
     }
-    let (name, _) = target(ctx, &sub, &rest)?;
+    let name = target(ctx, &sub, &rest)?;
     let ns = super::namespace(&parsed);
     let Some(ds) = ctx.cluster.store().daemon_set(&ns, &name).cloned() else {
-        ctx.err(super::api_error_text(&ApiError::NotFound { kind: Kind::DaemonSet, name }, None));
+        ctx.err(super::api_error_text(
+            &ApiError::NotFound {
+                kind: Kind::DaemonSet,
+                name,
+            },
+            None,
+        ));
         return Err(Failed);
     };
-    let _ = boolean;
     match sub.as_str() {
         "status" => status(ctx, &ns, &name, &parsed),
         "history" => history(ctx, &ds, parsed.get("revision")),
@@ -46,8 +67,15 @@ pub(crate) fn rollout(ctx: &mut Ctx, words: &[String]) -> CmdResult {
         "restart" => {
             let mut ds = ds;
             let template = &mut ds.spec.get_or_insert_with(Default::default).template;
-            let annotations = template.metadata.get_or_insert_with(Default::default).annotations.get_or_insert_with(Default::default);
-            annotations.insert("kubectl.kubernetes.io/restartedAt".into(), ctx.cluster.now().format("%Y-%m-%dT%H:%M:%SZ").to_string());
+            let annotations = template
+                .metadata
+                .get_or_insert_with(Default::default)
+                .annotations
+                .get_or_insert_with(Default::default);
+            annotations.insert(
+                "kubectl.kubernetes.io/restartedAt".into(),
+                ctx.cluster.now().format("%Y-%m-%dT%H:%M:%SZ").to_string(),
+            );
             match ctx.cluster.update(Object::DaemonSet(ds)) {
                 Ok(_) => {
                     ctx.out(format!("daemonset.apps/{name} restarted"));
@@ -56,14 +84,21 @@ pub(crate) fn rollout(ctx: &mut Ctx, words: &[String]) -> CmdResult {
                 Err(e) => ctx.api_fail(&e, None),
             }
         }
-        verb => ctx.fail(format!("daemonsets.apps \"{name}\" {verb} is not supported")),
+        verb => ctx.fail(format!(
+            "daemonsets.apps \"{name}\" {verb} is not supported"
+        )),
     }
 }
 
 /// The `DaemonSetStatusViewer` message and whether the rollout is done.
 pub fn status_message(ds: &DaemonSet) -> Result<(String, bool), String> {
     let spec = ds.spec.clone().unwrap_or_default();
-    if spec.update_strategy.as_ref().and_then(|s| s.type_.as_deref()) == Some("OnDelete") {
+    if spec
+        .update_strategy
+        .as_ref()
+        .and_then(|s| s.type_.as_deref())
+        == Some("OnDelete")
+    {
         return Err("rollout status is only available for RollingUpdate strategy type".into());
     }
     let name = ds.metadata.name.clone().unwrap_or_default();
@@ -78,19 +113,34 @@ pub fn status_message(ds: &DaemonSet) -> Result<(String, bool), String> {
         if available < desired {
             return Ok((format!("Waiting for daemon set \"{name}\" rollout to finish: {available} of {desired} updated pods are available...\n"), false));
         }
-        return Ok((format!("daemon set \"{name}\" successfully rolled out\n"), true));
+        return Ok((
+            format!("daemon set \"{name}\" successfully rolled out\n"),
+            true,
+        ));
     }
-    Ok(("Waiting for daemon set spec update to be observed...\n".into(), false))
+    Ok((
+        "Waiting for daemon set spec update to be observed...\n".into(),
+        false,
+    ))
 }
 
 fn status(ctx: &mut Ctx, ns: &str, name: &str, parsed: &crate::flags::Parsed) -> CmdResult {
     let watch = parsed.get("watch").is_none_or(|w| w != "false");
-    let timeout = parsed.get("timeout").and_then(parse_duration).filter(|d| !d.is_zero());
+    let timeout = parsed
+        .get("timeout")
+        .and_then(parse_duration)
+        .filter(|d| !d.is_zero());
     let deadline = timeout.map(|t| ctx.cluster.now_ms() + t.as_millis() as i64);
     let mut last = String::new();
     loop {
         let Some(ds) = ctx.cluster.store().daemon_set(ns, name).cloned() else {
-            return ctx.api_fail(&ApiError::NotFound { kind: Kind::DaemonSet, name: name.to_string() }, None);
+            return ctx.api_fail(
+                &ApiError::NotFound {
+                    kind: Kind::DaemonSet,
+                    name: name.to_string(),
+                },
+                None,
+            );
         };
         match status_message(&ds) {
             Err(e) => return ctx.fail(e),
@@ -112,7 +162,8 @@ fn status(ctx: &mut Ctx, ns: &str, name: &str, parsed: &crate::flags::Parsed) ->
             }
             (None, Some(d)) => {
                 let now = ctx.cluster.now_ms();
-                ctx.cluster.advance(std::time::Duration::from_millis((d - now).max(0) as u64));
+                ctx.cluster
+                    .advance(std::time::Duration::from_millis((d - now).max(0) as u64));
                 break;
             }
             (None, None) => {
@@ -125,7 +176,8 @@ fn status(ctx: &mut Ctx, ns: &str, name: &str, parsed: &crate::flags::Parsed) ->
     if let Some(d) = deadline {
         let now = ctx.cluster.now_ms();
         if now < d {
-            ctx.cluster.advance(std::time::Duration::from_millis((d - now) as u64));
+            ctx.cluster
+                .advance(std::time::Duration::from_millis((d - now) as u64));
         }
     }
     ctx.fail("timed out waiting for the condition")
@@ -133,14 +185,33 @@ fn status(ctx: &mut Ctx, ns: &str, name: &str, parsed: &crate::flags::Parsed) ->
 
 fn revisions(ctx: &Ctx, ds: &DaemonSet) -> Vec<ControllerRevision> {
     let uid = ds.metadata.uid.clone().unwrap_or_default();
-    let mut out: Vec<ControllerRevision> = ctx.cluster.store().controller_revisions().filter(|r| r.metadata.owner_references.iter().flatten().any(|o| o.uid == uid && o.controller == Some(true))).cloned().collect();
+    let mut out: Vec<ControllerRevision> = ctx
+        .cluster
+        .store()
+        .controller_revisions()
+        .filter(|r| {
+            r.metadata
+                .owner_references
+                .iter()
+                .flatten()
+                .any(|o| o.uid == uid && o.controller == Some(true))
+        })
+        .cloned()
+        .collect();
     out.sort_by_key(|r| r.revision);
     out
 }
 
 fn revision_template(revision: &ControllerRevision) -> PodTemplateSpec {
-    let mut value = revision.data.as_ref().map(|d| d.0.clone()).unwrap_or_default();
-    let template = value.pointer_mut("/spec/template").map(serde_json::Value::take).unwrap_or_default();
+    let mut value = revision
+        .data
+        .as_ref()
+        .map(|d| d.0.clone())
+        .unwrap_or_default();
+    let template = value
+        .pointer_mut("/spec/template")
+        .map(serde_json::Value::take)
+        .unwrap_or_default();
     let mut template = template;
     if let Some(map) = template.as_object_mut() {
         map.remove("$patch");
@@ -151,15 +222,32 @@ fn revision_template(revision: &ControllerRevision) -> PodTemplateSpec {
 fn history(ctx: &mut Ctx, ds: &DaemonSet, revision: Option<&str>) -> CmdResult {
     let name = ds.metadata.name.clone().unwrap_or_default();
     let revs = revisions(ctx, ds);
-    if let Some(wanted) = revision.and_then(|r| r.parse::<i64>().ok()).filter(|r| *r != 0) {
+    if let Some(wanted) = revision
+        .and_then(|r| r.parse::<i64>().ok())
+        .filter(|r| *r != 0)
+    {
         let Some(rev) = revs.iter().find(|r| r.revision == wanted) else {
             return ctx.fail("unable to find the specified revision");
         };
         let template = revision_template(rev);
-        ctx.out(crate::printers::describe::rollout_history_revision(&name, wanted, &template));
+        ctx.out(crate::printers::describe::rollout_history_revision(
+            &name, wanted, &template,
+        ));
         return Ok(());
     }
-    let rows: Vec<(i64, Option<String>)> = revs.iter().map(|r| (r.revision, r.metadata.annotations.as_ref().and_then(|a| a.get("kubernetes.io/change-cause")).cloned())).collect();
+    let rows: Vec<(i64, Option<String>)> = revs
+        .iter()
+        .map(|r| {
+            (
+                r.revision,
+                r.metadata
+                    .annotations
+                    .as_ref()
+                    .and_then(|a| a.get("kubernetes.io/change-cause"))
+                    .cloned(),
+            )
+        })
+        .collect();
     ctx.out(crate::printers::get::rollout_history(&name, &rows));
     Ok(())
 }
@@ -186,7 +274,11 @@ fn undo(ctx: &mut Ctx, ds: &DaemonSet, to_revision: Option<&str>) -> CmdResult {
         }
     };
     let template = revision_template(&target);
-    let current = ds.spec.as_ref().map(|s| s.template.clone()).unwrap_or_default();
+    let current = ds
+        .spec
+        .as_ref()
+        .map(|s| s.template.clone())
+        .unwrap_or_default();
     if serde_json::to_value(&template).ok() == serde_json::to_value(&current).ok() {
         ctx.out(format!("daemonset.apps/{name} skipped rollback (current template already matches revision {to})"));
         return Ok(());

@@ -9,7 +9,20 @@ use std::collections::BTreeMap;
 
 /// `kubectl run NAME --image=IMAGE [--labels k=v,…] [--restart=Always|Never] [--priority-class-name?]`.
 pub(crate) fn run(ctx: &mut Ctx, words: &[String]) -> CmdResult {
-    let parsed = parse_flags(ctx, "run", words, &[value("image", None), value("labels", Some('l')), value("restart", None), value("overrides", None), value("port", None), boolean("dry-run", None), value("command", None)])?;
+    let parsed = parse_flags(
+        ctx,
+        "run",
+        words,
+        &[
+            value("image", None),
+            value("labels", Some('l')),
+            value("restart", None),
+            value("overrides", None),
+            value("port", None),
+            boolean("dry-run", None),
+            value("command", None),
+        ],
+    )?;
     let Some(name) = parsed.args.first().cloned() else {
         ctx.err("error: NAME is required for run\nSee 'kubectl run -h' for help and examples");
         return Err(Failed);
@@ -32,10 +45,24 @@ pub(crate) fn run(ctx: &mut Ctx, words: &[String]) -> CmdResult {
     }
     let restart = parsed.get("restart").unwrap_or("Always").to_string();
     let args: Vec<String> = parsed.args[1..].to_vec();
-    let container = Container { name: name.clone(), image: Some(image), args: (!args.is_empty()).then_some(args), ..Default::default() };
+    let container = Container {
+        name: name.clone(),
+        image: Some(image),
+        args: (!args.is_empty()).then_some(args),
+        ..Default::default()
+    };
     let pod = Pod {
-        metadata: ObjectMeta { name: Some(name.clone()), namespace: Some(super::namespace(&parsed)), labels: Some(labels), ..Default::default() },
-        spec: Some(PodSpec { containers: vec![container], restart_policy: Some(restart), ..Default::default() }),
+        metadata: ObjectMeta {
+            name: Some(name.clone()),
+            namespace: Some(super::namespace(&parsed)),
+            labels: Some(labels),
+            ..Default::default()
+        },
+        spec: Some(PodSpec {
+            containers: vec![container],
+            restart_policy: Some(restart),
+            ..Default::default()
+        }),
         status: None,
     };
     match ctx.cluster.create(Object::Pod(pod)) {
@@ -50,27 +77,53 @@ pub(crate) fn run(ctx: &mut Ctx, words: &[String]) -> CmdResult {
 /// `kubectl wait --for=condition=Ready|delete|jsonpath=… KIND [NAME] [-l …] [--timeout=30s]`:
 /// advances the virtual clock until every object meets the condition.
 pub(crate) fn wait(ctx: &mut Ctx, words: &[String]) -> CmdResult {
-    let parsed = parse_flags(ctx, "wait", words, &[value("for", None), value("timeout", None), value("selector", Some('l')), boolean("all", None), boolean("all-namespaces", Some('A')), value("field-selector", None)])?;
+    let parsed = parse_flags(
+        ctx,
+        "wait",
+        words,
+        &[
+            value("for", None),
+            value("timeout", None),
+            value("selector", Some('l')),
+            boolean("all", None),
+            boolean("all-namespaces", Some('A')),
+            value("field-selector", None),
+        ],
+    )?;
     let Some(condition) = parsed.get("for").map(str::to_string) else {
         return ctx.fail("--for must be set");
     };
-    let timeout = parsed.get("timeout").and_then(parse_duration).unwrap_or(std::time::Duration::from_secs(30));
+    let timeout = parsed
+        .get("timeout")
+        .and_then(parse_duration)
+        .unwrap_or(std::time::Duration::from_secs(30));
     let query = Query::from_flags(ctx, &parsed)?;
     let requests = resource_args(ctx, &parsed.args)?;
     let mut targets: Vec<(Kind, String, String)> = Vec::new();
     for (kind, name) in requests {
         match name {
             Some(n) => {
-                let ns = if kind.namespaced() { query.namespace.clone() } else { String::new() };
+                let ns = if kind.namespaced() {
+                    query.namespace.clone()
+                } else {
+                    String::new()
+                };
                 if ctx.cluster.store().get(kind, &ns, &n).is_none() {
-                    ctx.err(super::api_error_text(&dsplay_sim::ApiError::NotFound { kind, name: n }, None));
+                    ctx.err(super::api_error_text(
+                        &dsplay_sim::ApiError::NotFound { kind, name: n },
+                        None,
+                    ));
                     return Err(Failed);
                 }
                 targets.push((kind, ns, n));
             }
             None => {
                 for o in query.select(ctx, kind)? {
-                    targets.push((kind, o.metadata().namespace.clone().unwrap_or_default(), o.name().to_string()));
+                    targets.push((
+                        kind,
+                        o.metadata().namespace.clone().unwrap_or_default(),
+                        o.name().to_string(),
+                    ));
                 }
             }
         }
@@ -85,12 +138,23 @@ pub(crate) fn wait(ctx: &mut Ctx, words: &[String]) -> CmdResult {
             return object.is_none();
         }
         let Some(object) = object else { return false };
-        let Some(wanted) = condition.strip_prefix("condition=") else { return false };
+        let Some(wanted) = condition.strip_prefix("condition=") else {
+            return false;
+        };
         let (ctype, cstatus) = wanted.split_once('=').unwrap_or((wanted, "True"));
         let json = object.to_json();
-        json.pointer("/status/conditions").and_then(|c| c.as_array()).is_some_and(|conds| {
-            conds.iter().any(|c| c.get("type").and_then(|t| t.as_str()).is_some_and(|t| t.eq_ignore_ascii_case(ctype)) && c.get("status").and_then(|s| s.as_str()).is_some_and(|s| s.eq_ignore_ascii_case(cstatus)))
-        })
+        json.pointer("/status/conditions")
+            .and_then(|c| c.as_array())
+            .is_some_and(|conds| {
+                conds.iter().any(|c| {
+                    c.get("type")
+                        .and_then(|t| t.as_str())
+                        .is_some_and(|t| t.eq_ignore_ascii_case(ctype))
+                        && c.get("status")
+                            .and_then(|s| s.as_str())
+                            .is_some_and(|s| s.eq_ignore_ascii_case(cstatus))
+                })
+            })
     };
     if condition != "delete" && !condition.starts_with("condition=") {
         return ctx.fail(format!("unrecognized condition: \"{condition}\""));
@@ -100,7 +164,11 @@ pub(crate) fn wait(ctx: &mut Ctx, words: &[String]) -> CmdResult {
         let mut still = Vec::new();
         for t in pending {
             if met(ctx, &t) {
-                let verb = if condition == "delete" { "deleted" } else { "condition met" };
+                let verb = if condition == "delete" {
+                    "deleted"
+                } else {
+                    "condition met"
+                };
                 ctx.out(format!("{}/{} {verb}", t.0.qualified_singular(), t.2));
             } else {
                 still.push(t);
@@ -116,9 +184,14 @@ pub(crate) fn wait(ctx: &mut Ctx, words: &[String]) -> CmdResult {
             }
             _ => {
                 let now = ctx.cluster.now_ms();
-                ctx.cluster.advance(std::time::Duration::from_millis((deadline - now).max(0) as u64));
+                ctx.cluster.advance(std::time::Duration::from_millis(
+                    (deadline - now).max(0) as u64
+                ));
                 let (k, _, n) = &pending[0];
-                return ctx.fail(format!("timed out waiting for the condition on {}/{n}", k.plural()));
+                return ctx.fail(format!(
+                    "timed out waiting for the condition on {}/{n}",
+                    k.plural()
+                ));
             }
         }
     }

@@ -4,25 +4,19 @@ use super::{parse_duration, parse_flags, CmdResult, Ctx, Failed};
 use crate::flags::{boolean, value};
 use dsplay_api::taints;
 use dsplay_sim::controller::node_lifecycle;
-use dsplay_sim::{Cluster, ImageBehavior, NodeOptions};
+use dsplay_sim::{Cluster, NodeOptions};
 use std::time::Duration;
 
 fn duration_arg(ctx: &mut Ctx, text: Option<&str>, what: &str) -> Result<Duration, Failed> {
     match text.and_then(parse_duration) {
         Some(d) => Ok(d),
         None => {
-            ctx.err(format!("error: invalid duration {:?} for {what} (use e.g. 500ms, 30s, 2m)", text.unwrap_or("")));
+            ctx.err(format!(
+                "error: invalid duration {:?} for {what} (use e.g. 500ms, 30s, 2m)",
+                text.unwrap_or("")
+            ));
             Err(Failed)
         }
-    }
-}
-
-fn format_duration(d: Duration) -> String {
-    let ms = d.as_millis();
-    if ms % 1000 == 0 {
-        format!("{}s", ms / 1000)
-    } else {
-        format!("{:.1}s", ms as f64 / 1000.0)
     }
 }
 
@@ -54,12 +48,19 @@ pub(crate) fn run(ctx: &mut Ctx, words: &[String]) -> CmdResult {
             Ok(())
         }
         "seed" => {
-            let Some(seed) = rest.first().and_then(|s| s.parse::<u64>().ok()) else { return ctx.fail("sim seed needs a number") };
+            let Some(seed) = rest.first().and_then(|s| s.parse::<u64>().ok()) else {
+                return ctx.fail("sim seed needs a number");
+            };
             ctx.cluster.reseed(seed);
             Ok(())
         }
         "reset" => {
-            let parsed = parse_flags(ctx, "sim reset", rest, &[boolean("empty", None), value("seed", None)])?;
+            let parsed = parse_flags(
+                ctx,
+                "sim reset",
+                rest,
+                &[boolean("empty", None), value("seed", None)],
+            )?;
             let seed = match parsed.get("seed") {
                 Some(s) => match s.parse() {
                     Ok(n) => n,
@@ -67,27 +68,44 @@ pub(crate) fn run(ctx: &mut Ctx, words: &[String]) -> CmdResult {
                 },
                 None => ctx.cluster.seed(),
             };
-            *ctx.cluster = if parsed.flag("empty") { Cluster::new_empty(seed) } else { Cluster::new(seed) };
+            *ctx.cluster = if parsed.flag("empty") {
+                Cluster::new_empty(seed)
+            } else {
+                Cluster::new(seed)
+            };
             Ok(())
         }
         "image" => image(ctx, rest),
         "explain" => explain(ctx, rest),
         "node" => node(ctx, rest),
-        other => ctx.fail(format!("unknown sim command \"{other}\" (advance, now, settle, node, image, reset, seed)")),
+        other => ctx.fail(format!(
+            "unknown sim command \"{other}\" (advance, now, settle, node, image, reset, seed)"
+        )),
     }
 }
 
 /// `sim explain ds/NAME [NODE] [-n NS]`: the controller's verdict per node, with every reason.
 fn explain(ctx: &mut Ctx, words: &[String]) -> CmdResult {
     let parsed = parse_flags(ctx, "sim explain", words, &[])?;
-    let Some(target) = parsed.args.first() else { return ctx.fail("usage: sim explain ds/NAME [NODE]") };
+    let Some(target) = parsed.args.first() else {
+        return ctx.fail("usage: sim explain ds/NAME [NODE]");
+    };
     let name = match target.split_once('/') {
-        Some((kind, name)) if dsplay_api::Kind::from_resource_name(kind) == Some(dsplay_api::Kind::DaemonSet) => name.to_string(),
+        Some((kind, name))
+            if dsplay_api::Kind::from_resource_name(kind) == Some(dsplay_api::Kind::DaemonSet) =>
+        {
+            name.to_string()
+        }
         Some(_) => return ctx.fail("sim explain works on DaemonSets: sim explain ds/NAME [NODE]"),
         None => target.clone(),
     };
     let ns = super::namespace(&parsed);
-    let explanations = match dsplay_sim::explain::explain(ctx.cluster, &ns, &name, parsed.args.get(1).map(String::as_str)) {
+    let explanations = match dsplay_sim::explain::explain(
+        ctx.cluster,
+        &ns,
+        &name,
+        parsed.args.get(1).map(String::as_str),
+    ) {
         Ok(e) => e,
         Err(e) => return ctx.api_fail(&e, None),
     };
@@ -114,8 +132,21 @@ fn explain(ctx: &mut Ctx, words: &[String]) -> CmdResult {
 }
 
 fn image(ctx: &mut Ctx, words: &[String]) -> CmdResult {
-    let parsed = parse_flags(ctx, "sim image", words, &[value("pull", None), value("start", None), value("ready", None), boolean("crash", None), boolean("ignore-sigterm", None)])?;
-    let Some(image) = parsed.args.first().cloned() else { return ctx.fail("sim image needs an IMAGE") };
+    let parsed = parse_flags(
+        ctx,
+        "sim image",
+        words,
+        &[
+            value("pull", None),
+            value("start", None),
+            value("ready", None),
+            boolean("crash", None),
+            boolean("ignore-sigterm", None),
+        ],
+    )?;
+    let Some(image) = parsed.args.first().cloned() else {
+        return ctx.fail("sim image needs an IMAGE");
+    };
     let mut behavior = ctx.cluster.image_behavior(&image);
     if let Some(pull) = parsed.get("pull") {
         behavior.pull_ok = match pull {
@@ -140,18 +171,33 @@ fn image(ctx: &mut Ctx, words: &[String]) -> CmdResult {
     if parsed.values.contains_key("ignore-sigterm") {
         behavior.ignore_sigterm = parsed.flag("ignore-sigterm");
     }
-    let _: &ImageBehavior = &behavior;
     ctx.cluster.set_image_behavior(&image, behavior);
     Ok(())
 }
 
 fn node(ctx: &mut Ctx, words: &[String]) -> CmdResult {
-    let Some(sub) = words.first().cloned() else { return ctx.fail("sim node needs a subcommand: add, fail, recover, condition") };
+    let Some(sub) = words.first().cloned() else {
+        return ctx.fail("sim node needs a subcommand: add, fail, recover, condition");
+    };
     let rest = &words[1..];
     match sub.as_str() {
         "add" => {
-            let parsed = parse_flags(ctx, "sim node add", rest, &[value("labels", None), value("taints", None), value("cpu", None), value("memory", None), value("pods", None), boolean("control-plane", None)])?;
-            let Some(name) = parsed.args.first() else { return ctx.fail("sim node add needs a NAME") };
+            let parsed = parse_flags(
+                ctx,
+                "sim node add",
+                rest,
+                &[
+                    value("labels", None),
+                    value("taints", None),
+                    value("cpu", None),
+                    value("memory", None),
+                    value("pods", None),
+                    boolean("control-plane", None),
+                ],
+            )?;
+            let Some(name) = parsed.args.first() else {
+                return ctx.fail("sim node add needs a NAME");
+            };
             let mut options = NodeOptions::new(name);
             options.control_plane = parsed.flag("control-plane");
             for pair in parsed.all("labels") {
@@ -159,9 +205,19 @@ fn node(ctx: &mut Ctx, words: &[String]) -> CmdResult {
                 options.labels.insert(k.to_string(), v.to_string());
             }
             for spec in parsed.all("taints") {
-                let Some((kv, effect)) = spec.rsplit_once(':') else { return ctx.fail(format!("invalid taint spec: {spec}")) };
-                if ![taints::NO_SCHEDULE, taints::PREFER_NO_SCHEDULE, taints::NO_EXECUTE].contains(&effect) {
-                    return ctx.fail(format!("invalid taint effect: {effect}, unsupported taint effect"));
+                let Some((kv, effect)) = spec.rsplit_once(':') else {
+                    return ctx.fail(format!("invalid taint spec: {spec}"));
+                };
+                if ![
+                    taints::NO_SCHEDULE,
+                    taints::PREFER_NO_SCHEDULE,
+                    taints::NO_EXECUTE,
+                ]
+                .contains(&effect)
+                {
+                    return ctx.fail(format!(
+                        "invalid taint effect: {effect}, unsupported taint effect"
+                    ));
                 }
                 let (k, v) = match kv.split_once('=') {
                     Some((k, v)) => (k, Some(v)),
@@ -169,7 +225,11 @@ fn node(ctx: &mut Ctx, words: &[String]) -> CmdResult {
                 };
                 options.taints.push(taints::taint(k, v, effect));
             }
-            for (flag, field) in [("cpu", &mut options.cpu), ("memory", &mut options.memory), ("pods", &mut options.pods)] {
+            for (flag, field) in [
+                ("cpu", &mut options.cpu),
+                ("memory", &mut options.memory),
+                ("pods", &mut options.pods),
+            ] {
                 if let Some(v) = parsed.get(flag) {
                     if dsplay_api::quantity::parse_milli(v).is_none() {
                         ctx.err(format!("error: invalid --{flag} quantity {v:?}"));
@@ -187,9 +247,17 @@ fn node(ctx: &mut Ctx, words: &[String]) -> CmdResult {
             }
         }
         "fail" | "recover" => {
-            let Some(name) = rest.first() else { return ctx.fail(format!("sim node {sub} needs a NODE")) };
+            let Some(name) = rest.first() else {
+                return ctx.fail(format!("sim node {sub} needs a NODE"));
+            };
             if ctx.cluster.store().node(name).is_none() {
-                return ctx.api_fail(&dsplay_sim::ApiError::NotFound { kind: dsplay_api::Kind::Node, name: name.clone() }, None);
+                return ctx.api_fail(
+                    &dsplay_sim::ApiError::NotFound {
+                        kind: dsplay_api::Kind::Node,
+                        name: name.clone(),
+                    },
+                    None,
+                );
             }
             if sub == "fail" {
                 node_lifecycle::fail_node(ctx.cluster, name);
@@ -199,19 +267,30 @@ fn node(ctx: &mut Ctx, words: &[String]) -> CmdResult {
             Ok(())
         }
         "condition" => {
-            let (Some(name), Some(cond)) = (rest.first(), rest.get(1)) else { return ctx.fail("usage: sim node condition NODE TYPE=STATUS") };
-            let Some((t, s)) = cond.split_once('=') else { return ctx.fail("usage: sim node condition NODE TYPE=STATUS") };
+            let (Some(name), Some(cond)) = (rest.first(), rest.get(1)) else {
+                return ctx.fail("usage: sim node condition NODE TYPE=STATUS");
+            };
+            let Some((t, s)) = cond.split_once('=') else {
+                return ctx.fail("usage: sim node condition NODE TYPE=STATUS");
+            };
             if !["True", "False", "Unknown"].contains(&s) {
-                return ctx.fail(format!("condition status must be True, False or Unknown, not {s:?}"));
+                return ctx.fail(format!(
+                    "condition status must be True, False or Unknown, not {s:?}"
+                ));
             }
             if !node_lifecycle::set_condition(ctx.cluster, name, t, s) {
-                return ctx.api_fail(&dsplay_sim::ApiError::NotFound { kind: dsplay_api::Kind::Node, name: name.clone() }, None);
+                return ctx.api_fail(
+                    &dsplay_sim::ApiError::NotFound {
+                        kind: dsplay_api::Kind::Node,
+                        name: name.clone(),
+                    },
+                    None,
+                );
             }
             Ok(())
         }
-        other => ctx.fail(format!("unknown sim node command \"{other}\" (add, fail, recover, condition)")),
+        other => ctx.fail(format!(
+            "unknown sim node command \"{other}\" (add, fail, recover, condition)"
+        )),
     }
-    .map(|_| {
-        let _ = format_duration;
-    })
 }

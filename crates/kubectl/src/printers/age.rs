@@ -84,7 +84,11 @@ pub fn event_age(
 }
 
 /// The `Ns`/`Nm`… age of a restart, for `RESTARTS` cells: `N (Xm ago)`.
-pub fn restarts_cell(restarts: i64, last_restart: Option<&DateTime<Utc>>, now: DateTime<Utc>) -> String {
+pub fn restarts_cell(
+    restarts: i64,
+    last_restart: Option<&DateTime<Utc>>,
+    now: DateTime<Utc>,
+) -> String {
     match last_restart {
         Some(t) if restarts != 0 => format!("{restarts} ({} ago)", age_since(Some(t), now)),
         _ => restarts.to_string(),
@@ -142,9 +146,15 @@ mod tests {
         let now = Utc.with_ymd_and_hms(2026, 1, 1, 1, 0, 0).unwrap();
         let first = now - Duration::minutes(10);
         let last = now - Duration::minutes(3);
-        assert_eq!(event_age(Some(&first), Some(&last), 5, now), "3m (x5 over 10m)");
+        assert_eq!(
+            event_age(Some(&first), Some(&last), 5, now),
+            "3m (x5 over 10m)"
+        );
         assert_eq!(event_age(Some(&first), Some(&first), 1, now), "10m");
-        assert_eq!(event_age(Some(&(now - Duration::minutes(42))), None, 0, now), "42m");
+        assert_eq!(
+            event_age(Some(&(now - Duration::minutes(42))), None, 0, now),
+            "42m"
+        );
         assert_eq!(event_age(None, None, 1, now), "<unknown>");
         assert_eq!(restarts_cell(0, Some(&last), now), "0");
         assert_eq!(restarts_cell(3, Some(&last), now), "3 (3m ago)");

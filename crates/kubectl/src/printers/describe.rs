@@ -13,7 +13,9 @@ use chrono::{DateTime, Utc};
 use dsplay_api::quantity::{format_bytes_milli, format_cpu_milli, milli};
 use dsplay_api::selector::format_label_selector;
 use dsplay_api::types::*;
-use k8s_openapi::api::core::v1::{Container as CoreContainer, ContainerState, ContainerStatus, Volume};
+use k8s_openapi::api::core::v1::{
+    Container as CoreContainer, ContainerState, ContainerStatus, Volume,
+};
 use std::collections::BTreeMap;
 
 /// A describe writer: indentation levels of two spaces, aligned on [`Describe::finish`].
@@ -23,7 +25,9 @@ struct Describe {
 
 impl Describe {
     fn new() -> Self {
-        Describe { tw: TabWriter::for_describe() }
+        Describe {
+            tw: TabWriter::for_describe(),
+        }
     }
 
     fn w(&mut self, level: usize, text: &str) {
@@ -77,7 +81,11 @@ fn shorten(s: &str, max: usize) -> String {
 
 /// `printAnnotationsMultiline`: sorted, last-applied-configuration skipped, long or multi-line
 /// values on their own lines (cut at 138 bytes).
-fn annotations_multiline(w: &mut Describe, title: &str, annotations: Option<&BTreeMap<String, String>>) {
+fn annotations_multiline(
+    w: &mut Describe,
+    title: &str,
+    annotations: Option<&BTreeMap<String, String>>,
+) {
     w.w(0, &format!("{title}:\t"));
     let keys: Vec<(&String, &String)> = annotations
         .into_iter()
@@ -96,7 +104,10 @@ fn annotations_multiline(w: &mut Describe, title: &str, annotations: Option<&BTr
         if value.len() + k.len() + 2 > MAX_ANNOTATION_LEN || value.contains('\n') {
             w.w(0, &format!("{k}:\n"));
             for line in value.split('\n') {
-                w.w(0, &format!("\t  {}\n", shorten(line, MAX_ANNOTATION_LEN - 2)));
+                w.w(
+                    0,
+                    &format!("\t  {}\n", shorten(line, MAX_ANNOTATION_LEN - 2)),
+                );
             }
         } else {
             w.w(0, &format!("{k}: {value}\n"));
@@ -136,7 +147,12 @@ fn tolerations_multiline(w: &mut Describe, title: &str, tolerations: Option<&Vec
         w.w(0, "<none>\n");
         return;
     }
-    tols.sort_by(|a, b| a.key.as_deref().unwrap_or("").cmp(b.key.as_deref().unwrap_or("")));
+    tols.sort_by(|a, b| {
+        a.key
+            .as_deref()
+            .unwrap_or("")
+            .cmp(b.key.as_deref().unwrap_or(""))
+    });
     for (i, t) in tols.iter().enumerate() {
         if i != 0 {
             w.w(0, "\t");
@@ -152,7 +168,8 @@ fn taints_multiline(w: &mut Describe, title: &str, taints: Option<&Vec<Taint>>) 
         w.w(0, "<none>\n");
         return;
     }
-    taints.sort_by(|a, b| format!("{},{}", a.effect, a.key).cmp(&format!("{},{}", b.effect, b.key)));
+    taints
+        .sort_by(|a, b| format!("{},{}", a.effect, a.key).cmp(&format!("{},{}", b.effect, b.key)));
     for (i, t) in taints.iter().enumerate() {
         if i != 0 {
             w.w(0, "\t");
@@ -171,7 +188,11 @@ fn ports_string(c: &CoreContainer, host: bool) -> String {
         .iter()
         .flatten()
         .map(|p| {
-            let port = if host { p.host_port.unwrap_or(0) } else { p.container_port };
+            let port = if host {
+                p.host_port.unwrap_or(0)
+            } else {
+                p.container_port
+            };
             let mut s = format!("{port}/{}", p.protocol.as_deref().unwrap_or(""));
             if let Some(name) = p.name.as_deref().filter(|n| !n.is_empty()) {
                 s.push_str(&format!(" ({name})"));
@@ -190,7 +211,11 @@ fn describe_state(w: &mut Describe, name: &str, state: Option<&ContainerState>) 
     let state = state.cloned().unwrap_or_default();
     if let Some(r) = &state.running {
         w.w(2, &format!("{name}:\tRunning\n"));
-        let started = r.started_at.as_ref().map(|t| rfc1123z(&t.0)).unwrap_or_else(|| "Mon, 01 Jan 0001 00:00:00 +0000".into());
+        let started = r
+            .started_at
+            .as_ref()
+            .map(|t| rfc1123z(&t.0))
+            .unwrap_or_else(|| "Mon, 01 Jan 0001 00:00:00 +0000".into());
         w.w(3, &format!("Started:\t{started}\n"));
     } else if let Some(wt) = &state.waiting {
         w.w(2, &format!("{name}:\tWaiting\n"));
@@ -210,14 +235,38 @@ fn describe_state(w: &mut Describe, name: &str, state: Option<&ContainerState>) 
             w.w(3, &format!("Signal:\t{sig}\n"));
         }
         let zero = "Mon, 01 Jan 0001 00:00:00 +0000".to_string();
-        w.w(3, &format!("Started:\t{}\n", t.started_at.as_ref().map(|t| rfc1123z(&t.0)).unwrap_or_else(|| zero.clone())));
-        w.w(3, &format!("Finished:\t{}\n", t.finished_at.as_ref().map(|t| rfc1123z(&t.0)).unwrap_or(zero)));
+        w.w(
+            3,
+            &format!(
+                "Started:\t{}\n",
+                t.started_at
+                    .as_ref()
+                    .map(|t| rfc1123z(&t.0))
+                    .unwrap_or_else(|| zero.clone())
+            ),
+        );
+        w.w(
+            3,
+            &format!(
+                "Finished:\t{}\n",
+                t.finished_at
+                    .as_ref()
+                    .map(|t| rfc1123z(&t.0))
+                    .unwrap_or(zero)
+            ),
+        );
     } else {
         w.w(2, &format!("{name}:\tWaiting\n"));
     }
 }
 
-fn describe_containers(w: &mut Describe, label: &str, containers: &[CoreContainer], statuses: Option<&Vec<ContainerStatus>>, space: &str) {
+fn describe_containers(
+    w: &mut Describe,
+    label: &str,
+    containers: &[CoreContainer],
+    statuses: Option<&Vec<ContainerStatus>>,
+    space: &str,
+) {
     let none = if containers.is_empty() { " <none>" } else { "" };
     w.w(0, &format!("{space}{label}:{none}\n"));
     let name_indent = if space.is_empty() { "" } else { " " };
@@ -225,9 +274,18 @@ fn describe_containers(w: &mut Describe, label: &str, containers: &[CoreContaine
         let status = statuses.and_then(|s| s.iter().find(|s| s.name == c.name));
         w.w(1, &format!("{name_indent}{}:\n", c.name));
         if let Some(s) = status {
-            w.w(2, &format!("Container ID:\t{}\n", s.container_id.as_deref().unwrap_or("")));
+            w.w(
+                2,
+                &format!(
+                    "Container ID:\t{}\n",
+                    s.container_id.as_deref().unwrap_or("")
+                ),
+            );
         }
-        w.w(2, &format!("Image:\t{}\n", c.image.as_deref().unwrap_or("")));
+        w.w(
+            2,
+            &format!("Image:\t{}\n", c.image.as_deref().unwrap_or("")),
+        );
         if let Some(s) = status {
             w.w(2, &format!("Image ID:\t{}\n", s.image_id));
         }
@@ -235,13 +293,29 @@ fn describe_containers(w: &mut Describe, label: &str, containers: &[CoreContaine
         if ports.contains(',') {
             w.w(2, &format!("Ports:\t{ports}\n"));
         } else {
-            w.w(2, &format!("Port:\t{}\n", if ports.is_empty() { "<none>" } else { &ports }));
+            w.w(
+                2,
+                &format!(
+                    "Port:\t{}\n",
+                    if ports.is_empty() { "<none>" } else { &ports }
+                ),
+            );
         }
         let host_ports = ports_string(c, true);
         if host_ports.contains(',') {
             w.w(2, &format!("Host Ports:\t{host_ports}\n"));
         } else {
-            w.w(2, &format!("Host Port:\t{}\n", if host_ports.is_empty() { "<none>" } else { &host_ports }));
+            w.w(
+                2,
+                &format!(
+                    "Host Port:\t{}\n",
+                    if host_ports.is_empty() {
+                        "<none>"
+                    } else {
+                        &host_ports
+                    }
+                ),
+            );
         }
         if let Some(cmd) = c.command.as_ref().filter(|v| !v.is_empty()) {
             w.w(2, "Command:\n");
@@ -261,10 +335,17 @@ fn describe_containers(w: &mut Describe, label: &str, containers: &[CoreContaine
         }
         if let Some(s) = status {
             describe_state(w, "State", s.state.as_ref());
-            if s.last_state.as_ref().and_then(|l| l.terminated.as_ref()).is_some() {
+            if s.last_state
+                .as_ref()
+                .and_then(|l| l.terminated.as_ref())
+                .is_some()
+            {
                 describe_state(w, "Last State", s.last_state.as_ref());
             }
-            w.w(2, &format!("Ready:\t{}\n", if s.ready { "True" } else { "False" }));
+            w.w(
+                2,
+                &format!("Ready:\t{}\n", if s.ready { "True" } else { "False" }),
+            );
             w.w(2, &format!("Restart Count:\t{}\n", s.restart_count));
         }
         if let Some(res) = &c.resources {
@@ -277,13 +358,23 @@ fn describe_containers(w: &mut Describe, label: &str, containers: &[CoreContaine
                 }
             }
         }
-        for (title, probe) in [("Liveness", &c.liveness_probe), ("Readiness", &c.readiness_probe), ("Startup", &c.startup_probe)] {
+        for (title, probe) in [
+            ("Liveness", &c.liveness_probe),
+            ("Readiness", &c.readiness_probe),
+            ("Startup", &c.startup_probe),
+        ] {
             if let Some(p) = probe {
                 w.w(2, &format!("{title}:\t{}\n", describe_probe(p)));
             }
         }
         let env = c.env.clone().unwrap_or_default();
-        w.w(2, &format!("Environment:{}\n", if env.is_empty() { "\t<none>" } else { "" }));
+        w.w(
+            2,
+            &format!(
+                "Environment:{}\n",
+                if env.is_empty() { "\t<none>" } else { "" }
+            ),
+        );
         for e in &env {
             match &e.value_from {
                 None => {
@@ -297,26 +388,65 @@ fn describe_containers(w: &mut Describe, label: &str, containers: &[CoreContaine
                 }
                 Some(from) => {
                     if let Some(f) = &from.field_ref {
-                        w.w(3, &format!("{}:\t ({}:{})\n", e.name, f.api_version.as_deref().unwrap_or(""), f.field_path));
+                        w.w(
+                            3,
+                            &format!(
+                                "{}:\t ({}:{})\n",
+                                e.name,
+                                f.api_version.as_deref().unwrap_or(""),
+                                f.field_path
+                            ),
+                        );
                     } else if let Some(r) = &from.resource_field_ref {
                         w.w(3, &format!("{}:\t ({})\n", e.name, r.resource));
                     } else if let Some(s) = &from.secret_key_ref {
-                        w.w(3, &format!("{}:\t<set to the key '{}' in secret '{}'>\tOptional: {}\n", e.name, s.key, s.name, s.optional.unwrap_or(false)));
+                        w.w(
+                            3,
+                            &format!(
+                                "{}:\t<set to the key '{}' in secret '{}'>\tOptional: {}\n",
+                                e.name,
+                                s.key,
+                                s.name,
+                                s.optional.unwrap_or(false)
+                            ),
+                        );
                     } else if let Some(s) = &from.config_map_key_ref {
-                        w.w(3, &format!("{}:\t<set to the key '{}' of config map '{}'>\tOptional: {}\n", e.name, s.key, s.name, s.optional.unwrap_or(false)));
+                        w.w(
+                            3,
+                            &format!(
+                                "{}:\t<set to the key '{}' of config map '{}'>\tOptional: {}\n",
+                                e.name,
+                                s.key,
+                                s.name,
+                                s.optional.unwrap_or(false)
+                            ),
+                        );
                     }
                 }
             }
         }
         let mut mounts = c.volume_mounts.clone().unwrap_or_default();
-        w.w(2, &format!("Mounts:{}\n", if mounts.is_empty() { "\t<none>" } else { "" }));
+        w.w(
+            2,
+            &format!(
+                "Mounts:{}\n",
+                if mounts.is_empty() { "\t<none>" } else { "" }
+            ),
+        );
         mounts.sort_by(|a, b| a.mount_path.cmp(&b.mount_path));
         for m in &mounts {
-            let mut flags = vec![if m.read_only == Some(true) { "ro".to_string() } else { "rw".to_string() }];
+            let mut flags = vec![if m.read_only == Some(true) {
+                "ro".to_string()
+            } else {
+                "rw".to_string()
+            }];
             if let Some(sub) = m.sub_path.as_deref().filter(|s| !s.is_empty()) {
                 flags.push(format!("path={sub:?}"));
             }
-            w.w(3, &format!("{} from {} ({})\n", m.mount_path, m.name, flags.join(",")));
+            w.w(
+                3,
+                &format!("{} from {} ({})\n", m.mount_path, m.name, flags.join(",")),
+            );
         }
     }
 }
@@ -331,19 +461,33 @@ fn describe_probe(p: &k8s_openapi::api::core::v1::Probe) -> String {
         p.failure_threshold.unwrap_or(0)
     );
     if let Some(e) = &p.exec {
-        return format!("exec [{}] {attrs}", e.command.clone().unwrap_or_default().join(" "));
+        return format!(
+            "exec [{}] {attrs}",
+            e.command.clone().unwrap_or_default().join(" ")
+        );
     }
     if let Some(h) = &p.http_get {
         let port = dsplay_api::int_or_percent::format(&h.port);
         let scheme = h.scheme.as_deref().unwrap_or("").to_lowercase();
         let host = h.host.as_deref().unwrap_or("");
-        return format!("http-get {scheme}://{host}:{port}{} {attrs}", h.path.as_deref().unwrap_or(""));
+        return format!(
+            "http-get {scheme}://{host}:{port}{} {attrs}",
+            h.path.as_deref().unwrap_or("")
+        );
     }
     if let Some(t) = &p.tcp_socket {
-        return format!("tcp-socket {}:{} {attrs}", t.host.as_deref().unwrap_or(""), dsplay_api::int_or_percent::format(&t.port));
+        return format!(
+            "tcp-socket {}:{} {attrs}",
+            t.host.as_deref().unwrap_or(""),
+            dsplay_api::int_or_percent::format(&t.port)
+        );
     }
     if let Some(g) = &p.grpc {
-        return format!("grpc <pod>:{} {} {attrs}", g.port, g.service.as_deref().unwrap_or(""));
+        return format!(
+            "grpc <pod>:{} {} {attrs}",
+            g.port,
+            g.service.as_deref().unwrap_or("")
+        );
     }
     format!("unknown {attrs}")
 }
@@ -365,7 +509,12 @@ fn describe_volumes(w: &mut Describe, volumes: Option<&Vec<Volume>>, space: &str
                 h.type_.as_deref().unwrap_or("<none>")
             ));
         } else if let Some(e) = &v.empty_dir {
-            let size = e.size_limit.as_ref().map(quantity_string).filter(|s| !s.is_empty() && s != "0").unwrap_or_else(|| "<unset>".into());
+            let size = e
+                .size_limit
+                .as_ref()
+                .map(quantity_string)
+                .filter(|s| !s.is_empty() && s != "0")
+                .unwrap_or_else(|| "<unset>".into());
             w.w(2, &format!(
                 "Type:\tEmptyDir (a temporary directory that shares a pod's lifetime)\n    Medium:\t{}\n    SizeLimit:\t{size}\n",
                 e.medium.as_deref().unwrap_or("")
@@ -385,16 +534,39 @@ fn describe_volumes(w: &mut Describe, volumes: Option<&Vec<Volume>>, space: &str
                 p.read_only.unwrap_or(false)
             ));
         } else if let Some(p) = &v.projected {
-            w.w(2, "Type:\tProjected (a volume that contains injected data from multiple sources)\n");
+            w.w(
+                2,
+                "Type:\tProjected (a volume that contains injected data from multiple sources)\n",
+            );
             for src in p.sources.iter().flatten() {
                 if let Some(s) = &src.secret {
-                    w.w(2, &format!("SecretName:\t{}\n    Optional:\t{}\n", s.name, s.optional.unwrap_or(false)));
+                    w.w(
+                        2,
+                        &format!(
+                            "SecretName:\t{}\n    Optional:\t{}\n",
+                            s.name,
+                            s.optional.unwrap_or(false)
+                        ),
+                    );
                 } else if src.downward_api.is_some() {
                     w.w(2, "DownwardAPI:\ttrue\n");
                 } else if let Some(c) = &src.config_map {
-                    w.w(2, &format!("ConfigMapName:\t{}\n    Optional:\t{}\n", c.name, c.optional.unwrap_or(false)));
+                    w.w(
+                        2,
+                        &format!(
+                            "ConfigMapName:\t{}\n    Optional:\t{}\n",
+                            c.name,
+                            c.optional.unwrap_or(false)
+                        ),
+                    );
                 } else if let Some(t) = &src.service_account_token {
-                    w.w(2, &format!("TokenExpirationSeconds:\t{}\n", t.expiration_seconds.unwrap_or(0)));
+                    w.w(
+                        2,
+                        &format!(
+                            "TokenExpirationSeconds:\t{}\n",
+                            t.expiration_seconds.unwrap_or(0)
+                        ),
+                    );
                 }
             }
         } else {
@@ -411,7 +583,11 @@ fn pod_template_block(w: &mut Describe, template: &PodTemplateSpec) {
     if meta.annotations.as_ref().is_some_and(|a| !a.is_empty()) {
         annotations_multiline(w, "  Annotations", meta.annotations.as_ref());
     }
-    if let Some(sa) = spec.service_account_name.as_deref().filter(|s| !s.is_empty()) {
+    if let Some(sa) = spec
+        .service_account_name
+        .as_deref()
+        .filter(|s| !s.is_empty())
+    {
         w.w(1, &format!("Service Account:\t{sa}\n"));
     }
     if let Some(init) = spec.init_containers.as_ref().filter(|v| !v.is_empty()) {
@@ -419,7 +595,11 @@ fn pod_template_block(w: &mut Describe, template: &PodTemplateSpec) {
     }
     describe_containers(w, "Containers", &spec.containers, None, "  ");
     describe_volumes(w, spec.volumes.as_ref(), "  ");
-    if let Some(pc) = spec.priority_class_name.as_deref().filter(|s| !s.is_empty()) {
+    if let Some(pc) = spec
+        .priority_class_name
+        .as_deref()
+        .filter(|s| !s.is_empty())
+    {
         w.w(1, &format!("Priority Class Name:\t{pc}\n"));
     }
     labels_multiline(w, "  Node-Selectors", spec.node_selector.as_ref());
@@ -436,34 +616,100 @@ pub fn describe_pod_template(template: &PodTemplateSpec) -> String {
 
 /// `kubectl rollout history ds/NAME --revision=N`: `daemonset.apps/NAME with revision #N`, the
 /// template, then a blank line.
-pub fn rollout_history_revision(ds_name: &str, revision: i64, template: &PodTemplateSpec) -> String {
-    format!("daemonset.apps/{ds_name} with revision #{revision}\n{}\n", describe_pod_template(template))
+pub fn rollout_history_revision(
+    ds_name: &str,
+    revision: i64,
+    template: &PodTemplateSpec,
+) -> String {
+    format!(
+        "daemonset.apps/{ds_name} with revision #{revision}\n{}\n",
+        describe_pod_template(template)
+    )
 }
 
 fn controller_uid(meta: &ObjectMeta) -> Option<&str> {
-    meta.owner_references.iter().flatten().find(|o| o.controller == Some(true)).map(|o| o.uid.as_str())
+    meta.owner_references
+        .iter()
+        .flatten()
+        .find(|o| o.controller == Some(true))
+        .map(|o| o.uid.as_str())
 }
 
 /// `kubectl describe ds NAME`. `pods` are the pods matching the selector (only those controlled by
 /// this DaemonSet count in `Pods Status`); `events` are the events whose involvedObject is the DS.
-pub fn describe_daemon_set(ds: &DaemonSet, pods: &[&Pod], events: &[&Event], now: DateTime<Utc>) -> String {
+pub fn describe_daemon_set(
+    ds: &DaemonSet,
+    pods: &[&Pod],
+    events: &[&Event],
+    now: DateTime<Utc>,
+) -> String {
     let mut w = Describe::new();
     let meta = &ds.metadata;
     let spec = ds.spec.clone().unwrap_or_default();
     let status = ds.status.clone().unwrap_or_default();
-    w.w(0, &format!("Name:\t{}\n", meta.name.as_deref().unwrap_or("")));
-    w.w(0, &format!("Namespace:\t{}\n", meta.namespace.as_deref().unwrap_or("")));
+    w.w(
+        0,
+        &format!("Name:\t{}\n", meta.name.as_deref().unwrap_or("")),
+    );
+    w.w(
+        0,
+        &format!("Namespace:\t{}\n", meta.namespace.as_deref().unwrap_or("")),
+    );
     let selector = format_label_selector(Some(&spec.selector));
-    w.w(0, &format!("Selector:\t{}\n", if selector == "<none>" { "" } else { &selector }));
-    let node_selector = spec.template.spec.as_ref().and_then(|s| s.node_selector.clone()).unwrap_or_default();
-    w.w(0, &format!("Node-Selector:\t{}\n", format_labels(&node_selector)));
+    w.w(
+        0,
+        &format!(
+            "Selector:\t{}\n",
+            if selector == "<none>" { "" } else { &selector }
+        ),
+    );
+    let node_selector = spec
+        .template
+        .spec
+        .as_ref()
+        .and_then(|s| s.node_selector.clone())
+        .unwrap_or_default();
+    w.w(
+        0,
+        &format!("Node-Selector:\t{}\n", format_labels(&node_selector)),
+    );
     labels_multiline(&mut w, "Labels", meta.labels.as_ref());
     annotations_multiline(&mut w, "Annotations", meta.annotations.as_ref());
-    w.w(0, &format!("Desired Number of Nodes Scheduled: {}\n", status.desired_number_scheduled));
-    w.w(0, &format!("Current Number of Nodes Scheduled: {}\n", status.current_number_scheduled));
-    w.w(0, &format!("Number of Nodes Scheduled with Up-to-date Pods: {}\n", status.updated_number_scheduled.unwrap_or(0)));
-    w.w(0, &format!("Number of Nodes Scheduled with Available Pods: {}\n", status.number_available.unwrap_or(0)));
-    w.w(0, &format!("Number of Nodes Misscheduled: {}\n", status.number_misscheduled));
+    w.w(
+        0,
+        &format!(
+            "Desired Number of Nodes Scheduled: {}\n",
+            status.desired_number_scheduled
+        ),
+    );
+    w.w(
+        0,
+        &format!(
+            "Current Number of Nodes Scheduled: {}\n",
+            status.current_number_scheduled
+        ),
+    );
+    w.w(
+        0,
+        &format!(
+            "Number of Nodes Scheduled with Up-to-date Pods: {}\n",
+            status.updated_number_scheduled.unwrap_or(0)
+        ),
+    );
+    w.w(
+        0,
+        &format!(
+            "Number of Nodes Scheduled with Available Pods: {}\n",
+            status.number_available.unwrap_or(0)
+        ),
+    );
+    w.w(
+        0,
+        &format!(
+            "Number of Nodes Misscheduled: {}\n",
+            status.number_misscheduled
+        ),
+    );
     let (mut running, mut waiting, mut succeeded, mut failed) = (0, 0, 0, 0);
     for pod in pods {
         if meta.uid.is_some() && controller_uid(&pod.metadata) != meta.uid.as_deref() {
@@ -489,11 +735,20 @@ fn resource_milli(list: Option<&BTreeMap<String, Quantity>>, name: &str) -> i128
 
 /// `qos.GetPodQOS`: status.qosClass when set, else computed from cpu/memory requests and limits.
 pub fn pod_qos(pod: &Pod) -> String {
-    if let Some(q) = pod.status.as_ref().and_then(|s| s.qos_class.clone()).filter(|q| !q.is_empty()) {
+    if let Some(q) = pod
+        .status
+        .as_ref()
+        .and_then(|s| s.qos_class.clone())
+        .filter(|q| !q.is_empty())
+    {
         return q;
     }
     let spec = pod.spec.clone().unwrap_or_default();
-    let all: Vec<&CoreContainer> = spec.containers.iter().chain(spec.init_containers.iter().flatten()).collect();
+    let all: Vec<&CoreContainer> = spec
+        .containers
+        .iter()
+        .chain(spec.init_containers.iter().flatten())
+        .collect();
     let mut any = false;
     let mut guaranteed = true;
     for c in &all {
@@ -528,20 +783,37 @@ pub fn describe_pod(pod: &Pod, events: &[&Event], now: DateTime<Utc>) -> String 
     let meta = &pod.metadata;
     let spec = pod.spec.clone().unwrap_or_default();
     let status = pod.status.clone().unwrap_or_default();
-    w.w(0, &format!("Name:\t{}\n", meta.name.as_deref().unwrap_or("")));
-    w.w(0, &format!("Namespace:\t{}\n", meta.namespace.as_deref().unwrap_or("")));
+    w.w(
+        0,
+        &format!("Name:\t{}\n", meta.name.as_deref().unwrap_or("")),
+    );
+    w.w(
+        0,
+        &format!("Namespace:\t{}\n", meta.namespace.as_deref().unwrap_or("")),
+    );
     if let Some(p) = spec.priority {
         w.w(0, &format!("Priority:\t{p}\n"));
     }
-    if let Some(pc) = spec.priority_class_name.as_deref().filter(|s| !s.is_empty()) {
+    if let Some(pc) = spec
+        .priority_class_name
+        .as_deref()
+        .filter(|s| !s.is_empty())
+    {
         w.w(0, &format!("Priority Class Name:\t{pc}\n"));
     }
-    if let Some(sa) = spec.service_account_name.as_deref().filter(|s| !s.is_empty()) {
+    if let Some(sa) = spec
+        .service_account_name
+        .as_deref()
+        .filter(|s| !s.is_empty())
+    {
         w.w(0, &format!("Service Account:\t{sa}\n"));
     }
     match spec.node_name.as_deref().filter(|s| !s.is_empty()) {
         None => w.w(0, "Node:\t<none>\n"),
-        Some(n) => w.w(0, &format!("Node:\t{n}/{}\n", status.host_ip.as_deref().unwrap_or(""))),
+        Some(n) => w.w(
+            0,
+            &format!("Node:\t{n}/{}\n", status.host_ip.as_deref().unwrap_or("")),
+        ),
     }
     if let Some(t) = &status.start_time {
         w.w(0, &format!("Start Time:\t{}\n", rfc1123z(&t.0)));
@@ -549,9 +821,24 @@ pub fn describe_pod(pod: &Pod, events: &[&Event], now: DateTime<Utc>) -> String 
     labels_multiline(&mut w, "Labels", meta.labels.as_ref());
     annotations_multiline(&mut w, "Annotations", meta.annotations.as_ref());
     let phase = status.phase.clone().unwrap_or_default();
-    if let (Some(del), false) = (&meta.deletion_timestamp, phase == "Failed" || phase == "Succeeded") {
-        w.w(0, &format!("Status:\tTerminating (lasts {})\n", age_since(Some(&del.0), now)));
-        w.w(0, &format!("Termination Grace Period:\t{}s\n", meta.deletion_grace_period_seconds.unwrap_or(0)));
+    if let (Some(del), false) = (
+        &meta.deletion_timestamp,
+        phase == "Failed" || phase == "Succeeded",
+    ) {
+        w.w(
+            0,
+            &format!(
+                "Status:\tTerminating (lasts {})\n",
+                age_since(Some(&del.0), now)
+            ),
+        );
+        w.w(
+            0,
+            &format!(
+                "Termination Grace Period:\t{}s\n",
+                meta.deletion_grace_period_seconds.unwrap_or(0)
+            ),
+        );
     } else {
         w.w(0, &format!("Status:\t{phase}\n"));
     }
@@ -561,7 +848,10 @@ pub fn describe_pod(pod: &Pod, events: &[&Event], now: DateTime<Utc>) -> String 
     if let Some(m) = status.message.as_deref().filter(|s| !s.is_empty()) {
         w.w(0, &format!("Message:\t{m}\n"));
     }
-    w.w(0, &format!("IP:\t{}\n", status.pod_ip.as_deref().unwrap_or("")));
+    w.w(
+        0,
+        &format!("IP:\t{}\n", status.pod_ip.as_deref().unwrap_or("")),
+    );
     let ips = status.pod_ips.clone().unwrap_or_default();
     if ips.is_empty() {
         w.w(0, "IPs:\t<none>\n");
@@ -571,21 +861,46 @@ pub fn describe_pod(pod: &Pod, events: &[&Event], now: DateTime<Utc>) -> String 
             w.w(1, &format!("IP:\t{}\n", ip.ip));
         }
     }
-    if let Some(o) = meta.owner_references.iter().flatten().find(|o| o.controller == Some(true)) {
+    if let Some(o) = meta
+        .owner_references
+        .iter()
+        .flatten()
+        .find(|o| o.controller == Some(true))
+    {
         w.w(0, &format!("Controlled By:\t{}/{}\n", o.kind, o.name));
     }
-    if let Some(n) = status.nominated_node_name.as_deref().filter(|s| !s.is_empty()) {
+    if let Some(n) = status
+        .nominated_node_name
+        .as_deref()
+        .filter(|s| !s.is_empty())
+    {
         w.w(0, &format!("NominatedNodeName:\t{n}\n"));
     }
     if let Some(init) = spec.init_containers.as_ref().filter(|v| !v.is_empty()) {
-        describe_containers(&mut w, "Init Containers", init, status.init_container_statuses.as_ref(), "");
+        describe_containers(
+            &mut w,
+            "Init Containers",
+            init,
+            status.init_container_statuses.as_ref(),
+            "",
+        );
     }
-    describe_containers(&mut w, "Containers", &spec.containers, status.container_statuses.as_ref(), "");
+    describe_containers(
+        &mut w,
+        "Containers",
+        &spec.containers,
+        status.container_statuses.as_ref(),
+        "",
+    );
     let conditions = status.conditions.clone().unwrap_or_default();
     if let Some(gates) = spec.readiness_gates.as_ref().filter(|g| !g.is_empty()) {
         w.w(0, "Readiness Gates:\n  Type\tStatus\n");
         for g in gates {
-            let st = conditions.iter().find(|c| c.type_ == g.condition_type).map(|c| c.status.clone()).unwrap_or_else(|| "<none>".into());
+            let st = conditions
+                .iter()
+                .find(|c| c.type_ == g.condition_type)
+                .map(|c| c.status.clone())
+                .unwrap_or_else(|| "<none>".into());
             w.w(1, &format!("{} \t{} \n", g.condition_type, st));
         }
     }
@@ -651,7 +966,12 @@ fn fmt_resource(name: &str, m: i128) -> String {
 
 /// `kubectl describe node NAME`. `pods_on_node` are the pods bound to the node (terminal ones are
 /// skipped); `events` are the node's events (by uid and by name).
-pub fn describe_node(node: &Node, pods_on_node: &[&Pod], events: &[&Event], now: DateTime<Utc>) -> String {
+pub fn describe_node(
+    node: &Node,
+    pods_on_node: &[&Pod],
+    events: &[&Event],
+    now: DateTime<Utc>,
+) -> String {
     let mut w = Describe::new();
     let meta = &node.metadata;
     let spec = node.spec.clone().unwrap_or_default();
@@ -659,13 +979,30 @@ pub fn describe_node(node: &Node, pods_on_node: &[&Pod], events: &[&Event], now:
     let name = meta.name.clone().unwrap_or_default();
     w.w(0, &format!("Name:\t{name}\n"));
     let roles = node_roles(node);
-    w.w(0, &format!("Roles:\t{}\n", if roles.is_empty() { "<none>".to_string() } else { roles.join(",") }));
+    w.w(
+        0,
+        &format!(
+            "Roles:\t{}\n",
+            if roles.is_empty() {
+                "<none>".to_string()
+            } else {
+                roles.join(",")
+            }
+        ),
+    );
     labels_multiline(&mut w, "Labels", meta.labels.as_ref());
     annotations_multiline(&mut w, "Annotations", meta.annotations.as_ref());
-    let created = meta.creation_timestamp.as_ref().map(|t| rfc1123z(&t.0)).unwrap_or_else(|| "Mon, 01 Jan 0001 00:00:00 +0000".into());
+    let created = meta
+        .creation_timestamp
+        .as_ref()
+        .map(|t| rfc1123z(&t.0))
+        .unwrap_or_else(|| "Mon, 01 Jan 0001 00:00:00 +0000".into());
     w.w(0, &format!("CreationTimestamp:\t{created}\n"));
     taints_multiline(&mut w, "Taints", spec.taints.as_ref());
-    w.w(0, &format!("Unschedulable:\t{}\n", spec.unschedulable.unwrap_or(false)));
+    w.w(
+        0,
+        &format!("Unschedulable:\t{}\n", spec.unschedulable.unwrap_or(false)),
+    );
     // The simulator has no Lease objects: show the one the kubelet would hold, renewed at the last
     // heartbeat of the Ready condition.
     w.w(0, "Lease:\n");
@@ -680,26 +1017,44 @@ pub fn describe_node(node: &Node, pods_on_node: &[&Pod], events: &[&Event], now:
         .unwrap_or_else(|| "<unset>".into());
     w.w(1, &format!("RenewTime:\t{renew}\n"));
     if !conditions.is_empty() {
-        w.w(0, "Conditions:\n  Type\tStatus\tLastHeartbeatTime\tLastTransitionTime\tReason\tMessage\n");
-        w.w(1, "----\t------\t-----------------\t------------------\t------\t-------\n");
+        w.w(
+            0,
+            "Conditions:\n  Type\tStatus\tLastHeartbeatTime\tLastTransitionTime\tReason\tMessage\n",
+        );
+        w.w(
+            1,
+            "----\t------\t-----------------\t------------------\t------\t-------\n",
+        );
         let zero = "Mon, 01 Jan 0001 00:00:00 +0000".to_string();
         for c in &conditions {
-            w.w(1, &format!(
-                "{} \t{} \t{} \t{} \t{} \t{}\n",
-                c.type_,
-                c.status,
-                c.last_heartbeat_time.as_ref().map(|t| rfc1123z(&t.0)).unwrap_or_else(|| zero.clone()),
-                c.last_transition_time.as_ref().map(|t| rfc1123z(&t.0)).unwrap_or_else(|| zero.clone()),
-                c.reason.as_deref().unwrap_or(""),
-                c.message.as_deref().unwrap_or("")
-            ));
+            w.w(
+                1,
+                &format!(
+                    "{} \t{} \t{} \t{} \t{} \t{}\n",
+                    c.type_,
+                    c.status,
+                    c.last_heartbeat_time
+                        .as_ref()
+                        .map(|t| rfc1123z(&t.0))
+                        .unwrap_or_else(|| zero.clone()),
+                    c.last_transition_time
+                        .as_ref()
+                        .map(|t| rfc1123z(&t.0))
+                        .unwrap_or_else(|| zero.clone()),
+                    c.reason.as_deref().unwrap_or(""),
+                    c.message.as_deref().unwrap_or("")
+                ),
+            );
         }
     }
     w.w(0, "Addresses:\n");
     for a in status.addresses.iter().flatten() {
         w.w(1, &format!("{}:\t{}\n", a.type_, a.address));
     }
-    for (title, list) in [("Capacity", &status.capacity), ("Allocatable", &status.allocatable)] {
+    for (title, list) in [
+        ("Capacity", &status.capacity),
+        ("Allocatable", &status.allocatable),
+    ] {
         if let Some(list) = list.as_ref().filter(|l| !l.is_empty()) {
             w.w(0, &format!("{title}:\n"));
             for (k, q) in list {
@@ -735,36 +1090,59 @@ pub fn describe_node(node: &Node, pods_on_node: &[&Pod], events: &[&Event], now:
     let mut pods: Vec<&Pod> = pods_on_node
         .iter()
         .copied()
-        .filter(|p| !matches!(p.status.as_ref().and_then(|s| s.phase.as_deref()), Some("Succeeded") | Some("Failed")))
+        .filter(|p| {
+            !matches!(
+                p.status.as_ref().and_then(|s| s.phase.as_deref()),
+                Some("Succeeded") | Some("Failed")
+            )
+        })
         .collect();
     pods.sort_by(|a, b| {
-        (a.metadata.namespace.as_deref(), a.metadata.name.as_deref()).cmp(&(b.metadata.namespace.as_deref(), b.metadata.name.as_deref()))
+        (a.metadata.namespace.as_deref(), a.metadata.name.as_deref())
+            .cmp(&(b.metadata.namespace.as_deref(), b.metadata.name.as_deref()))
     });
-    let alloc = status.allocatable.clone().filter(|a| !a.is_empty()).or_else(|| status.capacity.clone()).unwrap_or_default();
+    let alloc = status
+        .allocatable
+        .clone()
+        .filter(|a| !a.is_empty())
+        .or_else(|| status.capacity.clone())
+        .unwrap_or_default();
     let alloc_cpu = resource_milli(Some(&alloc), "cpu");
     let alloc_mem = resource_milli(Some(&alloc), "memory");
-    w.w(0, &format!("Non-terminated Pods:\t({} in total)\n", pods.len()));
-    w.w(1, "Namespace\tName\t\tCPU Requests\tCPU Limits\tMemory Requests\tMemory Limits\tAge\n");
-    w.w(1, "---------\t----\t\t------------\t----------\t---------------\t-------------\t---\n");
+    w.w(
+        0,
+        &format!("Non-terminated Pods:\t({} in total)\n", pods.len()),
+    );
+    w.w(
+        1,
+        "Namespace\tName\t\tCPU Requests\tCPU Limits\tMemory Requests\tMemory Limits\tAge\n",
+    );
+    w.w(
+        1,
+        "---------\t----\t\t------------\t----------\t---------------\t-------------\t---\n",
+    );
     let mut total_req: BTreeMap<String, i128> = BTreeMap::new();
     let mut total_lim: BTreeMap<String, i128> = BTreeMap::new();
     for pod in &pods {
         let (req, lim) = pod_requests_limits(pod);
         let g = |m: &BTreeMap<String, i128>, k: &str| m.get(k).copied().unwrap_or(0);
-        w.w(1, &format!(
-            "{}\t{}\t\t{} ({}%)\t{} ({}%)\t{} ({}%)\t{} ({}%)\t{}\n",
-            pod.metadata.namespace.as_deref().unwrap_or(""),
-            pod.metadata.name.as_deref().unwrap_or(""),
-            format_cpu_milli(g(&req, "cpu")),
-            percent(g(&req, "cpu"), alloc_cpu),
-            format_cpu_milli(g(&lim, "cpu")),
-            percent(g(&lim, "cpu"), alloc_cpu),
-            format_bytes_milli(g(&req, "memory")),
-            percent(g(&req, "memory"), alloc_mem),
-            format_bytes_milli(g(&lim, "memory")),
-            percent(g(&lim, "memory"), alloc_mem),
-            age_since(pod.metadata.creation_timestamp.as_ref().map(|t| &t.0), now)
-        ));
+        w.w(
+            1,
+            &format!(
+                "{}\t{}\t\t{} ({}%)\t{} ({}%)\t{} ({}%)\t{} ({}%)\t{}\n",
+                pod.metadata.namespace.as_deref().unwrap_or(""),
+                pod.metadata.name.as_deref().unwrap_or(""),
+                format_cpu_milli(g(&req, "cpu")),
+                percent(g(&req, "cpu"), alloc_cpu),
+                format_cpu_milli(g(&lim, "cpu")),
+                percent(g(&lim, "cpu"), alloc_cpu),
+                format_bytes_milli(g(&req, "memory")),
+                percent(g(&req, "memory"), alloc_mem),
+                format_bytes_milli(g(&lim, "memory")),
+                percent(g(&lim, "memory"), alloc_mem),
+                age_since(pod.metadata.creation_timestamp.as_ref().map(|t| &t.0), now)
+            ),
+        );
         for (k, v) in req {
             *total_req.entry(k).or_default() += v;
         }
@@ -772,33 +1150,54 @@ pub fn describe_node(node: &Node, pods_on_node: &[&Pod], events: &[&Event], now:
             *total_lim.entry(k).or_default() += v;
         }
     }
-    w.w(0, "Allocated resources:\n  (Total limits may be over 100 percent, i.e., overcommitted.)\n");
+    w.w(
+        0,
+        "Allocated resources:\n  (Total limits may be over 100 percent, i.e., overcommitted.)\n",
+    );
     w.w(1, "Resource\tRequests\tLimits\n");
     w.w(1, "--------\t--------\t------\n");
     let g = |m: &BTreeMap<String, i128>, k: &str| m.get(k).copied().unwrap_or(0);
     for r in ["cpu", "memory", "ephemeral-storage"] {
         let a = resource_milli(Some(&alloc), r);
-        w.w(1, &format!(
-            "{r}\t{} ({}%)\t{} ({}%)\n",
-            fmt_resource(r, g(&total_req, r)),
-            percent(g(&total_req, r), a),
-            fmt_resource(r, g(&total_lim, r)),
-            percent(g(&total_lim, r), a)
-        ));
+        w.w(
+            1,
+            &format!(
+                "{r}\t{} ({}%)\t{} ({}%)\n",
+                fmt_resource(r, g(&total_req, r)),
+                percent(g(&total_req, r), a),
+                fmt_resource(r, g(&total_lim, r)),
+                percent(g(&total_lim, r), a)
+            ),
+        );
     }
     for (k, _) in alloc.iter().filter(|(k, _)| k.starts_with("hugepages-")) {
         let a = resource_milli(Some(&alloc), k);
-        w.w(1, &format!(
-            "{k}\t{} ({}%)\t{} ({}%)\n",
-            fmt_resource(k, g(&total_req, k)),
-            percent(g(&total_req, k), a),
-            fmt_resource(k, g(&total_lim, k)),
-            percent(g(&total_lim, k), a)
-        ));
+        w.w(
+            1,
+            &format!(
+                "{k}\t{} ({}%)\t{} ({}%)\n",
+                fmt_resource(k, g(&total_req, k)),
+                percent(g(&total_req, k), a),
+                fmt_resource(k, g(&total_lim, k)),
+                percent(g(&total_lim, k), a)
+            ),
+        );
     }
     let standard = ["cpu", "memory", "ephemeral-storage", "pods", "storage"];
-    for (k, _) in alloc.iter().filter(|(k, _)| !k.starts_with("hugepages-") && !standard.contains(&k.as_str()) && !k.starts_with("requests.") && !k.starts_with("limits.")) {
-        w.w(1, &format!("{k}\t{}\t{}\n", g(&total_req, k) / 1000, g(&total_lim, k) / 1000));
+    for (k, _) in alloc.iter().filter(|(k, _)| {
+        !k.starts_with("hugepages-")
+            && !standard.contains(&k.as_str())
+            && !k.starts_with("requests.")
+            && !k.starts_with("limits.")
+    }) {
+        w.w(
+            1,
+            &format!(
+                "{k}\t{}\t{}\n",
+                g(&total_req, k) / 1000,
+                g(&total_lim, k) / 1000
+            ),
+        );
     }
     w.events(events, now);
     w.finish()

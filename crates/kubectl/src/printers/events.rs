@@ -10,7 +10,12 @@ pub fn describe_sort_time(e: &Event) -> Option<DateTime<Utc>> {
     e.last_timestamp
         .as_ref()
         .map(|t| t.0)
-        .or_else(|| e.series.as_ref().and_then(|s| s.last_observed_time.as_ref()).map(|t| t.0))
+        .or_else(|| {
+            e.series
+                .as_ref()
+                .and_then(|s| s.last_observed_time.as_ref())
+                .map(|t| t.0)
+        })
         .or_else(|| e.event_time.as_ref().map(|t| t.0))
         .or_else(|| e.first_timestamp.as_ref().map(|t| t.0))
 }
@@ -23,7 +28,12 @@ pub fn event_interval(e: &Event, now: DateTime<Utc>) -> String {
     };
     if let Some(series) = &e.series {
         let last = series.last_observed_time.as_ref().map(|t| t.0);
-        return format!("{} (x{} over {})", age_since(last.as_ref(), now), series.count.unwrap_or(0), age_since(first.as_ref(), now));
+        return format!(
+            "{} (x{} over {})",
+            age_since(last.as_ref(), now),
+            series.count.unwrap_or(0),
+            age_since(first.as_ref(), now)
+        );
     }
     let last = e.last_timestamp.as_ref().map(|t| t.0);
     event_age(first.as_ref(), last.as_ref(), e.count.unwrap_or(0), now)
@@ -37,7 +47,9 @@ pub fn events_block(events: &[&Event], now: DateTime<Utc>) -> (bool, String) {
     }
     let mut sorted: Vec<&Event> = events.to_vec();
     sorted.sort_by_key(|e| describe_sort_time(e));
-    let mut text = String::from("Events:\n  Type\tReason\tAge\tFrom\tMessage\n  ----\t------\t----\t----\t-------\n");
+    let mut text = String::from(
+        "Events:\n  Type\tReason\tAge\tFrom\tMessage\n  ----\t------\t----\t----\t-------\n",
+    );
     for e in sorted {
         let source = e
             .source

@@ -29,7 +29,10 @@ fn name(meta: &ObjectMeta) -> String {
 /// `layoutContainerCells`: container names and images, each joined with `,`.
 pub fn layout_container_cells(containers: &[CoreContainer]) -> (String, String) {
     let names: Vec<&str> = containers.iter().map(|c| c.name.as_str()).collect();
-    let images: Vec<&str> = containers.iter().map(|c| c.image.as_deref().unwrap_or("")).collect();
+    let images: Vec<&str> = containers
+        .iter()
+        .map(|c| c.image.as_deref().unwrap_or(""))
+        .collect();
     (names.join(","), images.join(","))
 }
 
@@ -55,8 +58,11 @@ pub fn daemon_set_table(items: &[&DaemonSet], now: DateTime<Utc>) -> Table {
             let status = ds.status.clone().unwrap_or_default();
             let spec = ds.spec.as_ref();
             let pod_spec = spec.and_then(|s| s.template.spec.as_ref());
-            let node_selector = pod_spec.and_then(|p| p.node_selector.clone()).unwrap_or_default();
-            let (names, images) = layout_container_cells(pod_spec.map(|p| p.containers.as_slice()).unwrap_or(&[]));
+            let node_selector = pod_spec
+                .and_then(|p| p.node_selector.clone())
+                .unwrap_or_default();
+            let (names, images) =
+                layout_container_cells(pod_spec.map(|p| p.containers.as_slice()).unwrap_or(&[]));
             row(
                 &ds.metadata,
                 vec![
@@ -109,9 +115,18 @@ pub fn pod_ready_status_restarts(pod: &Pod, now: DateTime<Utc>) -> (String, Stri
             reason = "SchedulingGated".to_string();
         }
     }
-    let init_containers: BTreeMap<&str, &CoreContainer> =
-        spec.init_containers.iter().flatten().map(|c| (c.name.as_str(), c)).collect();
-    total += spec.init_containers.iter().flatten().filter(|c| is_restartable_init_container(Some(c))).count();
+    let init_containers: BTreeMap<&str, &CoreContainer> = spec
+        .init_containers
+        .iter()
+        .flatten()
+        .map(|c| (c.name.as_str(), c))
+        .collect();
+    total += spec
+        .init_containers
+        .iter()
+        .flatten()
+        .filter(|c| is_restartable_init_container(Some(c)))
+        .count();
     let later = |cur: Option<DateTime<Utc>>, t: Option<DateTime<Utc>>| match (cur, t) {
         (Some(a), Some(b)) if b > a => Some(b),
         (None, Some(b)) => Some(b),
@@ -121,14 +136,28 @@ pub fn pod_ready_status_restarts(pod: &Pod, now: DateTime<Utc>) -> (String, Stri
     let mut initializing = false;
     for (i, c) in status.init_container_statuses.iter().flatten().enumerate() {
         restarts += i64::from(c.restart_count);
-        let last_term = c.last_state.as_ref().and_then(|s| s.terminated.as_ref()).and_then(|t| t.finished_at.as_ref()).map(|t| t.0);
-        if c.last_state.as_ref().and_then(|s| s.terminated.as_ref()).is_some() {
+        let last_term = c
+            .last_state
+            .as_ref()
+            .and_then(|s| s.terminated.as_ref())
+            .and_then(|t| t.finished_at.as_ref())
+            .map(|t| t.0);
+        if c.last_state
+            .as_ref()
+            .and_then(|s| s.terminated.as_ref())
+            .is_some()
+        {
             last_restart = later(last_restart, last_term);
         }
-        let restartable = is_restartable_init_container(init_containers.get(c.name.as_str()).copied());
+        let restartable =
+            is_restartable_init_container(init_containers.get(c.name.as_str()).copied());
         if restartable {
             restartable_init_restarts += i64::from(c.restart_count);
-            if c.last_state.as_ref().and_then(|s| s.terminated.as_ref()).is_some() {
+            if c.last_state
+                .as_ref()
+                .and_then(|s| s.terminated.as_ref())
+                .is_some()
+            {
                 last_restartable_init_restart = later(last_restartable_init_restart, last_term);
             }
         }
@@ -148,7 +177,12 @@ pub fn pod_ready_status_restarts(pod: &Pod, now: DateTime<Utc>) -> (String, Stri
                 _ if t.signal.unwrap_or(0) != 0 => format!("Init:Signal:{}", t.signal.unwrap_or(0)),
                 _ => format!("Init:ExitCode:{}", t.exit_code),
             };
-        } else if let Some(r) = state.waiting.as_ref().and_then(|w| w.reason.as_deref()).filter(|r| !r.is_empty() && *r != "PodInitializing") {
+        } else if let Some(r) = state
+            .waiting
+            .as_ref()
+            .and_then(|w| w.reason.as_deref())
+            .filter(|r| !r.is_empty() && *r != "PodInitializing")
+        {
             reason = format!("Init:{r}");
         } else {
             reason = format!("Init:{i}/{n_init}");
@@ -166,7 +200,11 @@ pub fn pod_ready_status_restarts(pod: &Pod, now: DateTime<Utc>) -> (String, Stri
                 last_restart = later(last_restart, t.finished_at.as_ref().map(|t| t.0));
             }
             let state = c.state.clone().unwrap_or_default();
-            let waiting_reason = state.waiting.as_ref().and_then(|w| w.reason.clone()).filter(|r| !r.is_empty());
+            let waiting_reason = state
+                .waiting
+                .as_ref()
+                .and_then(|w| w.reason.clone())
+                .filter(|r| !r.is_empty());
             if let Some(r) = waiting_reason {
                 reason = r;
             } else if let Some(t) = &state.terminated {
@@ -181,15 +219,24 @@ pub fn pod_ready_status_restarts(pod: &Pod, now: DateTime<Utc>) -> (String, Stri
             }
         }
         if reason == "Completed" && has_running {
-            reason = if condition_true(pod, "Ready") { "Running".to_string() } else { "NotReady".to_string() };
+            reason = if condition_true(pod, "Ready") {
+                "Running".to_string()
+            } else {
+                "NotReady".to_string()
+            };
         }
     }
     if pod.metadata.deletion_timestamp.is_some() && status.reason.as_deref() == Some("NodeLost") {
         reason = "Unknown".to_string();
-    } else if pod.metadata.deletion_timestamp.is_some() && phase != "Failed" && phase != "Succeeded" {
+    } else if pod.metadata.deletion_timestamp.is_some() && phase != "Failed" && phase != "Succeeded"
+    {
         reason = "Terminating".to_string();
     }
-    (format!("{ready}/{total}"), reason, restarts_cell(restarts, last_restart.as_ref(), now))
+    (
+        format!("{ready}/{total}"),
+        reason,
+        restarts_cell(restarts, last_restart.as_ref(), now),
+    )
 }
 
 /// `kubectl get pods`: NAME READY STATUS RESTARTS AGE (+ wide IP NODE NOMINATED NODE READINESS GATES).
@@ -211,7 +258,12 @@ pub fn pod_table(items: &[&Pod], now: DateTime<Utc>) -> Table {
             let (ready, status, restarts) = pod_ready_status_restarts(pod, now);
             let st = pod.status.clone().unwrap_or_default();
             let spec = pod.spec.clone().unwrap_or_default();
-            let ip = st.pod_ips.as_ref().and_then(|ips| ips.first()).map(|ip| ip.ip.clone()).filter(|s| !s.is_empty());
+            let ip = st
+                .pod_ips
+                .as_ref()
+                .and_then(|ips| ips.first())
+                .map(|ip| ip.ip.clone())
+                .filter(|s| !s.is_empty());
             let node = spec.node_name.clone().filter(|s| !s.is_empty());
             let nominated = st.nominated_node_name.clone().filter(|s| !s.is_empty());
             let gates = match spec.readiness_gates.as_deref() {
@@ -219,7 +271,12 @@ pub fn pod_table(items: &[&Pod], now: DateTime<Utc>) -> Table {
                     let conds = st.conditions.clone().unwrap_or_default();
                     let ok = gates
                         .iter()
-                        .filter(|g| conds.iter().find(|c| c.type_ == g.condition_type).is_some_and(|c| c.status == "True"))
+                        .filter(|g| {
+                            conds
+                                .iter()
+                                .find(|c| c.type_ == g.condition_type)
+                                .is_some_and(|c| c.status == "True")
+                        })
                         .count();
                     format!("{ok}/{}", gates.len())
                 }
@@ -264,13 +321,22 @@ pub fn node_roles(node: &Node) -> Vec<String> {
 /// The STATUS cell of a node: `Ready` / `NotReady` / `Unknown`, plus `,SchedulingDisabled`.
 pub fn node_status(node: &Node) -> String {
     let mut status: Vec<&str> = Vec::new();
-    let ready = node.status.as_ref().and_then(|s| s.conditions.as_ref()).and_then(|cs| cs.iter().rev().find(|c| c.type_ == "Ready"));
+    let ready = node
+        .status
+        .as_ref()
+        .and_then(|s| s.conditions.as_ref())
+        .and_then(|cs| cs.iter().rev().find(|c| c.type_ == "Ready"));
     match ready {
         Some(c) if c.status == "True" => status.push("Ready"),
         Some(_) => status.push("NotReady"),
         None => status.push("Unknown"),
     }
-    if node.spec.as_ref().and_then(|s| s.unschedulable).unwrap_or(false) {
+    if node
+        .spec
+        .as_ref()
+        .and_then(|s| s.unschedulable)
+        .unwrap_or(false)
+    {
         status.push("SchedulingDisabled");
     }
     status.join(",")
@@ -303,15 +369,29 @@ pub fn node_table(items: &[&Node], now: DateTime<Utc>) -> Table {
     let rows = items
         .iter()
         .map(|node| {
-            let info = node.status.as_ref().and_then(|s| s.node_info.clone()).unwrap_or_default();
-            let unknown = |s: String| if s.is_empty() { "<unknown>".to_string() } else { s };
+            let info = node
+                .status
+                .as_ref()
+                .and_then(|s| s.node_info.clone())
+                .unwrap_or_default();
+            let unknown = |s: String| {
+                if s.is_empty() {
+                    "<unknown>".to_string()
+                } else {
+                    s
+                }
+            };
             let roles = node_roles(node).join(",");
             row(
                 &node.metadata,
                 vec![
                     name(&node.metadata),
                     node_status(node),
-                    if roles.is_empty() { "<none>".to_string() } else { roles },
+                    if roles.is_empty() {
+                        "<none>".to_string()
+                    } else {
+                        roles
+                    },
                     age_since(created(&node.metadata), now),
                     info.kubelet_version.clone(),
                     node_address(node, "InternalIP"),
@@ -332,7 +412,12 @@ pub fn event_sort_time(e: &Event) -> Option<DateTime<Utc>> {
     e.last_timestamp
         .as_ref()
         .map(|t| t.0)
-        .or_else(|| e.series.as_ref().and_then(|s| s.last_observed_time.as_ref()).map(|t| t.0))
+        .or_else(|| {
+            e.series
+                .as_ref()
+                .and_then(|s| s.last_observed_time.as_ref())
+                .map(|t| t.0)
+        })
         .or_else(|| e.event_time.as_ref().map(|t| t.0))
         .or_else(|| e.first_timestamp.as_ref().map(|t| t.0))
         .or_else(|| e.metadata.creation_timestamp.as_ref().map(|t| t.0))
@@ -379,11 +464,25 @@ pub fn event_table(items: &[&Event], now: DateTime<Utc>) -> Table {
                 Some(n) if !n.is_empty() => format!("{kind}/{n}"),
                 _ => kind,
             };
-            let component = e.source.as_ref().and_then(|s| s.component.clone()).filter(|s| !s.is_empty())
-                .or_else(|| e.reporting_component.clone()).unwrap_or_default();
-            let instance = e.source.as_ref().and_then(|s| s.host.clone()).filter(|s| !s.is_empty())
-                .or_else(|| e.reporting_instance.clone()).unwrap_or_default();
-            let source = if instance.is_empty() { component } else { format!("{component}, {instance}") };
+            let component = e
+                .source
+                .as_ref()
+                .and_then(|s| s.component.clone())
+                .filter(|s| !s.is_empty())
+                .or_else(|| e.reporting_component.clone())
+                .unwrap_or_default();
+            let instance = e
+                .source
+                .as_ref()
+                .and_then(|s| s.host.clone())
+                .filter(|s| !s.is_empty())
+                .or_else(|| e.reporting_instance.clone())
+                .unwrap_or_default();
+            let source = if instance.is_empty() {
+                component
+            } else {
+                format!("{component}, {instance}")
+            };
             row(
                 &e.metadata,
                 vec![
@@ -407,7 +506,12 @@ pub fn event_table(items: &[&Event], now: DateTime<Utc>) -> Table {
 /// `kubectl get controllerrevisions`: NAME CONTROLLER REVISION AGE; CONTROLLER is
 /// `<kind>.<group>/<name>` lower-cased (`daemonset.apps/demo`) or `<none>`.
 pub fn controller_revision_table(items: &[&ControllerRevision], now: DateTime<Utc>) -> Table {
-    let columns = vec![Column::new("Name"), Column::new("Controller"), Column::new("Revision"), Column::new("Age")];
+    let columns = vec![
+        Column::new("Name"),
+        Column::new("Controller"),
+        Column::new("Revision"),
+        Column::new("Age"),
+    ];
     let rows = items
         .iter()
         .map(|cr| {
@@ -419,11 +523,23 @@ pub fn controller_revision_table(items: &[&ControllerRevision], now: DateTime<Ut
                 .find(|o| o.controller == Some(true))
                 .map(|o| {
                     let group = o.api_version.split_once('/').map(|(g, _)| g).unwrap_or("");
-                    let kind = if group.is_empty() { o.kind.clone() } else { format!("{}.{group}", o.kind) };
+                    let kind = if group.is_empty() {
+                        o.kind.clone()
+                    } else {
+                        format!("{}.{group}", o.kind)
+                    };
                     format!("{}/{}", kind.to_lowercase(), o.name)
                 })
                 .unwrap_or_else(|| "<none>".to_string());
-            row(&cr.metadata, vec![name(&cr.metadata), controller, cr.revision.to_string(), age_since(created(&cr.metadata), now)])
+            row(
+                &cr.metadata,
+                vec![
+                    name(&cr.metadata),
+                    controller,
+                    cr.revision.to_string(),
+                    age_since(created(&cr.metadata), now),
+                ],
+            )
         })
         .collect();
     Table { columns, rows }
@@ -431,12 +547,27 @@ pub fn controller_revision_table(items: &[&ControllerRevision], now: DateTime<Ut
 
 /// `kubectl get namespaces`: NAME STATUS AGE.
 pub fn namespace_table(items: &[&Namespace], now: DateTime<Utc>) -> Table {
-    let columns = vec![Column::new("Name"), Column::new("Status"), Column::new("Age")];
+    let columns = vec![
+        Column::new("Name"),
+        Column::new("Status"),
+        Column::new("Age"),
+    ];
     let rows = items
         .iter()
         .map(|ns| {
-            let phase = ns.status.as_ref().and_then(|s| s.phase.clone()).unwrap_or_default();
-            row(&ns.metadata, vec![name(&ns.metadata), phase, age_since(created(&ns.metadata), now)])
+            let phase = ns
+                .status
+                .as_ref()
+                .and_then(|s| s.phase.clone())
+                .unwrap_or_default();
+            row(
+                &ns.metadata,
+                vec![
+                    name(&ns.metadata),
+                    phase,
+                    age_since(created(&ns.metadata), now),
+                ],
+            )
         })
         .collect();
     Table { columns, rows }
@@ -461,7 +592,9 @@ pub fn priority_class_table(items: &[&PriorityClass], now: DateTime<Utc>) -> Tab
                     pc.value.to_string(),
                     pc.global_default.unwrap_or(false).to_string(),
                     age_since(created(&pc.metadata), now),
-                    pc.preemption_policy.clone().unwrap_or_else(|| "<unset>".to_string()),
+                    pc.preemption_policy
+                        .clone()
+                        .unwrap_or_else(|| "<unset>".to_string()),
                 ],
             )
         })
@@ -482,7 +615,10 @@ pub fn rollout_history(ds_name: &str, revisions: &[(i64, Option<String>)]) -> St
     let mut w = TabWriter::new(0, 2);
     w.write("REVISION\tCHANGE-CAUSE\n");
     for (rev, cause) in &sorted {
-        let cause = cause.as_deref().filter(|c| !c.is_empty()).unwrap_or("<none>");
+        let cause = cause
+            .as_deref()
+            .filter(|c| !c.is_empty())
+            .unwrap_or("<none>");
         w.write(&format!("{rev}\t{cause}\n"));
     }
     format!("daemonset.apps/{ds_name} \n{}\n", w.finish())

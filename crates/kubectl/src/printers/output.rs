@@ -59,7 +59,9 @@ fn json_string(out: &mut String, s: &str) {
             '\t' => out.push_str("\\t"),
             '\u{8}' => out.push_str("\\b"),
             '\u{c}' => out.push_str("\\f"),
-            '<' | '>' | '&' | '\u{2028}' | '\u{2029}' => out.push_str(&format!("\\u{:04x}", c as u32)),
+            '<' | '>' | '&' | '\u{2028}' | '\u{2029}' => {
+                out.push_str(&format!("\\u{:04x}", c as u32))
+            }
             c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
             c => out.push(c),
         }
@@ -144,7 +146,11 @@ pub fn yaml_key_cmp(a: &str, b: &str) -> Ordering {
             return ar[i].cmp(&br[i]);
         }
         if al || bl {
-            return if bl { Ordering::Less } else { Ordering::Greater };
+            return if bl {
+                Ordering::Less
+            } else {
+                Ordering::Greater
+            };
         }
         let (mut an, mut bn): (i64, i64) = (0, 0);
         if ar[i] == '0' || br[i] == '0' {
@@ -160,12 +166,16 @@ pub fn yaml_key_cmp(a: &str, b: &str) -> Ordering {
         }
         let mut ai = i;
         while ai < ar.len() && ar[ai].is_ascii_digit() {
-            an = an.wrapping_mul(10).wrapping_add(i64::from(ar[ai] as u8 - b'0'));
+            an = an
+                .wrapping_mul(10)
+                .wrapping_add(i64::from(ar[ai] as u8 - b'0'));
             ai += 1;
         }
         let mut bi = i;
         while bi < br.len() && br[bi].is_ascii_digit() {
-            bn = bn.wrapping_mul(10).wrapping_add(i64::from(br[bi] as u8 - b'0'));
+            bn = bn
+                .wrapping_mul(10)
+                .wrapping_add(i64::from(br[bi] as u8 - b'0'));
             bi += 1;
         }
         if an != bn {
@@ -236,18 +246,22 @@ fn analyze(s: &str) -> Analysis {
         flow_ind = true;
         block_ind = true;
     }
-    let (mut leading_space, mut leading_break, mut trailing_space, mut trailing_break) = (false, false, false, false);
-    let (mut break_space, mut space_break, mut previous_space, mut previous_break) = (false, false, false, false);
+    let (mut leading_space, mut leading_break, mut trailing_space, mut trailing_break) =
+        (false, false, false, false);
+    let (mut break_space, mut space_break, mut previous_space, mut previous_break) =
+        (false, false, false, false);
     let mut line_breaks = false;
     let mut special = false;
     let mut preceded_by_ws = true;
     let n = chars.len();
     for i in 0..n {
         let c = chars[i];
-        let followed_by_ws = i + 1 >= n || matches!(chars[i + 1], ' ' | '\t') || is_break(chars[i + 1]);
+        let followed_by_ws =
+            i + 1 >= n || matches!(chars[i + 1], ' ' | '\t') || is_break(chars[i + 1]);
         if i == 0 {
             match c {
-                '#' | ',' | '[' | ']' | '{' | '}' | '&' | '*' | '!' | '|' | '>' | '\'' | '"' | '%' | '@' | '`' => {
+                '#' | ',' | '[' | ']' | '{' | '}' | '&' | '*' | '!' | '|' | '>' | '\'' | '"'
+                | '%' | '@' | '`' => {
                     flow_ind = true;
                     block_ind = true;
                 }
@@ -316,7 +330,12 @@ fn analyze(s: &str) -> Analysis {
         preceded_by_ws = matches!(c, ' ' | '\t') || is_break(c);
     }
     let _ = flow_ind;
-    let mut a = Analysis { block_plain: true, single_allowed: true, block_allowed: true, multiline: line_breaks };
+    let mut a = Analysis {
+        block_plain: true,
+        single_allowed: true,
+        block_allowed: true,
+        multiline: line_breaks,
+    };
     if leading_space || leading_break || trailing_space || trailing_break {
         a.block_plain = false;
     }
@@ -345,9 +364,10 @@ fn analyze(s: &str) -> Analysis {
 /// (null, bool, int, float, timestamp) or as a base-60 float: such strings are double-quoted.
 fn resolves_to_non_string(s: &str) -> bool {
     const SPECIAL: &[&str] = &[
-        "", "~", "null", "Null", "NULL", "y", "Y", "yes", "Yes", "YES", "n", "N", "no", "No", "NO", "true", "True",
-        "TRUE", "false", "False", "FALSE", "on", "On", "ON", "off", "Off", "OFF", ".nan", ".NaN", ".NAN", ".inf",
-        ".Inf", ".INF", "+.inf", "+.Inf", "+.INF", "-.inf", "-.Inf", "-.INF", "<<",
+        "", "~", "null", "Null", "NULL", "y", "Y", "yes", "Yes", "YES", "n", "N", "no", "No", "NO",
+        "true", "True", "TRUE", "false", "False", "FALSE", "on", "On", "ON", "off", "Off", "OFF",
+        ".nan", ".NaN", ".NAN", ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF", "-.inf",
+        "-.Inf", "-.INF", "<<",
     ];
     if SPECIAL.contains(&s) {
         return true;
@@ -382,12 +402,14 @@ fn go_parse_int(s: &str) -> bool {
     } else {
         (lower.clone(), 10)
     };
-    !digits.is_empty() && u128::from_str_radix(&digits, radix).is_ok_and(|v| v <= u128::from(u64::MAX))
+    !digits.is_empty()
+        && u128::from_str_radix(&digits, radix).is_ok_and(|v| v <= u128::from(u64::MAX))
 }
 
 fn is_binary_int(s: &str) -> bool {
     let body = s.strip_prefix('-').unwrap_or(s);
-    body.strip_prefix("0b").is_some_and(|b| !b.is_empty() && b.chars().all(|c| c == '0' || c == '1'))
+    body.strip_prefix("0b")
+        .is_some_and(|b| !b.is_empty() && b.chars().all(|c| c == '0' || c == '1'))
 }
 
 /// `^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$`
@@ -481,7 +503,9 @@ fn is_timestamp(s: &str) -> bool {
         None => (s, None),
     };
     let parts: Vec<&str> = date.split('-').collect();
-    let num = |p: &str, max_len: usize| !p.is_empty() && p.len() <= max_len && p.bytes().all(|c| c.is_ascii_digit());
+    let num = |p: &str, max_len: usize| {
+        !p.is_empty() && p.len() <= max_len && p.bytes().all(|c| c.is_ascii_digit())
+    };
     if parts.len() != 3 || parts[0].len() != 4 || !num(parts[1], 2) || !num(parts[2], 2) {
         return false;
     }
@@ -631,7 +655,8 @@ impl YamlEmitter {
         let mut spaces = false;
         for (i, &c) in chars.iter().enumerate() {
             if c == ' ' {
-                if allow_breaks && !spaces && column > BEST_WIDTH && chars.get(i + 1) != Some(&' ') {
+                if allow_breaks && !spaces && column > BEST_WIDTH && chars.get(i + 1) != Some(&' ')
+                {
                     self.newline_indent(indent);
                     column = indent;
                 } else {
@@ -655,7 +680,13 @@ impl YamlEmitter {
         let n = chars.len();
         for (i, &c) in chars.iter().enumerate() {
             if c == ' ' {
-                if allow_breaks && !spaces && column > BEST_WIDTH && i != 0 && i + 1 != n && chars.get(i + 1) != Some(&' ') {
+                if allow_breaks
+                    && !spaces
+                    && column > BEST_WIDTH
+                    && i != 0
+                    && i + 1 != n
+                    && chars.get(i + 1) != Some(&' ')
+                {
                     self.newline_indent(indent);
                     column = indent;
                 } else {
@@ -814,7 +845,8 @@ enum Node {
 /// (kubectl's `--allow-missing-template-keys=true`). Several results of one expression are joined
 /// with spaces; maps and lists print as compact JSON.
 pub fn jsonpath(template: &str, value: &Value) -> Result<String, JsonPathError> {
-    let nodes = parse_template(template).map_err(|e| JsonPathError(format!("error parsing jsonpath {template}, {e}")))?;
+    let nodes = parse_template(template)
+        .map_err(|e| JsonPathError(format!("error parsing jsonpath {template}, {e}")))?;
     let mut out = String::new();
     eval_nodes(&nodes, value, &mut out).map_err(|e| {
         JsonPathError(format!(
@@ -840,7 +872,9 @@ pub fn go_quote(s: &str) -> String {
             '\u{8}' => out.push_str("\\b"),
             '\u{c}' => out.push_str("\\f"),
             '\u{b}' => out.push_str("\\v"),
-            c if (c as u32) < 0x20 || c as u32 == 0x7f => out.push_str(&format!("\\x{:02x}", c as u32)),
+            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
+                out.push_str(&format!("\\x{:02x}", c as u32))
+            }
             c => out.push(c),
         }
     }
@@ -855,11 +889,17 @@ fn go_sharp_v(v: &Value) -> String {
         Value::Bool(b) => b.to_string(),
         Value::Number(n) => n.to_string(),
         Value::String(s) => go_quote(s),
-        Value::Array(a) => format!("[]interface {{}}{{{}}}", a.iter().map(go_sharp_v).collect::<Vec<_>>().join(", ")),
+        Value::Array(a) => format!(
+            "[]interface {{}}{{{}}}",
+            a.iter().map(go_sharp_v).collect::<Vec<_>>().join(", ")
+        ),
         Value::Object(m) => {
             let mut keys: Vec<&String> = m.keys().collect();
             keys.sort();
-            let items: Vec<String> = keys.iter().map(|k| format!("{}:{}", go_quote(k), go_sharp_v(&m[*k]))).collect();
+            let items: Vec<String> = keys
+                .iter()
+                .map(|k| format!("{}:{}", go_quote(k), go_sharp_v(&m[*k])))
+                .collect();
             format!("map[string]interface {{}}{{{}}}", items.join(", "))
         }
     }
@@ -929,7 +969,10 @@ fn parse_template(t: &str) -> Result<Vec<Node>, String> {
 
 fn parse_string_literal(s: &str) -> Result<String, String> {
     let quote = s.chars().next().unwrap_or('"');
-    let body = s.strip_prefix(quote).and_then(|b| b.strip_suffix(quote)).ok_or_else(|| format!("unterminated string {s}"))?;
+    let body = s
+        .strip_prefix(quote)
+        .and_then(|b| b.strip_suffix(quote))
+        .ok_or_else(|| format!("unterminated string {s}"))?;
     let mut out = String::new();
     let mut it = body.chars();
     while let Some(c) = it.next() {
@@ -970,7 +1013,7 @@ fn parse_path(s: &str) -> Result<Vec<Step>, String> {
                 } else if recursive {
                     steps.push(Step::Recursive(name));
                 } else if !name.is_empty() {
-                    if name.contains(|c: char| c == ' ' || c == '(' || c == ')') {
+                    if name.contains([' ', '(', ')']) {
                         return Err(format!("unrecognized identifier {name}"));
                     }
                     steps.push(Step::Field(name));
@@ -1015,7 +1058,10 @@ fn parse_path(s: &str) -> Result<Vec<Step>, String> {
                     }
                     steps.push(Step::Field(chars[start..i].iter().collect()));
                 } else {
-                    return Err(format!("unrecognized character in action: U+{:04X} '{c}'", c as u32));
+                    return Err(format!(
+                        "unrecognized character in action: U+{:04X} '{c}'",
+                        c as u32
+                    ));
                 }
             }
         }
@@ -1030,7 +1076,9 @@ fn parse_bracket(inner: &str) -> Result<Step, String> {
     if let Some(f) = inner.strip_prefix("?(").and_then(|f| f.strip_suffix(')')) {
         return Ok(Step::Filter(Box::new(parse_filter(f.trim())?)));
     }
-    if (inner.starts_with('\'') && inner.ends_with('\'') && inner.len() >= 2) || (inner.starts_with('"') && inner.ends_with('"') && inner.len() >= 2) {
+    if (inner.starts_with('\'') && inner.ends_with('\'') && inner.len() >= 2)
+        || (inner.starts_with('"') && inner.ends_with('"') && inner.len() >= 2)
+    {
         return Ok(Step::Field(inner[1..inner.len() - 1].to_string()));
     }
     if let Some((a, b)) = inner.split_once(':') {
@@ -1039,13 +1087,18 @@ fn parse_bracket(inner: &str) -> Result<Step, String> {
             if x.is_empty() {
                 Ok(None)
             } else {
-                x.parse().map(Some).map_err(|_| format!("invalid array index {inner}"))
+                x.parse()
+                    .map(Some)
+                    .map_err(|_| format!("invalid array index {inner}"))
             }
         };
         let b = b.split(':').next().unwrap_or("");
         return Ok(Step::Slice(num(a)?, num(b)?));
     }
-    inner.parse::<i64>().map(Step::Index).map_err(|_| format!("invalid array index {inner}"))
+    inner
+        .parse::<i64>()
+        .map(Step::Index)
+        .map_err(|_| format!("invalid array index {inner}"))
 }
 
 fn parse_filter(f: &str) -> Result<Filter, String> {
@@ -1060,10 +1113,16 @@ fn parse_filter(f: &str) -> Result<Filter, String> {
             } else {
                 Operand::Path(parse_path(r)?)
             };
-            return Ok(Filter { left, op: Some((op.to_string(), right)) });
+            return Ok(Filter {
+                left,
+                op: Some((op.to_string(), right)),
+            });
         }
     }
-    Ok(Filter { left: parse_path(f)?, op: None })
+    Ok(Filter {
+        left: parse_path(f)?,
+        op: None,
+    })
 }
 
 fn split_outside_quotes<'a>(s: &'a str, op: &str) -> Option<(&'a str, &'a str)> {
@@ -1108,7 +1167,9 @@ fn eval_steps<'a>(steps: &[Step], root: &'a Value) -> Result<Vec<&'a Value>, Str
                         let len = a.len() as i64;
                         let idx = if *i < 0 { len + i } else { *i };
                         if idx < 0 || idx >= len {
-                            return Err(format!("array index out of bounds: index {i}, length {len}"));
+                            return Err(format!(
+                                "array index out of bounds: index {i}, length {len}"
+                            ));
                         }
                         next.push(&a[idx as usize]);
                     }
@@ -1162,10 +1223,14 @@ fn filter_matches(f: &Filter, item: &Value) -> Result<bool, String> {
     let Some((op, right)) = &f.op else {
         return Ok(!left.is_empty());
     };
-    let Some(l) = left.first() else { return Ok(false) };
+    let Some(l) = left.first() else {
+        return Ok(false);
+    };
     let r: Value = match right {
         Operand::Str(s) => Value::String(s.clone()),
-        Operand::Num(n) => serde_json::Number::from_f64(*n).map(Value::Number).unwrap_or(Value::Null),
+        Operand::Num(n) => serde_json::Number::from_f64(*n)
+            .map(Value::Number)
+            .unwrap_or(Value::Null),
         Operand::Path(p) => match eval_steps(p, item)?.first() {
             Some(v) => (*v).clone(),
             None => return Ok(false),
@@ -1174,7 +1239,11 @@ fn filter_matches(f: &Filter, item: &Value) -> Result<bool, String> {
     let ord = match (l, &r) {
         (Value::Number(a), Value::Number(b)) => a.as_f64().partial_cmp(&b.as_f64()),
         (Value::String(a), Value::String(b)) => Some(a.cmp(b)),
-        (a, b) if op == "==" || op == "!=" => Some(if *a == b { Ordering::Equal } else { Ordering::Less }),
+        (a, b) if op == "==" || op == "!=" => Some(if *a == b {
+            Ordering::Equal
+        } else {
+            Ordering::Less
+        }),
         _ => None,
     };
     Ok(match (op.as_str(), ord) {

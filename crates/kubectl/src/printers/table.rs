@@ -17,12 +17,18 @@ pub struct Column {
 impl Column {
     /// A column shown in every table.
     pub fn new(name: &str) -> Self {
-        Column { name: name.to_string(), wide: false }
+        Column {
+            name: name.to_string(),
+            wide: false,
+        }
     }
 
     /// A column shown only with `-o wide`.
     pub fn wide(name: &str) -> Self {
-        Column { name: name.to_string(), wide: true }
+        Column {
+            name: name.to_string(),
+            wide: true,
+        }
     }
 }
 
@@ -73,7 +79,11 @@ pub fn format_labels(labels: &BTreeMap<String, String>) -> String {
     if labels.is_empty() {
         return "<none>".to_string();
     }
-    labels.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(",")
+    labels
+        .iter()
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect::<Vec<_>>()
+        .join(",")
 }
 
 /// A cell as the table printer writes it: cut at the first `\n`, `\r` or `\f`, with `...` appended.
@@ -97,7 +107,9 @@ impl Table {
 
     /// The tab-separated text before alignment (used to align several tables of one watch together).
     pub fn render_unaligned(&self, opts: &TableOptions) -> String {
-        let shown: Vec<usize> = (0..self.columns.len()).filter(|&i| opts.wide || !self.columns[i].wide).collect();
+        let shown: Vec<usize> = (0..self.columns.len())
+            .filter(|&i| opts.wide || !self.columns[i].wide)
+            .collect();
         let name_column = self.columns.iter().position(|c| c.name == "Name");
         let mut text = String::new();
         if !opts.no_headers {
@@ -127,7 +139,9 @@ impl Table {
                 cells.push(print_cell(&cell));
             }
             for key in &opts.column_labels {
-                cells.push(print_cell(row.labels.get(key).map(String::as_str).unwrap_or("")));
+                cells.push(print_cell(
+                    row.labels.get(key).map(String::as_str).unwrap_or(""),
+                ));
             }
             if opts.show_labels {
                 cells.push(format_labels(&row.labels));
@@ -154,13 +168,34 @@ mod tests {
     use super::*;
 
     fn table() -> Table {
-        let labels: BTreeMap<String, String> =
-            [("app".to_string(), "demo".to_string()), ("ver".to_string(), "v2".to_string())].into();
+        let labels: BTreeMap<String, String> = [
+            ("app".to_string(), "demo".to_string()),
+            ("ver".to_string(), "v2".to_string()),
+        ]
+        .into();
         Table {
-            columns: vec![Column::new("Name"), Column::new("Ready"), Column::new("Age"), Column::wide("IP")],
+            columns: vec![
+                Column::new("Name"),
+                Column::new("Ready"),
+                Column::new("Age"),
+                Column::wide("IP"),
+            ],
             rows: vec![
-                Row { namespace: "default".into(), cells: vec!["demo-abcde".into(), "1/1".into(), "5m".into(), "10.244.1.2".into()], labels },
-                Row { namespace: "kube-system".into(), cells: vec!["x".into(), "0/1".into(), "12s".into(), "<none>".into()], labels: BTreeMap::new() },
+                Row {
+                    namespace: "default".into(),
+                    cells: vec![
+                        "demo-abcde".into(),
+                        "1/1".into(),
+                        "5m".into(),
+                        "10.244.1.2".into(),
+                    ],
+                    labels,
+                },
+                Row {
+                    namespace: "kube-system".into(),
+                    cells: vec!["x".into(), "0/1".into(), "12s".into(), "<none>".into()],
+                    labels: BTreeMap::new(),
+                },
             ],
         }
     }
@@ -189,13 +224,25 @@ mod tests {
 
     #[test]
     fn multiline_cells_are_cut() {
-        let t = Table { columns: vec![Column::new("Name"), Column::new("Message")], rows: vec![Row { cells: vec!["a".into(), "one\ntwo".into()], ..Default::default() }] };
-        assert_eq!(t.render(&TableOptions::default()), "NAME   MESSAGE\na      one...\n");
+        let t = Table {
+            columns: vec![Column::new("Name"), Column::new("Message")],
+            rows: vec![Row {
+                cells: vec!["a".into(), "one\ntwo".into()],
+                ..Default::default()
+            }],
+        };
+        assert_eq!(
+            t.render(&TableOptions::default()),
+            "NAME   MESSAGE\na      one...\n"
+        );
     }
 
     #[test]
     fn empty_notices() {
-        assert_eq!(no_resources_found_in("default"), "No resources found in default namespace.\n");
+        assert_eq!(
+            no_resources_found_in("default"),
+            "No resources found in default namespace.\n"
+        );
         assert_eq!(no_resources_found(), "No resources found\n");
         assert_eq!(Table::default().render(&TableOptions::default()), "");
     }

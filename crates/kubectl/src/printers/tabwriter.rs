@@ -19,7 +19,12 @@ pub struct TabWriter {
 impl TabWriter {
     /// A writer with Go's `minwidth` and `padding` parameters.
     pub fn new(minwidth: usize, padding: usize) -> Self {
-        TabWriter { minwidth, padding, buf: String::new(), out: String::new() }
+        TabWriter {
+            minwidth,
+            padding,
+            buf: String::new(),
+            out: String::new(),
+        }
     }
 
     /// kubectl's table writer (`printers.GetNewTabWriter`): minwidth 6, padding 3.
@@ -57,11 +62,19 @@ pub fn align(text: &str, minwidth: usize, padding: usize) -> String {
         return String::new();
     }
     let ends_with_newline = text.ends_with('\n');
-    let body = if ends_with_newline { &text[..text.len() - 1] } else { text };
+    let body = if ends_with_newline {
+        &text[..text.len() - 1]
+    } else {
+        text
+    };
     let lines: Vec<Vec<&str>> = body.split('\n').map(|l| l.split('\t').collect()).collect();
     let mut out = String::with_capacity(text.len() + text.len() / 2);
     let mut widths = Vec::new();
-    let fmt = Formatter { lines: &lines, minwidth, padding };
+    let fmt = Formatter {
+        lines: &lines,
+        minwidth,
+        padding,
+    };
     fmt.format(&mut out, &mut widths, 0, lines.len());
     if ends_with_newline {
         out.push('\n');

@@ -12,12 +12,29 @@ use dsplay_api::{Kind, Object};
 pub const NODE_MONITOR_GRACE_MS: i64 = 40_000;
 
 /// Keys this controller owns; other taints are left alone.
-const MANAGED: [&str; 7] = [keys::NOT_READY, keys::UNREACHABLE, keys::MEMORY_PRESSURE, keys::DISK_PRESSURE, keys::PID_PRESSURE, keys::NETWORK_UNAVAILABLE, keys::UNSCHEDULABLE];
+const MANAGED: [&str; 7] = [
+    keys::NOT_READY,
+    keys::UNREACHABLE,
+    keys::MEMORY_PRESSURE,
+    keys::DISK_PRESSURE,
+    keys::PID_PRESSURE,
+    keys::NETWORK_UNAVAILABLE,
+    keys::UNSCHEDULABLE,
+];
 
 /// The taints a node's conditions and `spec.unschedulable` call for, in upstream order.
 pub fn desired_taints(node: &Node) -> Vec<Taint> {
-    let conditions = node.status.as_ref().and_then(|s| s.conditions.clone()).unwrap_or_default();
-    let status_of = |t: &str| conditions.iter().find(|c| c.type_ == t).map(|c| c.status.clone());
+    let conditions = node
+        .status
+        .as_ref()
+        .and_then(|s| s.conditions.clone())
+        .unwrap_or_default();
+    let status_of = |t: &str| {
+        conditions
+            .iter()
+            .find(|c| c.type_ == t)
+            .map(|c| c.status.clone())
+    };
     let mut out = Vec::new();
     match status_of("Ready").as_deref() {
         Some("False") => {
@@ -30,12 +47,22 @@ pub fn desired_taints(node: &Node) -> Vec<Taint> {
         }
         _ => {}
     }
-    for (cond, key) in [("MemoryPressure", keys::MEMORY_PRESSURE), ("DiskPressure", keys::DISK_PRESSURE), ("PIDPressure", keys::PID_PRESSURE), ("NetworkUnavailable", keys::NETWORK_UNAVAILABLE)] {
+    for (cond, key) in [
+        ("MemoryPressure", keys::MEMORY_PRESSURE),
+        ("DiskPressure", keys::DISK_PRESSURE),
+        ("PIDPressure", keys::PID_PRESSURE),
+        ("NetworkUnavailable", keys::NETWORK_UNAVAILABLE),
+    ] {
         if status_of(cond).as_deref() == Some("True") {
             out.push(taint(key, None, NO_SCHEDULE));
         }
     }
-    if node.spec.as_ref().and_then(|s| s.unschedulable).unwrap_or(false) {
+    if node
+        .spec
+        .as_ref()
+        .and_then(|s| s.unschedulable)
+        .unwrap_or(false)
+    {
         out.push(taint(keys::UNSCHEDULABLE, None, NO_SCHEDULE));
     }
     out
@@ -45,10 +72,18 @@ pub fn desired_taints(node: &Node) -> Vec<Taint> {
 pub(crate) fn sync(cluster: &mut Cluster) {
     let nodes: Vec<Node> = cluster.store.nodes().cloned().collect();
     for node in nodes {
-        let current = node.spec.as_ref().and_then(|s| s.taints.clone()).unwrap_or_default();
+        let current = node
+            .spec
+            .as_ref()
+            .and_then(|s| s.taints.clone())
+            .unwrap_or_default();
         let wanted = desired_taints(&node);
         let same = |a: &Taint, b: &Taint| a.key == b.key && a.effect == b.effect;
-        let mut next: Vec<Taint> = current.iter().filter(|t| !MANAGED.contains(&t.key.as_str()) || wanted.iter().any(|w| same(w, t))).cloned().collect();
+        let mut next: Vec<Taint> = current
+            .iter()
+            .filter(|t| !MANAGED.contains(&t.key.as_str()) || wanted.iter().any(|w| same(w, t)))
+            .cloned()
+            .collect();
         for mut w in wanted {
             if !next.iter().any(|t| same(t, &w)) {
                 if w.effect == NO_EXECUTE {
@@ -59,7 +94,8 @@ pub(crate) fn sync(cluster: &mut Cluster) {
         }
         if next != current {
             let mut updated = node.clone();
-            updated.spec.get_or_insert_with(Default::default).taints = (!next.is_empty()).then_some(next);
+            updated.spec.get_or_insert_with(Default::default).taints =
+                (!next.is_empty()).then_some(next);
             cluster.write(Object::Node(updated));
         }
     }
@@ -72,7 +108,13 @@ pub fn fail_node(cluster: &mut Cluster, name: &str) {
     runtime.epoch += 1;
     let epoch = runtime.epoch;
     crate::kubelet::freeze_node(cluster, name);
-    cluster.schedule(NODE_MONITOR_GRACE_MS, Timer::NodeMonitorGrace { node: name.to_string(), epoch });
+    cluster.schedule(
+        NODE_MONITOR_GRACE_MS,
+        Timer::NodeMonitorGrace {
+            node: name.to_string(),
+            epoch,
+        },
+    );
     cluster.reconcile();
 }
 
@@ -85,14 +127,26 @@ pub(crate) fn on_grace_expired(cluster: &mut Cluster, name: &str, epoch: u64) {
         .store
         .pods()
         .filter(|p| p.spec.as_ref().and_then(|s| s.node_name.as_deref()) == Some(name))
-        .map(|p| (p.metadata.namespace.clone().unwrap_or_default(), p.metadata.name.clone().unwrap_or_default()))
+        .map(|p| {
+            (
+                p.metadata.namespace.clone().unwrap_or_default(),
+                p.metadata.name.clone().unwrap_or_default(),
+            )
+        })
         .collect();
     for (ns, pod) in pods {
         crate::kubelet::mark_not_ready(cluster, &ns, &pod);
     }
-    let Some(mut node) = cluster.store.node(name).cloned() else { return };
+    let Some(mut node) = cluster.store.node(name).cloned() else {
+        return;
+    };
     let now = k8s_time(cluster.now_ms);
-    for c in node.status.get_or_insert_with(Default::default).conditions.get_or_insert_with(Vec::new) {
+    for c in node
+        .status
+        .get_or_insert_with(Default::default)
+        .conditions
+        .get_or_insert_with(Vec::new)
+    {
         c.status = "Unknown".into();
         c.reason = Some("NodeStatusUnknown".into());
         c.message = Some("Kubelet stopped posting node status.".into());
@@ -100,7 +154,14 @@ pub(crate) fn on_grace_expired(cluster: &mut Cluster, name: &str, epoch: u64) {
     }
     cluster.write(Object::Node(node.clone()));
     let reference = object_reference(Kind::Node, &node.metadata);
-    cluster.record_event(&reference, "Normal", "NodeNotReady", &format!("Node {name} status is now: NodeNotReady"), "node-controller", None);
+    cluster.record_event(
+        &reference,
+        "Normal",
+        "NodeNotReady",
+        &format!("Node {name} status is now: NodeNotReady"),
+        "node-controller",
+        None,
+    );
 }
 
 /// `sim node recover`: Ready=True again, taints removed at once, the kubelet resumes.
@@ -110,11 +171,19 @@ pub fn recover_node(cluster: &mut Cluster, name: &str) {
     runtime.epoch += 1;
     if let Some(mut node) = cluster.store.node(name).cloned() {
         let now = k8s_time(cluster.now_ms);
-        let conditions = node.status.get_or_insert_with(Default::default).conditions.get_or_insert_with(Vec::new);
+        let conditions = node
+            .status
+            .get_or_insert_with(Default::default)
+            .conditions
+            .get_or_insert_with(Vec::new);
         for healthy in crate::default_cluster::healthy_conditions() {
             match conditions.iter_mut().find(|c| c.type_ == healthy.type_) {
                 Some(c) if c.status == "Unknown" || (c.type_ == "Ready" && c.status != "True") => {
-                    *c = NodeCondition { last_transition_time: Some(now.clone()), last_heartbeat_time: Some(now.clone()), ..healthy };
+                    *c = NodeCondition {
+                        last_transition_time: Some(now.clone()),
+                        last_heartbeat_time: Some(now.clone()),
+                        ..healthy
+                    };
                 }
                 Some(_) => {}
                 None => conditions.push(healthy),
@@ -122,7 +191,14 @@ pub fn recover_node(cluster: &mut Cluster, name: &str) {
         }
         cluster.write(Object::Node(node.clone()));
         let reference = object_reference(Kind::Node, &node.metadata);
-        cluster.record_event(&reference, "Normal", "NodeReady", &format!("Node {name} status is now: NodeReady"), "kubelet", Some(name));
+        cluster.record_event(
+            &reference,
+            "Normal",
+            "NodeReady",
+            &format!("Node {name} status is now: NodeReady"),
+            "kubelet",
+            Some(name),
+        );
     }
     crate::kubelet::resume_node(cluster, name);
     cluster.reconcile();
@@ -130,9 +206,15 @@ pub fn recover_node(cluster: &mut Cluster, name: &str) {
 
 /// `sim node condition NODE TYPE=STATUS`.
 pub fn set_condition(cluster: &mut Cluster, name: &str, type_: &str, status: &str) -> bool {
-    let Some(mut node) = cluster.store.node(name).cloned() else { return false };
+    let Some(mut node) = cluster.store.node(name).cloned() else {
+        return false;
+    };
     let now = k8s_time(cluster.now_ms);
-    let conditions = node.status.get_or_insert_with(Default::default).conditions.get_or_insert_with(Vec::new);
+    let conditions = node
+        .status
+        .get_or_insert_with(Default::default)
+        .conditions
+        .get_or_insert_with(Vec::new);
     let (reason, message) = condition_text(type_, status);
     match conditions.iter_mut().find(|c| c.type_ == type_) {
         Some(c) => {
@@ -143,7 +225,14 @@ pub fn set_condition(cluster: &mut Cluster, name: &str, type_: &str, status: &st
             c.reason = Some(reason);
             c.message = Some(message);
         }
-        None => conditions.push(NodeCondition { type_: type_.into(), status: status.into(), reason: Some(reason), message: Some(message), last_transition_time: Some(now), last_heartbeat_time: None }),
+        None => conditions.push(NodeCondition {
+            type_: type_.into(),
+            status: status.into(),
+            reason: Some(reason),
+            message: Some(message),
+            last_transition_time: Some(now),
+            last_heartbeat_time: None,
+        }),
     }
     cluster.write(Object::Node(node));
     cluster.reconcile();

@@ -28,7 +28,8 @@ pub fn verdict(taints: &[Taint], tolerations: &[Toleration]) -> Verdict {
     }
     let mut min_seconds: Option<i64> = None;
     for taint in no_execute {
-        let matching: Vec<&Toleration> = tolerations.iter().filter(|t| tolerates(t, taint)).collect();
+        let matching: Vec<&Toleration> =
+            tolerations.iter().filter(|t| tolerates(t, taint)).collect();
         if matching.is_empty() {
             return Verdict::EvictNow;
         }
@@ -47,17 +48,43 @@ pub fn verdict(taints: &[Taint], tolerations: &[Toleration]) -> Verdict {
 
 /// Schedules, cancels and performs evictions for every bound pod.
 pub(crate) fn sync(cluster: &mut Cluster) {
-    let pods: Vec<Pod> = cluster.store.pods().filter(|p| p.metadata.deletion_timestamp.is_none()).cloned().collect();
+    let pods: Vec<Pod> = cluster
+        .store
+        .pods()
+        .filter(|p| p.metadata.deletion_timestamp.is_none())
+        .cloned()
+        .collect();
     for pod in pods {
-        let Some(node_name) = pod.spec.as_ref().and_then(|s| s.node_name.clone()) else { continue };
-        let taints = cluster.store.node(&node_name).and_then(|n| n.spec.as_ref()).and_then(|s| s.taints.clone()).unwrap_or_default();
-        let tolerations = pod.spec.as_ref().and_then(|s| s.tolerations.clone()).unwrap_or_default();
-        let key = (pod.metadata.namespace.clone().unwrap_or_default(), pod.metadata.name.clone().unwrap_or_default());
+        let Some(node_name) = pod.spec.as_ref().and_then(|s| s.node_name.clone()) else {
+            continue;
+        };
+        let taints = cluster
+            .store
+            .node(&node_name)
+            .and_then(|n| n.spec.as_ref())
+            .and_then(|s| s.taints.clone())
+            .unwrap_or_default();
+        let tolerations = pod
+            .spec
+            .as_ref()
+            .and_then(|s| s.tolerations.clone())
+            .unwrap_or_default();
+        let key = (
+            pod.metadata.namespace.clone().unwrap_or_default(),
+            pod.metadata.name.clone().unwrap_or_default(),
+        );
         let reference = object_reference(Kind::Pod, &pod.metadata);
         match verdict(&taints, &tolerations) {
             Verdict::Keep => {
                 if cluster.evictions.remove(&key).is_some() {
-                    cluster.record_event(&reference, "Normal", "TaintManagerEviction", &format!("Cancelling deletion of Pod {}/{}", key.0, key.1), COMPONENT, None);
+                    cluster.record_event(
+                        &reference,
+                        "Normal",
+                        "TaintManagerEviction",
+                        &format!("Cancelling deletion of Pod {}/{}", key.0, key.1),
+                        COMPONENT,
+                        None,
+                    );
                 }
             }
             Verdict::EvictNow => {
@@ -68,7 +95,13 @@ pub(crate) fn sync(cluster: &mut Cluster) {
                 if !cluster.evictions.contains_key(&key) {
                     let due = cluster.now_ms + seconds * 1000;
                     cluster.evictions.insert(key.clone(), due);
-                    cluster.schedule(seconds * 1000, Timer::TaintEviction { namespace: key.0, pod: key.1 });
+                    cluster.schedule(
+                        seconds * 1000,
+                        Timer::TaintEviction {
+                            namespace: key.0,
+                            pod: key.1,
+                        },
+                    );
                 }
             }
         }
@@ -77,15 +110,28 @@ pub(crate) fn sync(cluster: &mut Cluster) {
 
 fn evict(cluster: &mut Cluster, pod: &Pod) {
     let reference = object_reference(Kind::Pod, &pod.metadata);
-    let msg = format!("Marking for deletion Pod {}/{}", pod.metadata.namespace.clone().unwrap_or_default(), pod.metadata.name.clone().unwrap_or_default());
-    cluster.record_event(&reference, "Normal", "TaintManagerEviction", &msg, COMPONENT, None);
+    let msg = format!(
+        "Marking for deletion Pod {}/{}",
+        pod.metadata.namespace.clone().unwrap_or_default(),
+        pod.metadata.name.clone().unwrap_or_default()
+    );
+    cluster.record_event(
+        &reference,
+        "Normal",
+        "TaintManagerEviction",
+        &msg,
+        COMPONENT,
+        None,
+    );
     cluster.delete_pod(pod, None);
 }
 
 /// A scheduled eviction fell due: evict if it is still scheduled for now.
 pub(crate) fn on_due(cluster: &mut Cluster, namespace: &str, name: &str) {
     let key = (namespace.to_string(), name.to_string());
-    let Some(due) = cluster.evictions.get(&key).copied() else { return };
+    let Some(due) = cluster.evictions.get(&key).copied() else {
+        return;
+    };
     if due > cluster.now_ms {
         return;
     }
@@ -112,9 +158,18 @@ mod tests {
         let mut zero = forever.clone();
         zero.toleration_seconds = Some(0);
         assert_eq!(verdict(&[], &[]), Verdict::Keep);
-        assert_eq!(verdict(&[unreachable.clone()], &[]), Verdict::EvictNow);
-        assert_eq!(verdict(&[unreachable.clone()], &[with_300.clone()]), Verdict::EvictAfter(300));
-        assert_eq!(verdict(&[unreachable.clone()], &[forever]), Verdict::Keep);
+        assert_eq!(
+            verdict(std::slice::from_ref(&unreachable), &[]),
+            Verdict::EvictNow
+        );
+        assert_eq!(
+            verdict(std::slice::from_ref(&unreachable), &[with_300]),
+            Verdict::EvictAfter(300)
+        );
+        assert_eq!(
+            verdict(std::slice::from_ref(&unreachable), &[forever]),
+            Verdict::Keep
+        );
         assert_eq!(verdict(&[unreachable], &[zero]), Verdict::EvictNow);
     }
 }

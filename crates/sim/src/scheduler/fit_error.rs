@@ -24,7 +24,10 @@ pub struct Diagnosis {
 impl Diagnosis {
     /// An empty diagnosis for N nodes.
     pub fn new(num_all_nodes: usize) -> Self {
-        Diagnosis { num_all_nodes, ..Default::default() }
+        Diagnosis {
+            num_all_nodes,
+            ..Default::default()
+        }
     }
 
     /// A PreFilter rejected the pod: every node gets its status (upstream sets it as the absent status).
@@ -39,13 +42,21 @@ impl Diagnosis {
 
     /// The status of node `i` (explicit, else the absent status).
     pub fn status_of(&self, i: usize) -> Option<&Status> {
-        self.statuses.iter().find(|(j, _)| *j == i).map(|(_, s)| s).or(self.absent.as_ref())
+        self.statuses
+            .iter()
+            .find(|(j, _)| *j == i)
+            .map(|(_, s)| s)
+            .or(self.absent.as_ref())
     }
 
     /// Indices of nodes whose status is `Unschedulable` (resolvable): where preemption might help
     /// (upstream `nodesWherePreemptionMightHelp`). Absent nodes are never included.
     pub fn resolvable_nodes(&self) -> Vec<usize> {
-        self.statuses.iter().filter(|(_, s)| s.code == Code::Unschedulable).map(|(i, _)| *i).collect()
+        self.statuses
+            .iter()
+            .filter(|(_, s)| s.code == Code::Unschedulable)
+            .map(|(i, _)| *i)
+            .collect()
     }
 
     /// The sorted `"<count> <reason>"` histogram (strings sorted lexicographically, as Go's sort.Strings).
@@ -64,7 +75,10 @@ impl Diagnosis {
                 }
             }
         }
-        let mut out: Vec<String> = counts.into_iter().map(|(reason, n)| format!("{n} {reason}")).collect();
+        let mut out: Vec<String> = counts
+            .into_iter()
+            .map(|(reason, n)| format!("{n} {reason}"))
+            .collect();
         out.sort();
         out
     }
@@ -104,7 +118,11 @@ mod tests {
     use super::*;
 
     fn st(code: Code, reasons: &[&str]) -> Status {
-        Status { code, plugin: "", reasons: reasons.iter().map(|r| r.to_string()).collect() }
+        Status {
+            code,
+            plugin: "",
+            reasons: reasons.iter().map(|r| r.to_string()).collect(),
+        }
     }
 
     #[test]
@@ -117,22 +135,39 @@ mod tests {
         }
         d.statuses.push((10, st(Code::Unschedulable, &["a", "c"])));
         d.statuses.push((11, st(Code::Unschedulable, &["a"])));
-        let e = FitError { diagnosis: d, post_filter_msg: String::new() };
+        let e = FitError {
+            diagnosis: d,
+            post_filter_msg: String::new(),
+        };
         assert_eq!(e.to_string(), "0/12 nodes are available: 1 c, 10 b, 2 a.");
     }
 
     #[test]
     fn absent_nodes_and_prefilter_message() {
         let mut d = Diagnosis::new(4);
-        d.statuses.push((0, st(Code::Unschedulable, &["Insufficient cpu"])));
-        d.absent = Some(st(Code::UnschedulableAndUnresolvable, &["node(s) didn't satisfy plugin(s) [NodeAffinity]"]));
+        d.statuses
+            .push((0, st(Code::Unschedulable, &["Insufficient cpu"])));
+        d.absent = Some(st(
+            Code::UnschedulableAndUnresolvable,
+            &["node(s) didn't satisfy plugin(s) [NodeAffinity]"],
+        ));
         assert_eq!(
             FitError { diagnosis: d, post_filter_msg: String::new() }.to_string(),
             "0/4 nodes are available: 1 Insufficient cpu, 3 node(s) didn't satisfy plugin(s) [NodeAffinity]."
         );
-        let d = Diagnosis::pre_filter_failed(2, st(Code::UnschedulableAndUnresolvable, &["pod affinity terms conflict"]));
+        let d = Diagnosis::pre_filter_failed(
+            2,
+            st(
+                Code::UnschedulableAndUnresolvable,
+                &["pod affinity terms conflict"],
+            ),
+        );
         assert_eq!(
-            FitError { diagnosis: d, post_filter_msg: "preemption: x.".into() }.to_string(),
+            FitError {
+                diagnosis: d,
+                post_filter_msg: "preemption: x.".into()
+            }
+            .to_string(),
             "0/2 nodes are available: pod affinity terms conflict. preemption: x."
         );
     }

@@ -100,7 +100,11 @@ pub struct Status {
 impl Status {
     /// A status with one reason.
     pub fn new(code: Code, plugin: &'static str, reason: impl Into<String>) -> Self {
-        Status { code, plugin, reasons: vec![reason.into()] }
+        Status {
+            code,
+            plugin,
+            reasons: vec![reason.into()],
+        }
     }
 }
 
@@ -150,7 +154,12 @@ fn same_pod(a: &Pod, b: &Pod) -> bool {
 
 /// Runs the Filter plugins in upstream order and stops at the first failure (upstream
 /// `RunFilterPlugins`). `pods` are the pods counted on the node (bound + nominated, as the caller decides).
-pub fn run_filters(pod: &Pod, state: &CycleState, node: &Node, pods: &[&Pod]) -> Result<(), Status> {
+pub fn run_filters(
+    pod: &Pod,
+    state: &CycleState,
+    node: &Node,
+    pods: &[&Pod],
+) -> Result<(), Status> {
     node_unschedulable::filter(pod, node)?;
     node_name::filter(pod, node)?;
     taint_toleration::filter(pod, node)?;
@@ -224,9 +233,17 @@ pub struct Snapshot<'a> {
 impl<'a> Snapshot<'a> {
     /// Indexes the nodes by name (order kept: it is the order nodes are evaluated and ties are listed).
     pub fn new(nodes: Vec<NodeInfo<'a>>) -> Self {
-        let by_name = nodes.iter().enumerate().map(|(i, n)| (n.name(), i)).collect();
+        let by_name = nodes
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (n.name(), i))
+            .collect();
         let nominated = vec![Vec::new(); nodes.len()];
-        Snapshot { nodes, by_name, nominated }
+        Snapshot {
+            nodes,
+            by_name,
+            nominated,
+        }
     }
 
     /// The nodes in evaluation order.
@@ -273,7 +290,13 @@ impl<'a> Snapshot<'a> {
 
     /// Pods counted on node `i` when filtering `pod`: bound pods plus nominated pods with priority ≥ the
     /// pod's (excluding the pod itself). `exclude` drops bound pods (preemption's simulated removals).
-    pub(crate) fn pods_for_filter(&self, i: usize, pod: &Pod, priority: i32, exclude: &[&Pod]) -> Vec<&'a Pod> {
+    pub(crate) fn pods_for_filter(
+        &self,
+        i: usize,
+        pod: &Pod,
+        priority: i32,
+        exclude: &[&Pod],
+    ) -> Vec<&'a Pod> {
         let mut pods: Vec<&'a Pod> = self.nodes[i]
             .pods
             .iter()
@@ -321,11 +344,20 @@ impl<'a> Snapshot<'a> {
         };
 
         // Nominated node first (upstream evaluateNominatedNode).
-        let nominated_name = pod.status.as_ref().and_then(|s| s.nominated_node_name.as_deref()).unwrap_or("");
+        let nominated_name = pod
+            .status
+            .as_ref()
+            .and_then(|s| s.nominated_node_name.as_deref())
+            .unwrap_or("");
         if let Some(i) = self.index(nominated_name) {
-            let allowed = state.node_names.as_ref().is_none_or(|names| names.contains(nominated_name));
+            let allowed = state
+                .node_names
+                .as_ref()
+                .is_none_or(|names| names.contains(nominated_name));
             if allowed && self.filter_node(i, pod, &state).is_ok() {
-                return ScheduleResult::Bound { node: nominated_name.to_string() };
+                return ScheduleResult::Bound {
+                    node: nominated_name.to_string(),
+                };
             }
         }
 
@@ -347,11 +379,15 @@ impl<'a> Snapshot<'a> {
         }
         match feasible.len() {
             0 => preemption::post_filter(pod, self, Some(&state), diagnosis),
-            1 => ScheduleResult::Bound { node: self.nodes[feasible[0]].name().to_string() },
+            1 => ScheduleResult::Bound {
+                node: self.nodes[feasible[0]].name().to_string(),
+            },
             _ => {
                 let scored = score::prioritize_nodes(pod, &state, self, &feasible);
                 let best = score::select_host(&scored, rng_pick);
-                ScheduleResult::Bound { node: self.nodes[best].name().to_string() }
+                ScheduleResult::Bound {
+                    node: self.nodes[best].name().to_string(),
+                }
             }
         }
     }
@@ -363,9 +399,17 @@ impl<'a> Snapshot<'a> {
     /// Pods of the batch that already carry `status.nominatedNodeName` are first recorded as nominated
     /// there (upstream's nominator), so lower-priority pods in the batch can't take the space reserved
     /// for them.
-    pub fn schedule_batch(&mut self, pods: &[&'a Pod], rng_pick: &mut dyn FnMut(usize) -> usize) -> Vec<ScheduleResult> {
+    pub fn schedule_batch(
+        &mut self,
+        pods: &[&'a Pod],
+        rng_pick: &mut dyn FnMut(usize) -> usize,
+    ) -> Vec<ScheduleResult> {
         for &pod in pods {
-            if let Some(node) = pod.status.as_ref().and_then(|s| s.nominated_node_name.as_deref()) {
+            if let Some(node) = pod
+                .status
+                .as_ref()
+                .and_then(|s| s.nominated_node_name.as_deref())
+            {
                 self.add_nominated(pod, node);
             }
         }
@@ -376,7 +420,10 @@ impl<'a> Snapshot<'a> {
                 ScheduleResult::Bound { node } => {
                     self.assume(pod, node);
                 }
-                ScheduleResult::Unschedulable { nominated_node: Some(node), .. } => {
+                ScheduleResult::Unschedulable {
+                    nominated_node: Some(node),
+                    ..
+                } => {
                     self.add_nominated(pod, node);
                 }
                 ScheduleResult::Unschedulable { .. } => {}
@@ -389,7 +436,11 @@ impl<'a> Snapshot<'a> {
 
 /// Schedules one pod against `nodes` (builds a [`Snapshot`], O(n)). Prefer [`Snapshot`] /
 /// [`schedule_batch`] when scheduling many pods.
-pub fn schedule_pod(pod: &Pod, nodes: &[NodeInfo], rng_pick: &mut dyn FnMut(usize) -> usize) -> ScheduleResult {
+pub fn schedule_pod(
+    pod: &Pod,
+    nodes: &[NodeInfo],
+    rng_pick: &mut dyn FnMut(usize) -> usize,
+) -> ScheduleResult {
     Snapshot::new(nodes.to_vec()).schedule(pod, rng_pick)
 }
 

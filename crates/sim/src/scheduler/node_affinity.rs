@@ -19,7 +19,11 @@ pub const ERR_REASON_CONFLICT: &str = "pod affinity terms conflict";
 
 /// The status the framework gives nodes left out by a PreFilter result (v1.29+ text).
 pub fn not_in_prefilter_result() -> Status {
-    Status::new(Code::UnschedulableAndUnresolvable, "", format!("node(s) didn't satisfy plugin(s) [{NAME}]"))
+    Status::new(
+        Code::UnschedulableAndUnresolvable,
+        "",
+        format!("node(s) didn't satisfy plugin(s) [{NAME}]"),
+    )
 }
 
 /// PreFilter: `Ok(Some(names))` when every required term has a `metadata.name In` matchField (names =
@@ -27,8 +31,12 @@ pub fn not_in_prefilter_result() -> Status {
 /// `Err` (UnschedulableAndUnresolvable, `pod affinity terms conflict`) when that union is empty.
 /// Upstream: `NodeAffinity.PreFilter`.
 pub fn pre_filter(pod: &Pod) -> Result<Option<BTreeSet<String>>, Status> {
-    let Some(spec) = pod.spec.as_ref() else { return Ok(None) };
-    let Some(terms) = required_terms(spec) else { return Ok(None) };
+    let Some(spec) = pod.spec.as_ref() else {
+        return Ok(None);
+    };
+    let Some(terms) = required_terms(spec) else {
+        return Ok(None);
+    };
     if terms.is_empty() {
         return Ok(None);
     }
@@ -51,7 +59,11 @@ pub fn pre_filter(pod: &Pod) -> Result<Option<BTreeSet<String>>, Status> {
         }
     }
     if union.is_empty() {
-        return Err(Status::new(Code::UnschedulableAndUnresolvable, NAME, ERR_REASON_CONFLICT));
+        return Err(Status::new(
+            Code::UnschedulableAndUnresolvable,
+            NAME,
+            ERR_REASON_CONFLICT,
+        ));
     }
     Ok(Some(union))
 }
@@ -59,17 +71,26 @@ pub fn pre_filter(pod: &Pod) -> Result<Option<BTreeSet<String>>, Status> {
 /// Filter: `spec.nodeSelector` AND required node affinity; UnschedulableAndUnresolvable on mismatch.
 /// Upstream: `NodeAffinity.Filter`.
 pub fn filter(pod: &Pod, node: &Node) -> Result<(), Status> {
-    let Some(spec) = pod.spec.as_ref() else { return Ok(()) };
+    let Some(spec) = pod.spec.as_ref() else {
+        return Ok(());
+    };
     if required_node_affinity_matches(spec, node) {
         Ok(())
     } else {
-        Err(Status::new(Code::UnschedulableAndUnresolvable, NAME, ERR_REASON_POD))
+        Err(Status::new(
+            Code::UnschedulableAndUnresolvable,
+            NAME,
+            ERR_REASON_POD,
+        ))
     }
 }
 
 /// Raw score: sum of weights of matching preferred terms. Upstream: `NodeAffinity.Score`.
 pub fn raw_score(pod: &Pod, node: &Node) -> i64 {
-    pod.spec.as_ref().map(|s| preferred_score(s, node)).unwrap_or(0)
+    pod.spec
+        .as_ref()
+        .map(|s| preferred_score(s, node))
+        .unwrap_or(0)
 }
 
 #[cfg(test)]
@@ -90,11 +111,17 @@ mod tests {
     }
 
     fn fields(reqs: Vec<NodeSelectorRequirement>) -> NodeSelectorTerm {
-        NodeSelectorTerm { match_fields: Some(reqs), match_expressions: None }
+        NodeSelectorTerm {
+            match_fields: Some(reqs),
+            match_expressions: None,
+        }
     }
 
     fn exprs(reqs: Vec<NodeSelectorRequirement>) -> NodeSelectorTerm {
-        NodeSelectorTerm { match_expressions: Some(reqs), match_fields: None }
+        NodeSelectorTerm {
+            match_expressions: Some(reqs),
+            match_fields: None,
+        }
     }
 
     #[test]
@@ -103,26 +130,87 @@ mod tests {
         let n = with_labels(node("node1"), &[("foo", "bar"), ("zone", "a")]);
         let cases: Vec<(&str, Pod, bool)> = vec![
             ("no selector", pod("p"), true),
-            ("missing labels", with_node_selector(pod("p"), &[("foo", "baz")]), false),
-            ("same labels", with_node_selector(pod("p"), &[("foo", "bar")]), true),
-            ("node labels are superset", with_node_selector(pod("p"), &[("zone", "a")]), true),
-            ("In matches", with_required(pod("p"), vec![exprs(vec![req("foo", "In", &["bar", "value2"])])]), true),
-            ("Gt on a non-integer label", with_required(pod("p"), vec![exprs(vec![req("foo", "Gt", &["0"])])]), false),
-            ("NotIn", with_required(pod("p"), vec![exprs(vec![req("foo", "NotIn", &["bar"])])]), false),
-            ("DoesNotExist", with_required(pod("p"), vec![exprs(vec![req("nope", "DoesNotExist", &[])])]), true),
-            ("empty term list matches nothing", with_required(pod("p"), vec![NodeSelectorTerm::default()]), false),
+            (
+                "missing labels",
+                with_node_selector(pod("p"), &[("foo", "baz")]),
+                false,
+            ),
+            (
+                "same labels",
+                with_node_selector(pod("p"), &[("foo", "bar")]),
+                true,
+            ),
+            (
+                "node labels are superset",
+                with_node_selector(pod("p"), &[("zone", "a")]),
+                true,
+            ),
+            (
+                "In matches",
+                with_required(
+                    pod("p"),
+                    vec![exprs(vec![req("foo", "In", &["bar", "value2"])])],
+                ),
+                true,
+            ),
+            (
+                "Gt on a non-integer label",
+                with_required(pod("p"), vec![exprs(vec![req("foo", "Gt", &["0"])])]),
+                false,
+            ),
+            (
+                "NotIn",
+                with_required(pod("p"), vec![exprs(vec![req("foo", "NotIn", &["bar"])])]),
+                false,
+            ),
+            (
+                "DoesNotExist",
+                with_required(
+                    pod("p"),
+                    vec![exprs(vec![req("nope", "DoesNotExist", &[])])],
+                ),
+                true,
+            ),
+            (
+                "empty term list matches nothing",
+                with_required(pod("p"), vec![NodeSelectorTerm::default()]),
+                false,
+            ),
             (
                 "terms are ORed",
-                with_required(pod("p"), vec![exprs(vec![req("foo", "In", &["x"])]), exprs(vec![req("zone", "Exists", &[])])]),
+                with_required(
+                    pod("p"),
+                    vec![
+                        exprs(vec![req("foo", "In", &["x"])]),
+                        exprs(vec![req("zone", "Exists", &[])]),
+                    ],
+                ),
                 true,
             ),
             (
                 "nodeSelector and affinity are ANDed",
-                with_node_selector(with_required(pod("p"), vec![exprs(vec![req("zone", "Exists", &[])])]), &[("foo", "baz")]),
+                with_node_selector(
+                    with_required(pod("p"), vec![exprs(vec![req("zone", "Exists", &[])])]),
+                    &[("foo", "baz")],
+                ),
                 false,
             ),
-            ("matchFields metadata.name In", with_required(pod("p"), vec![fields(vec![req("metadata.name", "In", &["node1"])])]), true),
-            ("matchFields other name", with_required(pod("p"), vec![fields(vec![req("metadata.name", "In", &["node2"])])]), false),
+            (
+                "matchFields metadata.name In",
+                with_required(
+                    pod("p"),
+                    vec![fields(vec![req("metadata.name", "In", &["node1"])])],
+                ),
+                true,
+            ),
+            (
+                "matchFields other name",
+                with_required(
+                    pod("p"),
+                    vec![fields(vec![req("metadata.name", "In", &["node2"])])],
+                ),
+                false,
+            ),
         ];
         for (name, p, fits) in cases {
             let got = filter(&p, &n);
@@ -138,28 +226,45 @@ mod tests {
     fn test_node_affinity_pre_filter() {
         // Mirrors the PreFilter rows of upstream TestNodeAffinity ("Pod with matchFields using In
         // operator", "…with multiple terms…", "…conflicting…").
-        let set = |names: &[&str]| Some(names.iter().map(|n| n.to_string()).collect::<BTreeSet<_>>());
+        let set =
+            |names: &[&str]| Some(names.iter().map(|n| n.to_string()).collect::<BTreeSet<_>>());
         let cases: Vec<(&str, Pod, Result<Option<BTreeSet<String>>, &str>)> = vec![
             ("no affinity", pod("p"), Ok(None)),
-            ("one pinned term", daemon_pod("p", "node1"), Ok(set(&["node1"]))),
+            (
+                "one pinned term",
+                daemon_pod("p", "node1"),
+                Ok(set(&["node1"])),
+            ),
             (
                 "two pinned terms are unioned",
                 with_required(
                     pod("p"),
-                    vec![fields(vec![req("metadata.name", "In", &["node1"])]), fields(vec![req("metadata.name", "In", &["node2"])])],
+                    vec![
+                        fields(vec![req("metadata.name", "In", &["node1"])]),
+                        fields(vec![req("metadata.name", "In", &["node2"])]),
+                    ],
                 ),
                 Ok(set(&["node1", "node2"])),
             ),
             (
                 "a term without a name pin evaluates all nodes",
-                with_required(pod("p"), vec![fields(vec![req("metadata.name", "In", &["node1"])]), exprs(vec![req("foo", "Exists", &[])])]),
+                with_required(
+                    pod("p"),
+                    vec![
+                        fields(vec![req("metadata.name", "In", &["node1"])]),
+                        exprs(vec![req("foo", "Exists", &[])]),
+                    ],
+                ),
                 Ok(None),
             ),
             (
                 "requirements in one term are intersected",
                 with_required(
                     pod("p"),
-                    vec![fields(vec![req("metadata.name", "In", &["node1", "node2"]), req("metadata.name", "In", &["node2"])])],
+                    vec![fields(vec![
+                        req("metadata.name", "In", &["node1", "node2"]),
+                        req("metadata.name", "In", &["node2"]),
+                    ])],
                 ),
                 Ok(set(&["node2"])),
             ),
@@ -167,11 +272,21 @@ mod tests {
                 "conflicting requirements",
                 with_required(
                     pod("p"),
-                    vec![fields(vec![req("metadata.name", "In", &["node1"]), req("metadata.name", "In", &["node2"])])],
+                    vec![fields(vec![
+                        req("metadata.name", "In", &["node1"]),
+                        req("metadata.name", "In", &["node2"]),
+                    ])],
                 ),
                 Err(ERR_REASON_CONFLICT),
             ),
-            ("NotIn is not a pin", with_required(pod("p"), vec![fields(vec![req("metadata.name", "NotIn", &["node1"])])]), Ok(None)),
+            (
+                "NotIn is not a pin",
+                with_required(
+                    pod("p"),
+                    vec![fields(vec![req("metadata.name", "NotIn", &["node1"])])],
+                ),
+                Ok(None),
+            ),
         ];
         for (name, p, want) in cases {
             let got = pre_filter(&p).map_err(|s| s.reasons.join(""));
@@ -183,12 +298,31 @@ mod tests {
     fn test_node_affinity_score() {
         // Mirrors upstream TestNodeAffinityPriority: sum of matching preferred weights, normalised to 0–100.
         let mut p = pod("p");
-        let na = p.spec.as_mut().unwrap().affinity.get_or_insert_with(Default::default).node_affinity.get_or_insert_with(Default::default);
+        let na = p
+            .spec
+            .as_mut()
+            .unwrap()
+            .affinity
+            .get_or_insert_with(Default::default)
+            .node_affinity
+            .get_or_insert_with(Default::default);
         na.preferred_during_scheduling_ignored_during_execution = Some(vec![
-            PreferredSchedulingTerm { weight: 2, preference: exprs(vec![req("foo", "In", &["bar"])]) },
-            PreferredSchedulingTerm { weight: 4, preference: exprs(vec![req("key", "In", &["value"])]) },
-            PreferredSchedulingTerm { weight: 0, preference: exprs(vec![req("foo", "Exists", &[])]) },
-            PreferredSchedulingTerm { weight: 5, preference: NodeSelectorTerm::default() },
+            PreferredSchedulingTerm {
+                weight: 2,
+                preference: exprs(vec![req("foo", "In", &["bar"])]),
+            },
+            PreferredSchedulingTerm {
+                weight: 4,
+                preference: exprs(vec![req("key", "In", &["value"])]),
+            },
+            PreferredSchedulingTerm {
+                weight: 0,
+                preference: exprs(vec![req("foo", "Exists", &[])]),
+            },
+            PreferredSchedulingTerm {
+                weight: 5,
+                preference: NodeSelectorTerm::default(),
+            },
         ]);
         let nodes = [
             with_labels(node("m1"), &[("foo", "bar")]),

@@ -13,11 +13,19 @@ pub const ERR_REASON: &str = "node(s) didn't match the requested node name";
 /// Fails (UnschedulableAndUnresolvable) when `spec.nodeName` is set and differs from the node's name.
 /// Upstream: `nodename.Fits`.
 pub fn filter(pod: &Pod, node: &Node) -> Result<(), Status> {
-    let wanted = pod.spec.as_ref().and_then(|s| s.node_name.as_deref()).unwrap_or("");
+    let wanted = pod
+        .spec
+        .as_ref()
+        .and_then(|s| s.node_name.as_deref())
+        .unwrap_or("");
     if wanted.is_empty() || Some(wanted) == node.metadata.name.as_deref() {
         Ok(())
     } else {
-        Err(Status::new(Code::UnschedulableAndUnresolvable, NAME, ERR_REASON))
+        Err(Status::new(
+            Code::UnschedulableAndUnresolvable,
+            NAME,
+            ERR_REASON,
+        ))
     }
 }
 
@@ -36,7 +44,8 @@ mod tests {
         ];
         for (name, pod_node, node_name, fits) in cases {
             let mut p = pod("p");
-            p.spec.as_mut().unwrap().node_name = (!pod_node.is_empty()).then(|| pod_node.to_string());
+            p.spec.as_mut().unwrap().node_name =
+                (!pod_node.is_empty()).then(|| pod_node.to_string());
             let got = filter(&p, &node(node_name));
             assert_eq!(got.is_ok(), fits, "{name}");
             if let Err(s) = got {

@@ -36,15 +36,25 @@ impl HostPort {
 
 /// Host ports of the pod's (regular) containers, hostPort > 0 only. Upstream: `schedutil.GetHostPorts`.
 pub fn pod_host_ports(pod: &Pod) -> Vec<HostPort> {
-    let Some(spec) = pod.spec.as_ref() else { return Vec::new() };
+    let Some(spec) = pod.spec.as_ref() else {
+        return Vec::new();
+    };
     spec.containers
         .iter()
         .flat_map(|c| c.ports.iter().flatten())
         .filter_map(|p| {
             let port = p.host_port.filter(|&hp| hp > 0)?;
             Some(HostPort {
-                ip: p.host_ip.clone().filter(|ip| !ip.is_empty()).unwrap_or_else(|| DEFAULT_BIND_ALL.to_string()),
-                protocol: p.protocol.clone().filter(|pr| !pr.is_empty()).unwrap_or_else(|| "TCP".to_string()),
+                ip: p
+                    .host_ip
+                    .clone()
+                    .filter(|ip| !ip.is_empty())
+                    .unwrap_or_else(|| DEFAULT_BIND_ALL.to_string()),
+                protocol: p
+                    .protocol
+                    .clone()
+                    .filter(|pr| !pr.is_empty())
+                    .unwrap_or_else(|| "TCP".to_string()),
                 port,
             })
         })
@@ -78,18 +88,78 @@ mod tests {
         // Mirrors upstream TestNodePorts (nodeports/node_ports_test.go).
         let cases: Vec<(&str, Vec<(&str, &str, i32)>, Vec<(&str, &str, i32)>, bool)> = vec![
             ("nothing running", vec![("", "UDP", 8080)], vec![], true),
-            ("other port", vec![("", "UDP", 8080)], vec![("", "UDP", 9090)], true),
-            ("same udp port", vec![("", "UDP", 8080)], vec![("", "UDP", 8080)], false),
-            ("same tcp port", vec![("", "TCP", 8080)], vec![("", "TCP", 8080)], false),
-            ("different host ip", vec![("127.0.0.1", "TCP", 8080)], vec![("127.0.0.2", "TCP", 8080)], true),
-            ("different protocol", vec![("", "UDP", 8080)], vec![("", "TCP", 8080)], true),
-            ("second udp port conflict", vec![("", "UDP", 8000), ("", "UDP", 8080)], vec![("", "UDP", 8080)], false),
-            ("first tcp port conflict due to 0.0.0.0 hostIP", vec![("0.0.0.0", "TCP", 8001)], vec![("127.0.0.1", "TCP", 8001)], false),
-            ("TCP hostPort conflict due to 0.0.0.0 hostIP", vec![("127.0.0.1", "TCP", 8001)], vec![("0.0.0.0", "TCP", 8001)], false),
-            ("second tcp port conflict to 0.0.0.0 hostIP", vec![("127.0.0.1", "TCP", 8001), ("127.0.0.1", "UDP", 8002)], vec![("", "TCP", 8001)], false),
-            ("UDP hostPort conflict due to 0.0.0.0 hostIP", vec![("127.0.0.1", "UDP", 8001)], vec![("0.0.0.0", "UDP", 8001)], false),
-            ("no conflict on SCTP vs TCP", vec![("", "SCTP", 8001)], vec![("", "TCP", 8001)], true),
-            ("hostPort 0 never conflicts", vec![("", "TCP", 0)], vec![("", "TCP", 0)], true),
+            (
+                "other port",
+                vec![("", "UDP", 8080)],
+                vec![("", "UDP", 9090)],
+                true,
+            ),
+            (
+                "same udp port",
+                vec![("", "UDP", 8080)],
+                vec![("", "UDP", 8080)],
+                false,
+            ),
+            (
+                "same tcp port",
+                vec![("", "TCP", 8080)],
+                vec![("", "TCP", 8080)],
+                false,
+            ),
+            (
+                "different host ip",
+                vec![("127.0.0.1", "TCP", 8080)],
+                vec![("127.0.0.2", "TCP", 8080)],
+                true,
+            ),
+            (
+                "different protocol",
+                vec![("", "UDP", 8080)],
+                vec![("", "TCP", 8080)],
+                true,
+            ),
+            (
+                "second udp port conflict",
+                vec![("", "UDP", 8000), ("", "UDP", 8080)],
+                vec![("", "UDP", 8080)],
+                false,
+            ),
+            (
+                "first tcp port conflict due to 0.0.0.0 hostIP",
+                vec![("0.0.0.0", "TCP", 8001)],
+                vec![("127.0.0.1", "TCP", 8001)],
+                false,
+            ),
+            (
+                "TCP hostPort conflict due to 0.0.0.0 hostIP",
+                vec![("127.0.0.1", "TCP", 8001)],
+                vec![("0.0.0.0", "TCP", 8001)],
+                false,
+            ),
+            (
+                "second tcp port conflict to 0.0.0.0 hostIP",
+                vec![("127.0.0.1", "TCP", 8001), ("127.0.0.1", "UDP", 8002)],
+                vec![("", "TCP", 8001)],
+                false,
+            ),
+            (
+                "UDP hostPort conflict due to 0.0.0.0 hostIP",
+                vec![("127.0.0.1", "UDP", 8001)],
+                vec![("0.0.0.0", "UDP", 8001)],
+                false,
+            ),
+            (
+                "no conflict on SCTP vs TCP",
+                vec![("", "SCTP", 8001)],
+                vec![("", "TCP", 8001)],
+                true,
+            ),
+            (
+                "hostPort 0 never conflicts",
+                vec![("", "TCP", 0)],
+                vec![("", "TCP", 0)],
+                true,
+            ),
         ];
         for (name, want, used, fits) in cases {
             let p = with_host_ports(pod("p"), &want);

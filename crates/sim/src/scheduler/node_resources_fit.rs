@@ -42,7 +42,10 @@ pub struct Resources {
 pub fn is_scalar_resource_name(name: &str) -> bool {
     let prefixed_native = name.contains("kubernetes.io/");
     let extended = name.contains('/') && !prefixed_native && !name.starts_with("requests.");
-    extended || prefixed_native || name.starts_with("hugepages-") || name.starts_with("attachable-volumes-")
+    extended
+        || prefixed_native
+        || name.starts_with("hugepages-")
+        || name.starts_with("attachable-volumes-")
 }
 
 fn to_i64(v: i128) -> i64 {
@@ -74,7 +77,9 @@ impl Resources {
                 "memory" => self.memory += value(q),
                 "ephemeral-storage" => self.ephemeral_storage += value(q),
                 "pods" => self.allowed_pod_number += value(q),
-                other if is_scalar_resource_name(other) => *self.scalar.entry(other.to_string()).or_default() += value(q),
+                other if is_scalar_resource_name(other) => {
+                    *self.scalar.entry(other.to_string()).or_default() += value(q)
+                }
                 _ => {}
             }
         }
@@ -104,7 +109,10 @@ impl Resources {
 
     /// True when nothing at all is requested (cpu, memory, ephemeral-storage, scalars).
     pub fn is_zero(&self) -> bool {
-        self.milli_cpu == 0 && self.memory == 0 && self.ephemeral_storage == 0 && self.scalar.values().all(|v| *v == 0)
+        self.milli_cpu == 0
+            && self.memory == 0
+            && self.ephemeral_storage == 0
+            && self.scalar.values().all(|v| *v == 0)
     }
 }
 
@@ -123,9 +131,14 @@ fn container_requests(reqs: Option<&BTreeMap<String, Quantity>>, non_missing: bo
 }
 
 fn requests(pod: &Pod, non_missing: bool) -> Resources {
-    let Some(spec) = pod.spec.as_ref() else { return Resources::default() };
+    let Some(spec) = pod.spec.as_ref() else {
+        return Resources::default();
+    };
     let reqs_of = |c: &dsplay_api::types::Container| {
-        container_requests(c.resources.as_ref().and_then(|r| r.requests.as_ref()), non_missing)
+        container_requests(
+            c.resources.as_ref().and_then(|r| r.requests.as_ref()),
+            non_missing,
+        )
     };
     let mut total = Resources::default();
     for c in &spec.containers {
@@ -243,7 +256,12 @@ pub fn fits_request(request: &Resources, node: &Node, pods: &[&Pod]) -> Vec<Insu
     };
     check("cpu", request.milli_cpu, used.milli_cpu, alloc.milli_cpu);
     check("memory", request.memory, used.memory, alloc.memory);
-    check("ephemeral-storage", request.ephemeral_storage, used.ephemeral_storage, alloc.ephemeral_storage);
+    check(
+        "ephemeral-storage",
+        request.ephemeral_storage,
+        used.ephemeral_storage,
+        alloc.ephemeral_storage,
+    );
     for (name, &q) in &request.scalar {
         let u = used.scalar.get(name).copied().unwrap_or(0);
         let c = alloc.scalar.get(name).copied().unwrap_or(0);
@@ -259,8 +277,16 @@ pub fn filter(request: &Resources, node: &Node, pods: &[&Pod]) -> Result<(), Sta
     if insufficient.is_empty() {
         return Ok(());
     }
-    let code = if insufficient.iter().any(|r| r.unresolvable) { Code::UnschedulableAndUnresolvable } else { Code::Unschedulable };
-    Err(Status { code, plugin: NAME, reasons: insufficient.into_iter().map(|r| r.reason).collect() })
+    let code = if insufficient.iter().any(|r| r.unresolvable) {
+        Code::UnschedulableAndUnresolvable
+    } else {
+        Code::Unschedulable
+    };
+    Err(Status {
+        code,
+        plugin: NAME,
+        reasons: insufficient.into_iter().map(|r| r.reason).collect(),
+    })
 }
 
 fn least_requested_score(requested: i64, capacity: i64) -> i64 {
@@ -297,7 +323,11 @@ pub fn least_allocated_score(pod_non_zero: &Resources, node: &Node, pods: &[&Pod
 /// BalancedAllocation score (0–100): (1 − std-dev of the cpu and memory request fractions) × 100, using
 /// actual requests; `None` for a best-effort pod (the plugin skips it since v1.33).
 /// Upstream: `balancedResourceScorer`, `BalancedAllocation.PreScore`.
-pub fn balanced_allocation_score(pod_request: &Resources, node: &Node, pods: &[&Pod]) -> Option<i64> {
+pub fn balanced_allocation_score(
+    pod_request: &Resources,
+    node: &Node,
+    pods: &[&Pod],
+) -> Option<i64> {
     if pod_request.milli_cpu == 0 && pod_request.memory == 0 {
         return None;
     }
@@ -312,7 +342,11 @@ pub fn balanced_allocation_score(pod_request: &Resources, node: &Node, pods: &[&
         .filter(|(_, cap)| *cap != 0)
         .map(|(req, cap)| (*req as f64 / *cap as f64).min(1.0))
         .collect();
-    let std = if fractions.len() == 2 { ((fractions[0] - fractions[1]) / 2.0).abs() } else { 0.0 };
+    let std = if fractions.len() == 2 {
+        ((fractions[0] - fractions[1]) / 2.0).abs()
+    } else {
+        0.0
+    };
     Some(((1.0 - std) * MAX_NODE_SCORE as f64) as i64)
 }
 
@@ -357,42 +391,148 @@ mod tests {
     fn test_compute_pod_resource_request() {
         // Mirrors upstream computePodResourceRequest doc example + TestPodRequests (sidecars, overhead).
         let p = with_init(
-            pod_req("p", &[&[("cpu", "2"), ("memory", "1G")], &[("cpu", "1"), ("memory", "1G")]]),
-            &[(&[("cpu", "2"), ("memory", "1G")], false), (&[("cpu", "2"), ("memory", "3G")], false)],
+            pod_req(
+                "p",
+                &[
+                    &[("cpu", "2"), ("memory", "1G")],
+                    &[("cpu", "1"), ("memory", "1G")],
+                ],
+            ),
+            &[
+                (&[("cpu", "2"), ("memory", "1G")], false),
+                (&[("cpu", "2"), ("memory", "3G")], false),
+            ],
         );
         let r = pod_requests(&p);
-        assert_eq!((r.milli_cpu, r.memory), (3000, 3_000_000_000), "init max vs container sum");
+        assert_eq!(
+            (r.milli_cpu, r.memory),
+            (3000, 3_000_000_000),
+            "init max vs container sum"
+        );
 
-        let sidecar = with_init(pod_req("p", &[&[("cpu", "1")]]), &[(&[("cpu", "1")], true), (&[("cpu", "3")], false)]);
-        assert_eq!(pod_requests(&sidecar).milli_cpu, 4000, "sidecar 1 + later init 3 → peak 4; steady 2");
+        let sidecar = with_init(
+            pod_req("p", &[&[("cpu", "1")]]),
+            &[(&[("cpu", "1")], true), (&[("cpu", "3")], false)],
+        );
+        assert_eq!(
+            pod_requests(&sidecar).milli_cpu,
+            4000,
+            "sidecar 1 + later init 3 → peak 4; steady 2"
+        );
 
         let mut with_overhead = pod_req("p", &[&[("cpu", "100m")]]);
-        with_overhead.spec.as_mut().unwrap().overhead = Some(list(&[("cpu", "250m"), ("memory", "120Mi")]));
+        with_overhead.spec.as_mut().unwrap().overhead =
+            Some(list(&[("cpu", "250m"), ("memory", "120Mi")]));
         let r = pod_requests(&with_overhead);
-        assert_eq!((r.milli_cpu, r.memory), (350, 120 * 1024 * 1024), "overhead");
+        assert_eq!(
+            (r.milli_cpu, r.memory),
+            (350, 120 * 1024 * 1024),
+            "overhead"
+        );
 
         let best_effort = pod_req("p", &[&[], &[("memory", "1Mi")]]);
         let nz = pod_non_zero_requests(&best_effort);
-        assert_eq!((nz.milli_cpu, nz.memory), (200, DEFAULT_MEMORY_REQUEST + 1024 * 1024), "non-zero defaults per container");
+        assert_eq!(
+            (nz.milli_cpu, nz.memory),
+            (200, DEFAULT_MEMORY_REQUEST + 1024 * 1024),
+            "non-zero defaults per container"
+        );
     }
 
     #[test]
     fn test_enough_requests() {
         // Mirrors upstream TestEnoughRequests (noderesources/fit_test.go): node allocatable 10 cpu,
         // 20 memory, 32 pods, 5 example.com/aaa; one existing pod uses cpu 5 / memory 19 or similar.
-        let n = node_alloc("n", &[("cpu", "10m"), ("memory", "20"), ("pods", "32"), ("example.com/aaa", "5")]);
+        let n = node_alloc(
+            "n",
+            &[
+                ("cpu", "10m"),
+                ("memory", "20"),
+                ("pods", "32"),
+                ("example.com/aaa", "5"),
+            ],
+        );
         let cases: Vec<(&str, Pod, Vec<Pod>, Vec<&str>, Code)> = vec![
-            ("no resources requested always fits", pod_req("p", &[]), vec![pod_req("e", &[&[("cpu", "10m"), ("memory", "20")]])], vec![], Code::Unschedulable),
-            ("too many resources fails", pod_req("p", &[&[("cpu", "1m"), ("memory", "1")]]), vec![pod_req("e", &[&[("cpu", "10m"), ("memory", "20")]])], vec!["Insufficient cpu", "Insufficient memory"], Code::Unschedulable),
-            ("too many resources fails due to init container cpu", with_init(pod_req("p", &[&[("cpu", "1m"), ("memory", "1")]]), &[(&[("cpu", "3m"), ("memory", "1")], false)]), vec![pod_req("e", &[&[("cpu", "8m"), ("memory", "19")]])], vec!["Insufficient cpu"], Code::Unschedulable),
-            ("both resources fit", pod_req("p", &[&[("cpu", "1m"), ("memory", "1")]]), vec![pod_req("e", &[&[("cpu", "5m"), ("memory", "5")]])], vec![], Code::Unschedulable),
-            ("one resource memory fits", pod_req("p", &[&[("cpu", "2m"), ("memory", "1")]]), vec![pod_req("e", &[&[("cpu", "9m"), ("memory", "5")]])], vec!["Insufficient cpu"], Code::Unschedulable),
-            ("one resource cpu fits", pod_req("p", &[&[("cpu", "1m"), ("memory", "2")]]), vec![pod_req("e", &[&[("cpu", "5m"), ("memory", "19")]])], vec!["Insufficient memory"], Code::Unschedulable),
-            ("extended resource fits", pod_req("p", &[&[("example.com/aaa", "1")]]), vec![pod_req("e", &[])], vec![], Code::Unschedulable),
-            ("extended resource capacity enforced", pod_req("p", &[&[("example.com/aaa", "10")]]), vec![], vec!["Insufficient example.com/aaa"], Code::UnschedulableAndUnresolvable),
-            ("extended resource allocatable enforced", pod_req("p", &[&[("example.com/aaa", "1")]]), vec![pod_req("e", &[&[("example.com/aaa", "5")]])], vec!["Insufficient example.com/aaa"], Code::Unschedulable),
-            ("unknown extended resource is insufficient", pod_req("p", &[&[("example.com/bbb", "1")]]), vec![], vec!["Insufficient example.com/bbb"], Code::UnschedulableAndUnresolvable),
-            ("request above total allocatable is unresolvable", pod_req("p", &[&[("cpu", "11m")]]), vec![], vec!["Insufficient cpu"], Code::UnschedulableAndUnresolvable),
+            (
+                "no resources requested always fits",
+                pod_req("p", &[]),
+                vec![pod_req("e", &[&[("cpu", "10m"), ("memory", "20")]])],
+                vec![],
+                Code::Unschedulable,
+            ),
+            (
+                "too many resources fails",
+                pod_req("p", &[&[("cpu", "1m"), ("memory", "1")]]),
+                vec![pod_req("e", &[&[("cpu", "10m"), ("memory", "20")]])],
+                vec!["Insufficient cpu", "Insufficient memory"],
+                Code::Unschedulable,
+            ),
+            (
+                "too many resources fails due to init container cpu",
+                with_init(
+                    pod_req("p", &[&[("cpu", "1m"), ("memory", "1")]]),
+                    &[(&[("cpu", "3m"), ("memory", "1")], false)],
+                ),
+                vec![pod_req("e", &[&[("cpu", "8m"), ("memory", "19")]])],
+                vec!["Insufficient cpu"],
+                Code::Unschedulable,
+            ),
+            (
+                "both resources fit",
+                pod_req("p", &[&[("cpu", "1m"), ("memory", "1")]]),
+                vec![pod_req("e", &[&[("cpu", "5m"), ("memory", "5")]])],
+                vec![],
+                Code::Unschedulable,
+            ),
+            (
+                "one resource memory fits",
+                pod_req("p", &[&[("cpu", "2m"), ("memory", "1")]]),
+                vec![pod_req("e", &[&[("cpu", "9m"), ("memory", "5")]])],
+                vec!["Insufficient cpu"],
+                Code::Unschedulable,
+            ),
+            (
+                "one resource cpu fits",
+                pod_req("p", &[&[("cpu", "1m"), ("memory", "2")]]),
+                vec![pod_req("e", &[&[("cpu", "5m"), ("memory", "19")]])],
+                vec!["Insufficient memory"],
+                Code::Unschedulable,
+            ),
+            (
+                "extended resource fits",
+                pod_req("p", &[&[("example.com/aaa", "1")]]),
+                vec![pod_req("e", &[])],
+                vec![],
+                Code::Unschedulable,
+            ),
+            (
+                "extended resource capacity enforced",
+                pod_req("p", &[&[("example.com/aaa", "10")]]),
+                vec![],
+                vec!["Insufficient example.com/aaa"],
+                Code::UnschedulableAndUnresolvable,
+            ),
+            (
+                "extended resource allocatable enforced",
+                pod_req("p", &[&[("example.com/aaa", "1")]]),
+                vec![pod_req("e", &[&[("example.com/aaa", "5")]])],
+                vec!["Insufficient example.com/aaa"],
+                Code::Unschedulable,
+            ),
+            (
+                "unknown extended resource is insufficient",
+                pod_req("p", &[&[("example.com/bbb", "1")]]),
+                vec![],
+                vec!["Insufficient example.com/bbb"],
+                Code::UnschedulableAndUnresolvable,
+            ),
+            (
+                "request above total allocatable is unresolvable",
+                pod_req("p", &[&[("cpu", "11m")]]),
+                vec![],
+                vec!["Insufficient cpu"],
+                Code::UnschedulableAndUnresolvable,
+            ),
         ];
         for (name, p, existing, want, code) in cases {
             let refs: Vec<&Pod> = existing.iter().collect();
@@ -415,8 +555,16 @@ mod tests {
         let existing = pod_req("e", &[&[("cpu", "10m"), ("memory", "20")]]);
         let s = filter(&pod_requests(&pod_req("p", &[])), &n, &[&existing]).unwrap_err();
         assert_eq!(s.reasons, vec!["Too many pods"]);
-        let s = filter(&pod_requests(&pod_req("p", &[&[("cpu", "1m"), ("memory", "1")]])), &n, &[&existing]).unwrap_err();
-        assert_eq!(s.reasons, vec!["Too many pods", "Insufficient cpu", "Insufficient memory"]);
+        let s = filter(
+            &pod_requests(&pod_req("p", &[&[("cpu", "1m"), ("memory", "1")]])),
+            &n,
+            &[&existing],
+        )
+        .unwrap_err();
+        assert_eq!(
+            s.reasons,
+            vec!["Too many pods", "Insufficient cpu", "Insufficient memory"]
+        );
         assert_eq!(s.code, Code::Unschedulable);
     }
 
@@ -425,15 +573,36 @@ mod tests {
         // Mirrors upstream TestNodeResourcesLeastAllocated / TestNodeResourcesBalancedAllocation rows:
         // node 4000m / 10000 bytes; pod 3000m+5000 on an empty node → cpu (1000*100/4000)=25,
         // memory 50 → (25+50)/2 = 37; balanced: fractions 0.75 / 0.5 → std 0.125 → 87.
-        let n = node_alloc("n", &[("cpu", "4000m"), ("memory", "10000"), ("pods", "110")]);
-        let p = pod_req("p", &[&[("cpu", "1000m"), ("memory", "2000")], &[("cpu", "2000m"), ("memory", "3000")]]);
-        assert_eq!(least_allocated_score(&pod_non_zero_requests(&p), &n, &[]), 37);
-        assert_eq!(balanced_allocation_score(&pod_requests(&p), &n, &[]), Some(87));
+        let n = node_alloc(
+            "n",
+            &[("cpu", "4000m"), ("memory", "10000"), ("pods", "110")],
+        );
+        let p = pod_req(
+            "p",
+            &[
+                &[("cpu", "1000m"), ("memory", "2000")],
+                &[("cpu", "2000m"), ("memory", "3000")],
+            ],
+        );
+        assert_eq!(
+            least_allocated_score(&pod_non_zero_requests(&p), &n, &[]),
+            37
+        );
+        assert_eq!(
+            balanced_allocation_score(&pod_requests(&p), &n, &[]),
+            Some(87)
+        );
         // An empty node and a best-effort pod: defaults 100m/200Mi apply for LeastAllocated; balanced skips.
         let big = node_alloc("big", &[("cpu", "4"), ("memory", "8Gi"), ("pods", "110")]);
         let be = pod_req("be", &[&[]]);
-        assert_eq!(least_allocated_score(&pod_non_zero_requests(&be), &big, &[]), (97 + 97) / 2);
-        assert_eq!(balanced_allocation_score(&pod_requests(&be), &big, &[]), None);
+        assert_eq!(
+            least_allocated_score(&pod_non_zero_requests(&be), &big, &[]),
+            (97 + 97) / 2
+        );
+        assert_eq!(
+            balanced_allocation_score(&pod_requests(&be), &big, &[]),
+            None
+        );
     }
 
     #[test]

@@ -8,7 +8,9 @@
 //! dry-run (upstream samples max(10 %, 100) nodes from a random offset; identical for clusters ≤ 100 nodes).
 
 use super::fit_error::{Diagnosis, FitError};
-use super::{pod_key, pod_priority, run_filters, Code, CycleState, ScheduleResult, Snapshot, Status};
+use super::{
+    pod_key, pod_priority, run_filters, Code, CycleState, ScheduleResult, Snapshot, Status,
+};
 use dsplay_api::types::{Pod, PodCondition};
 use std::cmp::Reverse;
 
@@ -19,7 +21,8 @@ pub const NOT_HELPFUL: &str = "Preemption is not helpful for scheduling";
 /// `PodEligibleToPreemptOthers` message for `preemptionPolicy: Never`.
 pub const NOT_ELIGIBLE_NEVER: &str = "not eligible due to preemptionPolicy=Never.";
 /// `PodEligibleToPreemptOthers` message while earlier victims are still terminating.
-pub const NOT_ELIGIBLE_TERMINATING: &str = "not eligible due to a terminating pod on the nominated node.";
+pub const NOT_ELIGIBLE_TERMINATING: &str =
+    "not eligible due to a terminating pod on the nominated node.";
 /// Event reason on each victim.
 pub const PREEMPTED_REASON: &str = "Preempted";
 
@@ -40,12 +43,18 @@ pub fn victim_event_message(preemptor: &Pod, node: &str) -> String {
 /// `DisruptionTarget=True reason=PreemptionByScheduler`. The caller must set it (with a
 /// lastTransitionTime): it is how a retried preemptor recognises its victims are still terminating.
 pub fn disruption_target_condition(preemptor: &Pod) -> PodCondition {
-    let scheduler = preemptor.spec.as_ref().and_then(|s| s.scheduler_name.as_deref()).unwrap_or("default-scheduler");
+    let scheduler = preemptor
+        .spec
+        .as_ref()
+        .and_then(|s| s.scheduler_name.as_deref())
+        .unwrap_or("default-scheduler");
     PodCondition {
         type_: "DisruptionTarget".into(),
         status: "True".into(),
         reason: Some("PreemptionByScheduler".into()),
-        message: Some(format!("{scheduler}: preempting to accommodate a higher priority pod")),
+        message: Some(format!(
+            "{scheduler}: preempting to accommodate a higher priority pod"
+        )),
         ..Default::default()
     }
 }
@@ -65,21 +74,43 @@ pub fn pod_terminating_by_preemption(pod: &Pod) -> bool {
 /// `Err(message)` when the pod may not preempt: `preemptionPolicy: Never`, or (when its nominated node is
 /// not UnschedulableAndUnresolvable) a lower-priority pod there is still terminating by preemption.
 /// Upstream: `PodEligibleToPreemptOthers`.
-pub fn pod_eligible_to_preempt_others(pod: &Pod, snapshot: &Snapshot, diagnosis: &Diagnosis) -> Result<(), &'static str> {
-    if pod.spec.as_ref().and_then(|s| s.preemption_policy.as_deref()) == Some("Never") {
+pub fn pod_eligible_to_preempt_others(
+    pod: &Pod,
+    snapshot: &Snapshot,
+    diagnosis: &Diagnosis,
+) -> Result<(), &'static str> {
+    if pod
+        .spec
+        .as_ref()
+        .and_then(|s| s.preemption_policy.as_deref())
+        == Some("Never")
+    {
         return Err(NOT_ELIGIBLE_NEVER);
     }
-    let nominated = pod.status.as_ref().and_then(|s| s.nominated_node_name.as_deref()).unwrap_or("");
+    let nominated = pod
+        .status
+        .as_ref()
+        .and_then(|s| s.nominated_node_name.as_deref())
+        .unwrap_or("");
     if nominated.is_empty() {
         return Ok(());
     }
-    let Some(index) = snapshot.nodes().iter().position(|n| n.name() == nominated) else { return Ok(()) };
-    if diagnosis.status_of(index).is_some_and(|s| s.code == Code::UnschedulableAndUnresolvable) {
+    let Some(index) = snapshot.nodes().iter().position(|n| n.name() == nominated) else {
+        return Ok(());
+    };
+    if diagnosis
+        .status_of(index)
+        .is_some_and(|s| s.code == Code::UnschedulableAndUnresolvable)
+    {
         return Ok(());
     }
     let priority = pod_priority(pod);
     let node = &snapshot.nodes()[index];
-    if node.pods.iter().any(|p| pod_priority(p) < priority && pod_terminating_by_preemption(p)) {
+    if node
+        .pods
+        .iter()
+        .any(|p| pod_priority(p) < priority && pod_terminating_by_preemption(p))
+    {
         return Err(NOT_ELIGIBLE_TERMINATING);
     }
     Ok(())
@@ -87,7 +118,11 @@ pub fn pod_eligible_to_preempt_others(pod: &Pod, snapshot: &Snapshot, diagnosis:
 
 /// Sort key of `MoreImportantPod`: higher priority first, then earlier start time (unset = now = latest).
 fn importance_key(p: &Pod) -> (Reverse<i32>, bool, Option<chrono::DateTime<chrono::Utc>>) {
-    let start = p.status.as_ref().and_then(|s| s.start_time.as_ref()).map(|t| t.0);
+    let start = p
+        .status
+        .as_ref()
+        .and_then(|s| s.start_time.as_ref())
+        .map(|t| t.0);
     (Reverse(pod_priority(p)), start.is_none(), start)
 }
 
@@ -101,9 +136,18 @@ pub fn select_victims_on_node<'a>(
     index: usize,
 ) -> Result<Vec<&'a Pod>, Status> {
     let node_info = &snapshot.nodes()[index];
-    let mut potential: Vec<&'a Pod> = node_info.pods.iter().copied().filter(|p| pod_priority(p) < state.priority).collect();
+    let mut potential: Vec<&'a Pod> = node_info
+        .pods
+        .iter()
+        .copied()
+        .filter(|p| pod_priority(p) < state.priority)
+        .collect();
     if potential.is_empty() {
-        return Err(Status::new(Code::UnschedulableAndUnresolvable, "DefaultPreemption", NO_VICTIMS));
+        return Err(Status::new(
+            Code::UnschedulableAndUnresolvable,
+            "DefaultPreemption",
+            NO_VICTIMS,
+        ));
     }
     let fits = |removed: &[&Pod]| {
         let pods = snapshot.pods_for_filter(index, pod, state.priority, removed);
@@ -132,7 +176,11 @@ pub fn pick_one_node_for_preemption(candidates: &[(usize, Vec<&Pod>)]) -> Option
         return Some(*i);
     }
     let highest = |v: &[&Pod]| v.iter().map(|p| pod_priority(p)).max().unwrap_or(i32::MIN);
-    let sum = |v: &[&Pod]| v.iter().map(|p| i64::from(pod_priority(p)) + (1i64 << 31)).sum::<i64>();
+    let sum = |v: &[&Pod]| {
+        v.iter()
+            .map(|p| i64::from(pod_priority(p)) + (1i64 << 31))
+            .sum::<i64>()
+    };
     let earliest_of_highest = |v: &[&Pod]| {
         let h = highest(v);
         v.iter()
@@ -151,7 +199,11 @@ pub fn pick_one_node_for_preemption(candidates: &[(usize, Vec<&Pod>)]) -> Option
     keep_min(&mut best, &|v| i64::from(highest(v)));
     keep_min(&mut best, &sum);
     keep_min(&mut best, &|v| v.len() as i64);
-    let latest = best.iter().map(|(_, v)| earliest_of_highest(v)).max().flatten();
+    let latest = best
+        .iter()
+        .map(|(_, v)| earliest_of_highest(v))
+        .max()
+        .flatten();
     best.retain(|(_, v)| earliest_of_highest(v) == latest);
     best.first().map(|(i, _)| *i)
 }
@@ -164,9 +216,15 @@ fn not_helpful() -> Status {
 /// (with ` preemption: …` when preemption failed, without it when a node was nominated), the nominated
 /// node and the victims. `state` is None when a PreFilter rejected the pod. Upstream: `Evaluator.Preempt`
 /// + `DefaultPreemption.PostFilter` + `schedulingCycle`'s FitError handling.
-pub fn post_filter(pod: &Pod, snapshot: &Snapshot, state: Option<&CycleState>, diagnosis: Diagnosis) -> ScheduleResult {
+pub fn post_filter(
+    pod: &Pod,
+    snapshot: &Snapshot,
+    state: Option<&CycleState>,
+    diagnosis: Diagnosis,
+) -> ScheduleResult {
     let n = diagnosis.num_all_nodes;
-    let (post_filter_msg, nominated_node, victims) = match preempt(pod, snapshot, state, &diagnosis) {
+    let (post_filter_msg, nominated_node, victims) = match preempt(pod, snapshot, state, &diagnosis)
+    {
         Ok((index, victims)) => (
             String::new(),
             Some(snapshot.nodes()[index].name().to_string()),
@@ -175,8 +233,16 @@ pub fn post_filter(pod: &Pod, snapshot: &Snapshot, state: Option<&CycleState>, d
         Err(msg) => (format!("preemption: {msg}"), None, Vec::new()),
     };
     debug_assert_eq!(n, snapshot.nodes().len());
-    let message = FitError { diagnosis, post_filter_msg }.to_string();
-    ScheduleResult::Unschedulable { message, nominated_node, victims }
+    let message = FitError {
+        diagnosis,
+        post_filter_msg,
+    }
+    .to_string();
+    ScheduleResult::Unschedulable {
+        message,
+        nominated_node,
+        victims,
+    }
 }
 
 /// `Ok((node index, victims))`, or `Err(message)` without the `preemption: ` prefix.
@@ -203,7 +269,11 @@ fn preempt<'a>(
         }
     }
     if let Some(index) = pick_one_node_for_preemption(&candidates) {
-        let victims = candidates.into_iter().find(|(i, _)| *i == index).map(|(_, v)| v).unwrap_or_default();
+        let victims = candidates
+            .into_iter()
+            .find(|(i, _)| *i == index)
+            .map(|(_, v)| v)
+            .unwrap_or_default();
         return Ok((index, victims));
     }
     let fit_error = FitError {

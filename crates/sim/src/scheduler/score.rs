@@ -3,7 +3,8 @@
 //! Upstream: `schedule_one.go` (`prioritizeNodes`, `selectHost`), `plugins/helper/normalize_score.go`.
 
 use super::node_resources_fit::{
-    balanced_allocation_score, least_allocated_score, pod_non_zero_requests, BALANCED_WEIGHT, MAX_NODE_SCORE,
+    balanced_allocation_score, least_allocated_score, pod_non_zero_requests, BALANCED_WEIGHT,
+    MAX_NODE_SCORE,
 };
 use super::{node_affinity, node_resources_fit, taint_toleration, CycleState, Snapshot};
 use dsplay_api::types::Pod;
@@ -39,14 +40,25 @@ pub struct NodeScore {
 
 /// Scores `feasible` nodes (snapshot indices) with the default plugins and weights. Upstream:
 /// `prioritizeNodes` (runs Score + NormalizeScore and multiplies by the weight).
-pub fn prioritize_nodes(pod: &Pod, state: &CycleState, snapshot: &Snapshot, feasible: &[usize]) -> Vec<NodeScore> {
+pub fn prioritize_nodes(
+    pod: &Pod,
+    state: &CycleState,
+    snapshot: &Snapshot,
+    feasible: &[usize],
+) -> Vec<NodeScore> {
     let nodes = snapshot.nodes();
     let pods_of = |i: usize| snapshot.pods_for_filter(i, pod, state.priority, &[]);
 
-    let mut taint: Vec<i64> = feasible.iter().map(|&i| taint_toleration::raw_score(pod, nodes[i].node)).collect();
+    let mut taint: Vec<i64> = feasible
+        .iter()
+        .map(|&i| taint_toleration::raw_score(pod, nodes[i].node))
+        .collect();
     default_normalize_score(&mut taint, true);
 
-    let mut affinity: Vec<i64> = feasible.iter().map(|&i| node_affinity::raw_score(pod, nodes[i].node)).collect();
+    let mut affinity: Vec<i64> = feasible
+        .iter()
+        .map(|&i| node_affinity::raw_score(pod, nodes[i].node))
+        .collect();
     default_normalize_score(&mut affinity, false);
 
     let non_zero = pod_non_zero_requests(pod);
@@ -59,9 +71,16 @@ pub fn prioritize_nodes(pod: &Pod, state: &CycleState, snapshot: &Snapshot, feas
             (taint_toleration::NAME, taint[k] * taint_toleration::WEIGHT),
             (node_affinity::NAME, affinity[k] * node_affinity::WEIGHT),
             (node_resources_fit::NAME, fit * node_resources_fit::WEIGHT),
-            ("NodeResourcesBalancedAllocation", balanced * BALANCED_WEIGHT),
+            (
+                "NodeResourcesBalancedAllocation",
+                balanced * BALANCED_WEIGHT,
+            ),
         ];
-        out.push(NodeScore { index: i, total: parts.iter().map(|(_, s)| s).sum(), parts });
+        out.push(NodeScore {
+            index: i,
+            total: parts.iter().map(|(_, s)| s).sum(),
+            parts,
+        });
     }
     out
 }
@@ -70,8 +89,16 @@ pub fn prioritize_nodes(pod: &Pod, state: &CycleState, snapshot: &Snapshot, feas
 /// nodes tie), indexing the tied nodes in snapshot order. Upstream: `selectHost` (reservoir sampling
 /// over the top score). Panics if `scores` is empty.
 pub fn select_host(scores: &[NodeScore], rng_pick: &mut dyn FnMut(usize) -> usize) -> usize {
-    let best = scores.iter().map(|s| s.total).max().expect("select_host needs at least one node");
-    let tied: Vec<usize> = scores.iter().filter(|s| s.total == best).map(|s| s.index).collect();
+    let best = scores
+        .iter()
+        .map(|s| s.total)
+        .max()
+        .expect("select_host needs at least one node");
+    let tied: Vec<usize> = scores
+        .iter()
+        .filter(|s| s.total == best)
+        .map(|s| s.index)
+        .collect();
     if tied.len() == 1 {
         return tied[0];
     }
@@ -102,10 +129,20 @@ mod tests {
 
     #[test]
     fn select_host_breaks_ties_with_rng() {
-        let s = |index, total| NodeScore { index, total, parts: vec![] };
+        let s = |index, total| NodeScore {
+            index,
+            total,
+            parts: vec![],
+        };
         let scores = [s(0, 10), s(1, 30), s(2, 30), s(3, 5)];
         let mut calls = vec![];
-        assert_eq!(select_host(&scores, &mut |n| { calls.push(n); 1 }), 2);
+        assert_eq!(
+            select_host(&scores, &mut |n| {
+                calls.push(n);
+                1
+            }),
+            2
+        );
         assert_eq!(calls, vec![2]);
         assert_eq!(select_host(&scores[..2], &mut |_| panic!("no tie")), 1);
     }

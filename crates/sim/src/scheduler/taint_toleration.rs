@@ -3,7 +3,9 @@
 //! Upstream: `pkg/scheduler/framework/plugins/tainttoleration/taint_toleration.go`.
 
 use super::{Code, Status};
-use dsplay_api::taints::{find_untolerated, tolerates, NO_EXECUTE, NO_SCHEDULE, PREFER_NO_SCHEDULE};
+use dsplay_api::taints::{
+    find_untolerated, tolerates, NO_EXECUTE, NO_SCHEDULE, PREFER_NO_SCHEDULE,
+};
 use dsplay_api::types::{Node, Pod, Taint, Toleration};
 
 /// Plugin name.
@@ -12,25 +14,41 @@ pub const NAME: &str = "TaintToleration";
 pub const WEIGHT: i64 = 3;
 
 fn taints(node: &Node) -> &[Taint] {
-    node.spec.as_ref().and_then(|s| s.taints.as_deref()).unwrap_or(&[])
+    node.spec
+        .as_ref()
+        .and_then(|s| s.taints.as_deref())
+        .unwrap_or(&[])
 }
 
 fn tolerations(pod: &Pod) -> &[Toleration] {
-    pod.spec.as_ref().and_then(|s| s.tolerations.as_deref()).unwrap_or(&[])
+    pod.spec
+        .as_ref()
+        .and_then(|s| s.tolerations.as_deref())
+        .unwrap_or(&[])
 }
 
 /// The v1.25–v1.33 reason text: `node(s) had untolerated taint {<key>: <value>}` (value empty if unset).
 pub fn untolerated_reason(taint: &Taint) -> String {
-    format!("node(s) had untolerated taint {{{}: {}}}", taint.key, taint.value.as_deref().unwrap_or(""))
+    format!(
+        "node(s) had untolerated taint {{{}: {}}}",
+        taint.key,
+        taint.value.as_deref().unwrap_or("")
+    )
 }
 
 /// Fails (UnschedulableAndUnresolvable) on the first NoSchedule/NoExecute taint the pod does not
 /// tolerate. Upstream: `TaintToleration.Filter`.
 pub fn filter(pod: &Pod, node: &Node) -> Result<(), Status> {
-    let hit = find_untolerated(taints(node), tolerations(pod), |t| t.effect == NO_SCHEDULE || t.effect == NO_EXECUTE);
+    let hit = find_untolerated(taints(node), tolerations(pod), |t| {
+        t.effect == NO_SCHEDULE || t.effect == NO_EXECUTE
+    });
     match hit {
         None => Ok(()),
-        Some(t) => Err(Status::new(Code::UnschedulableAndUnresolvable, NAME, untolerated_reason(t))),
+        Some(t) => Err(Status::new(
+            Code::UnschedulableAndUnresolvable,
+            NAME,
+            untolerated_reason(t),
+        )),
     }
 }
 
@@ -39,7 +57,12 @@ pub fn filter(pod: &Pod, node: &Node) -> Result<(), Status> {
 pub fn raw_score(pod: &Pod, node: &Node) -> i64 {
     let relevant: Vec<&Toleration> = tolerations(pod)
         .iter()
-        .filter(|t| matches!(t.effect.as_deref(), None | Some("") | Some(PREFER_NO_SCHEDULE)))
+        .filter(|t| {
+            matches!(
+                t.effect.as_deref(),
+                None | Some("") | Some(PREFER_NO_SCHEDULE)
+            )
+        })
         .collect();
     taints(node)
         .iter()
@@ -155,13 +178,25 @@ mod tests {
     #[test]
     fn test_taint_toleration_score() {
         // Mirrors upstream TestTaintTolerationScore: fewer intolerable PreferNoSchedule taints score higher.
-        let p = with_tolerations(pod("p"), vec![tol("foo", "Equal", "bar", PREFER_NO_SCHEDULE)]);
+        let p = with_tolerations(
+            pod("p"),
+            vec![tol("foo", "Equal", "bar", PREFER_NO_SCHEDULE)],
+        );
         let nodes = [
-            with_taints(node("a"), vec![taint("foo", Some("bar"), PREFER_NO_SCHEDULE)]),
-            with_taints(node("b"), vec![taint("foo", Some("blah"), PREFER_NO_SCHEDULE)]),
+            with_taints(
+                node("a"),
+                vec![taint("foo", Some("bar"), PREFER_NO_SCHEDULE)],
+            ),
+            with_taints(
+                node("b"),
+                vec![taint("foo", Some("blah"), PREFER_NO_SCHEDULE)],
+            ),
             with_taints(
                 node("c"),
-                vec![taint("foo", Some("blah"), PREFER_NO_SCHEDULE), taint("x", None, PREFER_NO_SCHEDULE)],
+                vec![
+                    taint("foo", Some("blah"), PREFER_NO_SCHEDULE),
+                    taint("x", None, PREFER_NO_SCHEDULE),
+                ],
             ),
             with_taints(node("d"), vec![taint("x", None, NO_SCHEDULE)]),
         ];

@@ -11,8 +11,10 @@ fn infos<'a>(nodes: &'a [Node], pods: &'a [Pod]) -> Vec<NodeInfo<'a>> {
         .iter()
         .map(|n| {
             let name = n.metadata.name.as_deref();
-            let on: Vec<&Pod> =
-                pods.iter().filter(|p| p.spec.as_ref().and_then(|s| s.node_name.as_deref()) == name).collect();
+            let on: Vec<&Pod> = pods
+                .iter()
+                .filter(|p| p.spec.as_ref().and_then(|s| s.node_name.as_deref()) == name)
+                .collect();
             NodeInfo::new(n, on)
         })
         .collect()
@@ -28,7 +30,11 @@ fn no_rng(_: usize) -> usize {
 }
 
 fn unschedulable(msg: &str) -> ScheduleResult {
-    ScheduleResult::Unschedulable { message: msg.into(), nominated_node: None, victims: vec![] }
+    ScheduleResult::Unschedulable {
+        message: msg.into(),
+        nominated_node: None,
+        victims: vec![],
+    }
 }
 
 #[test]
@@ -36,7 +42,10 @@ fn real_example_insufficient_cpu_everywhere() {
     // SPEC-upstream §6.8, real example 1 (mirrors upstream TestSchedulerSchedulePod "insufficient
     // resources" + TestPostFilter "no victims").
     let nodes: Vec<Node> = ["n1", "n2", "n3"].iter().map(|n| std_node(n)).collect();
-    let pods: Vec<Pod> = ["n1", "n2", "n3"].iter().map(|n| bound_to(pod_req(&format!("busy-{n}"), &[&[("cpu", "3")]]), n)).collect();
+    let pods: Vec<Pod> = ["n1", "n2", "n3"]
+        .iter()
+        .map(|n| bound_to(pod_req(&format!("busy-{n}"), &[&[("cpu", "3")]]), n))
+        .collect();
     let p = pod_req("p", &[&[("cpu", "2")]]);
     assert_eq!(
         schedule_pod(&p, &infos(&nodes, &pods), &mut no_rng),
@@ -51,8 +60,14 @@ fn real_example_untolerated_taints() {
     // SPEC-upstream §6.8, real example 2 (mirrors upstream TestFitError / TestPostFilter
     // "preemption should not be helpful").
     let nodes = vec![
-        with_taints(std_node("control-plane"), vec![taint(keys::CONTROL_PLANE, None, NO_SCHEDULE)]),
-        with_taints(std_node("worker"), vec![taint(keys::UNREACHABLE, None, NO_SCHEDULE)]),
+        with_taints(
+            std_node("control-plane"),
+            vec![taint(keys::CONTROL_PLANE, None, NO_SCHEDULE)],
+        ),
+        with_taints(
+            std_node("worker"),
+            vec![taint(keys::UNREACHABLE, None, NO_SCHEDULE)],
+        ),
     ];
     let p = pod_req("p", &[&[("cpu", "100m")]]);
     assert_eq!(
@@ -71,8 +86,11 @@ fn real_example_daemon_pod_pinned_to_a_full_node() {
     let nodes: Vec<Node> = ["a", "b", "c", "d"].iter().map(|n| std_node(n)).collect();
     let pods = vec![bound_to(pod_req("app", &[&[("cpu", "3500m")]]), "b")];
     let mut p = daemon_pod("ds-x", "b");
-    p.spec.as_mut().unwrap().containers[0] =
-        pod_req("tmp", &[&[("cpu", "1")]]).spec.unwrap().containers.remove(0);
+    p.spec.as_mut().unwrap().containers[0] = pod_req("tmp", &[&[("cpu", "1")]])
+        .spec
+        .unwrap()
+        .containers
+        .remove(0);
     let got = schedule_pod(&p, &infos(&nodes, &pods), &mut no_rng);
     assert_eq!(
         got,
@@ -83,14 +101,25 @@ fn real_example_daemon_pod_pinned_to_a_full_node() {
     // fits_reasons / explain for `sim explain`.
     let snapshot = infos(&nodes, &pods);
     assert_eq!(fits_reasons(&p, &snapshot[1]), vec!["Insufficient cpu"]);
-    assert_eq!(fits_reasons(&p, &snapshot[0]), vec!["node(s) didn't satisfy plugin(s) [NodeAffinity]"]);
+    assert_eq!(
+        fits_reasons(&p, &snapshot[0]),
+        vec!["node(s) didn't satisfy plugin(s) [NodeAffinity]"]
+    );
     let explained = explain_node(&p, &snapshot[0]);
-    assert_eq!(explained.len(), 2, "prefilter verdict + required affinity mismatch: {explained:?}");
+    assert_eq!(
+        explained.len(),
+        2,
+        "prefilter verdict + required affinity mismatch: {explained:?}"
+    );
 }
 
 fn critical_daemon(node: &str, cpu: &str) -> Pod {
     let mut p = with_priority(daemon_pod("kube-proxy-x", node), 2_000_001_000);
-    p.spec.as_mut().unwrap().containers[0] = pod_req("tmp", &[&[("cpu", cpu)]]).spec.unwrap().containers.remove(0);
+    p.spec.as_mut().unwrap().containers[0] = pod_req("tmp", &[&[("cpu", cpu)]])
+        .spec
+        .unwrap()
+        .containers
+        .remove(0);
     p
 }
 
@@ -102,8 +131,14 @@ fn system_node_critical_daemon_preempts_lowest_priority_pods() {
     let pods = vec![
         bound_to(with_priority(pod_req("low", &[&[("cpu", "2")]]), 0), "b"),
         bound_to(with_priority(pod_req("mid", &[&[("cpu", "1")]]), 100), "b"),
-        bound_to(with_priority(pod_req("high", &[&[("cpu", "1")]]), 1000), "b"),
-        bound_to(with_priority(pod_req("elsewhere", &[&[("cpu", "4")]]), 0), "a"),
+        bound_to(
+            with_priority(pod_req("high", &[&[("cpu", "1")]]), 1000),
+            "b",
+        ),
+        bound_to(
+            with_priority(pod_req("elsewhere", &[&[("cpu", "4")]]), 0),
+            "a",
+        ),
     ];
     let p = critical_daemon("b", "1500m");
     assert_eq!(
@@ -135,13 +170,19 @@ fn retried_preemptor_waits_for_terminating_victims() {
     // status, and a terminating pod with lower priority on the nominated node".
     let nodes: Vec<Node> = ["a", "b"].iter().map(|n| std_node(n)).collect();
     let mut victim = bound_to(pod_req("low", &[&[("cpu", "4")]]), "b");
-    victim.metadata.deletion_timestamp = Some(Time(chrono::DateTime::from_timestamp(10, 0).unwrap()));
+    victim.metadata.deletion_timestamp =
+        Some(Time(chrono::DateTime::from_timestamp(10, 0).unwrap()));
     let mut p = critical_daemon("b", "1");
-    victim.status.get_or_insert_with(Default::default).conditions = Some(vec![PodCondition {
+    victim
+        .status
+        .get_or_insert_with(Default::default)
+        .conditions = Some(vec![PodCondition {
         last_transition_time: None,
         ..preemption::disruption_target_condition(&p)
     }]);
-    p.status.get_or_insert_with(Default::default).nominated_node_name = Some("b".into());
+    p.status
+        .get_or_insert_with(Default::default)
+        .nominated_node_name = Some("b".into());
     let pods = vec![victim];
     assert_eq!(
         schedule_pod(&p, &infos(&nodes, &pods), &mut no_rng),
@@ -150,7 +191,10 @@ fn retried_preemptor_waits_for_terminating_victims() {
         )
     );
     // Once the victim is gone the preemptor binds to its nominated node.
-    assert_eq!(schedule_pod(&p, &infos(&nodes, &[]), &mut no_rng), ScheduleResult::Bound { node: "b".into() });
+    assert_eq!(
+        schedule_pod(&p, &infos(&nodes, &[]), &mut no_rng),
+        ScheduleResult::Bound { node: "b".into() }
+    );
 }
 
 #[test]
@@ -172,7 +216,10 @@ fn victims_that_do_not_help_report_the_filter_reason() {
     let nodes = vec![std_node("n1")];
     let pods = vec![
         bound_to(with_priority(pod_req("low", &[&[("cpu", "1")]]), 0), "n1"),
-        bound_to(with_priority(pod_req("peer", &[&[("cpu", "3")]]), 1000), "n1"),
+        bound_to(
+            with_priority(pod_req("peer", &[&[("cpu", "3")]]), 1000),
+            "n1",
+        ),
     ];
     let p = with_priority(pod_req("p", &[&[("cpu", "2")]]), 1000);
     assert_eq!(
@@ -185,17 +232,55 @@ fn victims_that_do_not_help_report_the_filter_reason() {
 fn pick_one_node_for_preemption_rules() {
     // Mirrors upstream TestPickOneNodeForPreemption (rules 2–5 and first-candidate fallback).
     let p = |name: &str, prio: i32, start: i64| with_start(with_priority(pod(name), prio), start);
-    let (a10, b5, c5, d1, e5late) = (p("a", 10, 0), p("b", 5, 0), p("c", 5, 0), p("d", 1, 0), p("e", 5, 100));
+    let (a10, b5, c5, d1, e5late) = (
+        p("a", 10, 0),
+        p("b", 5, 0),
+        p("c", 5, 0),
+        p("d", 1, 0),
+        p("e", 5, 100),
+    );
     let cases: Vec<(&str, Vec<(usize, Vec<&Pod>)>, usize)> = vec![
-        ("a node without victims wins", vec![(0, vec![&a10]), (1, vec![])], 1),
-        ("lowest highest priority", vec![(0, vec![&a10]), (1, vec![&b5, &d1])], 1),
-        ("smallest priority sum", vec![(0, vec![&b5, &d1]), (1, vec![&c5, &b5])], 0),
-        ("fewest victims", vec![(0, vec![&b5, &d1, &d1]), (1, vec![&c5, &d1, &d1]), (2, vec![&b5, &d1])], 2),
-        ("latest start of the highest-priority victims", vec![(0, vec![&b5]), (1, vec![&e5late])], 1),
-        ("first candidate on a full tie", vec![(3, vec![&b5]), (1, vec![&c5])], 3),
+        (
+            "a node without victims wins",
+            vec![(0, vec![&a10]), (1, vec![])],
+            1,
+        ),
+        (
+            "lowest highest priority",
+            vec![(0, vec![&a10]), (1, vec![&b5, &d1])],
+            1,
+        ),
+        (
+            "smallest priority sum",
+            vec![(0, vec![&b5, &d1]), (1, vec![&c5, &b5])],
+            0,
+        ),
+        (
+            "fewest victims",
+            vec![
+                (0, vec![&b5, &d1, &d1]),
+                (1, vec![&c5, &d1, &d1]),
+                (2, vec![&b5, &d1]),
+            ],
+            2,
+        ),
+        (
+            "latest start of the highest-priority victims",
+            vec![(0, vec![&b5]), (1, vec![&e5late])],
+            1,
+        ),
+        (
+            "first candidate on a full tie",
+            vec![(3, vec![&b5]), (1, vec![&c5])],
+            3,
+        ),
     ];
     for (name, candidates, want) in cases {
-        assert_eq!(preemption::pick_one_node_for_preemption(&candidates), Some(want), "{name}");
+        assert_eq!(
+            preemption::pick_one_node_for_preemption(&candidates),
+            Some(want),
+            "{name}"
+        );
     }
 }
 
@@ -206,9 +291,18 @@ fn preemption_picks_node_and_minimal_victims_across_nodes() {
     let nodes: Vec<Node> = ["n1", "n2", "n3"].iter().map(|n| std_node(n)).collect();
     let pods = vec![
         bound_to(with_priority(pod_req("x1", &[&[("cpu", "4")]]), 10), "n1"),
-        bound_to(with_start(with_priority(pod_req("y1", &[&[("cpu", "2")]]), 5), 0), "n2"),
-        bound_to(with_start(with_priority(pod_req("y2", &[&[("cpu", "2")]]), 5), 100), "n2"),
-        bound_to(with_start(with_priority(pod_req("z1", &[&[("cpu", "3")]]), 5), 200), "n3"),
+        bound_to(
+            with_start(with_priority(pod_req("y1", &[&[("cpu", "2")]]), 5), 0),
+            "n2",
+        ),
+        bound_to(
+            with_start(with_priority(pod_req("y2", &[&[("cpu", "2")]]), 5), 100),
+            "n2",
+        ),
+        bound_to(
+            with_start(with_priority(pod_req("z1", &[&[("cpu", "3")]]), 5), 200),
+            "n3",
+        ),
         bound_to(with_priority(pod_req("z2", &[&[("cpu", "1")]]), 1), "n3"),
     ];
     let p = with_priority(pod_req("p", &[&[("cpu", "2")]]), 100);
@@ -226,25 +320,53 @@ fn preemption_picks_node_and_minimal_victims_across_nodes() {
 fn scoring_prefers_less_allocated_and_untainted_nodes() {
     // Mirrors upstream TestSchedulerSchedulePod scoring rows (LeastAllocated, TaintToleration score).
     let nodes = vec![std_node("busy"), std_node("idle")];
-    let pods = vec![bound_to(pod_req("load", &[&[("cpu", "3"), ("memory", "4Gi")]]), "busy")];
+    let pods = vec![bound_to(
+        pod_req("load", &[&[("cpu", "3"), ("memory", "4Gi")]]),
+        "busy",
+    )];
     let p = pod_req("p", &[&[("cpu", "100m"), ("memory", "100Mi")]]);
-    assert_eq!(schedule_pod(&p, &infos(&nodes, &pods), &mut no_rng), ScheduleResult::Bound { node: "idle".into() });
+    assert_eq!(
+        schedule_pod(&p, &infos(&nodes, &pods), &mut no_rng),
+        ScheduleResult::Bound {
+            node: "idle".into()
+        }
+    );
 
-    let nodes = vec![with_taints(std_node("soft"), vec![taint("x", None, PREFER_NO_SCHEDULE)]), std_node("plain")];
-    assert_eq!(schedule_pod(&p, &infos(&nodes, &[]), &mut no_rng), ScheduleResult::Bound { node: "plain".into() });
+    let nodes = vec![
+        with_taints(std_node("soft"), vec![taint("x", None, PREFER_NO_SCHEDULE)]),
+        std_node("plain"),
+    ];
+    assert_eq!(
+        schedule_pod(&p, &infos(&nodes, &[]), &mut no_rng),
+        ScheduleResult::Bound {
+            node: "plain".into()
+        }
+    );
     let tolerant = with_tolerations(p.clone(), vec![exists_toleration("x", PREFER_NO_SCHEDULE)]);
     let mut picks = vec![];
     let got = schedule_pod(&tolerant, &infos(&nodes, &[]), &mut |n| {
         picks.push(n);
         0
     });
-    assert_eq!((got, picks), (ScheduleResult::Bound { node: "soft".into() }, vec![2]), "tolerated → tie → rng");
+    assert_eq!(
+        (got, picks),
+        (
+            ScheduleResult::Bound {
+                node: "soft".into()
+            },
+            vec![2]
+        ),
+        "tolerated → tie → rng"
+    );
 }
 
 #[test]
 fn ties_use_rng_and_cordoned_nodes_need_the_toleration() {
     let mut cordoned = std_node("c");
-    cordoned.spec.get_or_insert_with(Default::default).unschedulable = Some(true);
+    cordoned
+        .spec
+        .get_or_insert_with(Default::default)
+        .unschedulable = Some(true);
     let nodes = vec![std_node("a"), cordoned, std_node("b")];
     let p = pod("p");
     let got = schedule_pod(&p, &infos(&nodes, &[]), &mut |n| {
@@ -252,8 +374,14 @@ fn ties_use_rng_and_cordoned_nodes_need_the_toleration() {
         1
     });
     assert_eq!(got, ScheduleResult::Bound { node: "b".into() });
-    let daemon = with_tolerations(daemon_pod("ds", "c"), vec![exists_toleration(keys::UNSCHEDULABLE, NO_SCHEDULE)]);
-    assert_eq!(schedule_pod(&daemon, &infos(&nodes, &[]), &mut no_rng), ScheduleResult::Bound { node: "c".into() });
+    let daemon = with_tolerations(
+        daemon_pod("ds", "c"),
+        vec![exists_toleration(keys::UNSCHEDULABLE, NO_SCHEDULE)],
+    );
+    assert_eq!(
+        schedule_pod(&daemon, &infos(&nodes, &[]), &mut no_rng),
+        ScheduleResult::Bound { node: "c".into() }
+    );
 }
 
 #[test]
@@ -271,26 +399,50 @@ fn batch_assumes_bound_pods_and_respects_nominations() {
 
     // A nominated high-priority pod reserves its node against lower-priority pods.
     let mut preemptor = with_priority(pod_req("pre", &[&[("cpu", "3")]]), 1000);
-    preemptor.status.get_or_insert_with(Default::default).nominated_node_name = Some("n1".into());
+    preemptor
+        .status
+        .get_or_insert_with(Default::default)
+        .nominated_node_name = Some("n1".into());
     let small = pod_req("small", &[&[("cpu", "2")]]);
     let results = schedule_batch(&[&small], infos(&nodes, &[]), &mut no_rng);
-    assert_eq!(results[0], ScheduleResult::Bound { node: "n1".into() }, "no nomination known");
+    assert_eq!(
+        results[0],
+        ScheduleResult::Bound { node: "n1".into() },
+        "no nomination known"
+    );
     let mut snapshot = Snapshot::new(infos(&nodes, &[]));
     snapshot.add_nominated(&preemptor, "n1");
-    assert!(matches!(snapshot.schedule(&small, &mut no_rng), ScheduleResult::Unschedulable { .. }));
-    assert_eq!(snapshot.schedule(&preemptor, &mut no_rng), ScheduleResult::Bound { node: "n1".into() });
+    assert!(matches!(
+        snapshot.schedule(&small, &mut no_rng),
+        ScheduleResult::Unschedulable { .. }
+    ));
+    assert_eq!(
+        snapshot.schedule(&preemptor, &mut no_rng),
+        ScheduleResult::Bound { node: "n1".into() }
+    );
 }
 
 #[test]
 fn no_nodes_and_conflicting_name_pins() {
-    assert_eq!(schedule_pod(&pod("p"), &[], &mut no_rng), unschedulable(NO_NODES_AVAILABLE));
+    assert_eq!(
+        schedule_pod(&pod("p"), &[], &mut no_rng),
+        unschedulable(NO_NODES_AVAILABLE)
+    );
     let nodes = vec![std_node("n1"), std_node("n2")];
     let p = with_required(
         pod("p"),
         vec![dsplay_api::types::NodeSelectorTerm {
             match_fields: Some(vec![
-                dsplay_api::types::NodeSelectorRequirement { key: "metadata.name".into(), operator: "In".into(), values: Some(vec!["n1".into()]) },
-                dsplay_api::types::NodeSelectorRequirement { key: "metadata.name".into(), operator: "In".into(), values: Some(vec!["n2".into()]) },
+                dsplay_api::types::NodeSelectorRequirement {
+                    key: "metadata.name".into(),
+                    operator: "In".into(),
+                    values: Some(vec!["n1".into()]),
+                },
+                dsplay_api::types::NodeSelectorRequirement {
+                    key: "metadata.name".into(),
+                    operator: "In".into(),
+                    values: Some(vec!["n2".into()]),
+                },
             ]),
             match_expressions: None,
         }],
@@ -309,8 +461,14 @@ fn no_nodes_and_conflicting_name_pins() {
 #[test]
 fn host_port_conflict_is_resolvable_by_preemption() {
     let nodes = vec![std_node("n1")];
-    let pods = vec![bound_to(with_host_ports(pod("holder"), &[("", "TCP", 9100)]), "n1")];
-    let p = with_priority(with_host_ports(pod("exporter"), &[("", "TCP", 9100)]), 2_000_001_000);
+    let pods = vec![bound_to(
+        with_host_ports(pod("holder"), &[("", "TCP", 9100)]),
+        "n1",
+    )];
+    let p = with_priority(
+        with_host_ports(pod("exporter"), &[("", "TCP", 9100)]),
+        2_000_001_000,
+    );
     assert_eq!(
         schedule_pod(&p, &infos(&nodes, &pods), &mut no_rng),
         ScheduleResult::Unschedulable {

@@ -5,13 +5,19 @@ use k8s_openapi::api::core::v1::{ContainerPort, ResourceRequirements};
 use std::collections::BTreeMap;
 
 pub fn list(pairs: &[(&str, &str)]) -> BTreeMap<String, Quantity> {
-    pairs.iter().map(|(k, v)| (k.to_string(), Quantity(v.to_string()))).collect()
+    pairs
+        .iter()
+        .map(|(k, v)| (k.to_string(), Quantity(v.to_string())))
+        .collect()
 }
 
 fn container(name: &str, requests: &[(&str, &str)]) -> Container {
     Container {
         name: name.into(),
-        resources: (!requests.is_empty()).then(|| ResourceRequirements { requests: Some(list(requests)), ..Default::default() }),
+        resources: (!requests.is_empty()).then(|| ResourceRequirements {
+            requests: Some(list(requests)),
+            ..Default::default()
+        }),
         ..Default::default()
     }
 }
@@ -29,7 +35,11 @@ pub fn pod_req(name: &str, containers: &[&[(&str, &str)]]) -> Pod {
             ..Default::default()
         },
         spec: Some(PodSpec {
-            containers: containers.iter().enumerate().map(|(i, r)| container(&format!("c{i}"), r)).collect(),
+            containers: containers
+                .iter()
+                .enumerate()
+                .map(|(i, r)| container(&format!("c{i}"), r))
+                .collect(),
             ..Default::default()
         }),
         ..Default::default()
@@ -68,14 +78,25 @@ pub fn with_tolerations(mut p: Pod, tolerations: Vec<Toleration>) -> Pod {
 }
 
 pub fn with_node_selector(mut p: Pod, pairs: &[(&str, &str)]) -> Pod {
-    p.spec.as_mut().unwrap().node_selector = Some(pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect());
+    p.spec.as_mut().unwrap().node_selector = Some(
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect(),
+    );
     p
 }
 
 pub fn with_required(mut p: Pod, terms: Vec<NodeSelectorTerm>) -> Pod {
     let spec = p.spec.as_mut().unwrap();
-    let na = spec.affinity.get_or_insert_with(Default::default).node_affinity.get_or_insert_with(Default::default);
-    na.required_during_scheduling_ignored_during_execution = Some(NodeSelector { node_selector_terms: terms });
+    let na = spec
+        .affinity
+        .get_or_insert_with(Default::default)
+        .node_affinity
+        .get_or_insert_with(Default::default);
+    na.required_during_scheduling_ignored_during_execution = Some(NodeSelector {
+        node_selector_terms: terms,
+    });
     p
 }
 
@@ -111,12 +132,22 @@ pub fn with_host_ports(mut p: Pod, ports: &[(&str, &str, i32)]) -> Pod {
 }
 
 pub fn node(name: &str) -> Node {
-    Node { metadata: ObjectMeta { name: Some(name.into()), ..Default::default() }, ..Default::default() }
+    Node {
+        metadata: ObjectMeta {
+            name: Some(name.into()),
+            ..Default::default()
+        },
+        ..Default::default()
+    }
 }
 
 pub fn node_alloc(name: &str, alloc: &[(&str, &str)]) -> Node {
     let mut n = node(name);
-    n.status = Some(NodeStatus { allocatable: Some(list(alloc)), capacity: Some(list(alloc)), ..Default::default() });
+    n.status = Some(NodeStatus {
+        allocatable: Some(list(alloc)),
+        capacity: Some(list(alloc)),
+        ..Default::default()
+    });
     n
 }
 
@@ -131,6 +162,11 @@ pub fn with_taints(mut n: Node, taints: Vec<Taint>) -> Node {
 }
 
 pub fn with_labels(mut n: Node, pairs: &[(&str, &str)]) -> Node {
-    n.metadata.labels = Some(pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect());
+    n.metadata.labels = Some(
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect(),
+    );
     n
 }

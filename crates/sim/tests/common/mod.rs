@@ -39,12 +39,18 @@ pub fn set_image(ds: &mut DaemonSet, image: &str) {
 pub fn set_rolling(ds: &mut DaemonSet, max_unavailable: IntOrString, max_surge: IntOrString) {
     ds.spec.as_mut().unwrap().update_strategy = Some(DaemonSetUpdateStrategy {
         type_: Some("RollingUpdate".into()),
-        rolling_update: Some(RollingUpdateDaemonSet { max_unavailable: Some(max_unavailable), max_surge: Some(max_surge) }),
+        rolling_update: Some(RollingUpdateDaemonSet {
+            max_unavailable: Some(max_unavailable),
+            max_surge: Some(max_surge),
+        }),
     });
 }
 
 pub fn set_on_delete(ds: &mut DaemonSet) {
-    ds.spec.as_mut().unwrap().update_strategy = Some(DaemonSetUpdateStrategy { type_: Some("OnDelete".into()), rolling_update: None });
+    ds.spec.as_mut().unwrap().update_strategy = Some(DaemonSetUpdateStrategy {
+        type_: Some("OnDelete".into()),
+        rolling_update: None,
+    });
 }
 
 pub fn node_name(i: usize) -> String {
@@ -61,7 +67,8 @@ pub fn cluster_with_nodes(seed: u64, n: usize) -> Cluster {
 /// Adds nodes node-start … node-(start+n-1).
 pub fn add_nodes(c: &mut Cluster, start: usize, n: usize) {
     for i in start..start + n {
-        c.add_node(&NodeOptions::new(&node_name(i))).expect("node created");
+        c.add_node(&NodeOptions::new(&node_name(i)))
+            .expect("node created");
     }
 }
 
@@ -79,7 +86,10 @@ pub fn create_ds(c: &mut Cluster, ds: DaemonSet) -> DaemonSet {
 }
 
 pub fn get_ds(c: &Cluster, name: &str) -> DaemonSet {
-    c.store().daemon_set("default", name).cloned().expect("DaemonSet exists")
+    c.store()
+        .daemon_set("default", name)
+        .cloned()
+        .expect("DaemonSet exists")
 }
 
 /// Re-reads the DaemonSet, applies `f`, writes it back.
@@ -94,18 +104,29 @@ pub fn settle(c: &mut Cluster) {
 }
 
 pub fn owned_by(pod: &Pod, uid: &str) -> bool {
-    pod.metadata.owner_references.iter().flatten().any(|r| r.uid == uid && r.controller == Some(true))
+    pod.metadata
+        .owner_references
+        .iter()
+        .flatten()
+        .any(|r| r.uid == uid && r.controller == Some(true))
 }
 
 /// Every pod controlled by the DaemonSet (terminating ones included).
 pub fn ds_pods(c: &Cluster, name: &str) -> Vec<Pod> {
     let ds = get_ds(c, name);
     let uid = ds.metadata.uid.clone().unwrap();
-    c.store().pods().filter(|p| owned_by(p, &uid)).cloned().collect()
+    c.store()
+        .pods()
+        .filter(|p| owned_by(p, &uid))
+        .cloned()
+        .collect()
 }
 
 pub fn live_ds_pods(c: &Cluster, name: &str) -> Vec<Pod> {
-    ds_pods(c, name).into_iter().filter(|p| p.metadata.deletion_timestamp.is_none()).collect()
+    ds_pods(c, name)
+        .into_iter()
+        .filter(|p| p.metadata.deletion_timestamp.is_none())
+        .collect()
 }
 
 pub fn pod_node(p: &Pod) -> Option<String> {
@@ -128,19 +149,34 @@ pub fn nodes_with_pods(c: &Cluster, name: &str) -> BTreeSet<String> {
 }
 
 pub fn is_ready(p: &Pod) -> bool {
-    p.status.as_ref().and_then(|s| s.conditions.as_ref()).is_some_and(|cs| cs.iter().any(|c| c.type_ == "Ready" && c.status == "True"))
+    p.status
+        .as_ref()
+        .and_then(|s| s.conditions.as_ref())
+        .is_some_and(|cs| cs.iter().any(|c| c.type_ == "Ready" && c.status == "True"))
 }
 
 pub fn phase(p: &Pod) -> String {
-    p.status.as_ref().and_then(|s| s.phase.clone()).unwrap_or_else(|| "Pending".into())
+    p.status
+        .as_ref()
+        .and_then(|s| s.phase.clone())
+        .unwrap_or_else(|| "Pending".into())
 }
 
 pub fn hash_label(p: &Pod) -> String {
-    p.metadata.labels.as_ref().and_then(|l| l.get("controller-revision-hash")).cloned().unwrap_or_default()
+    p.metadata
+        .labels
+        .as_ref()
+        .and_then(|l| l.get("controller-revision-hash"))
+        .cloned()
+        .unwrap_or_default()
 }
 
 pub fn pod_image(p: &Pod) -> String {
-    p.spec.as_ref().and_then(|s| s.containers.first()).and_then(|c| c.image.clone()).unwrap_or_default()
+    p.spec
+        .as_ref()
+        .and_then(|s| s.containers.first())
+        .and_then(|c| c.image.clone())
+        .unwrap_or_default()
 }
 
 /// The status counters in `kubectl get ds` order plus misscheduled/unavailable/observedGeneration.
@@ -169,20 +205,49 @@ pub fn ds_status(c: &Cluster, name: &str) -> Status {
 }
 
 /// Status shorthand: (desired, current, ready, updated, available, misscheduled, unavailable).
-pub fn st(desired: i32, current: i32, ready: i32, updated: i32, available: i32, misscheduled: i32, unavailable: i32) -> Status {
-    Status { desired, current, ready, updated, available, misscheduled, unavailable }
+pub fn st(
+    desired: i32,
+    current: i32,
+    ready: i32,
+    updated: i32,
+    available: i32,
+    misscheduled: i32,
+    unavailable: i32,
+) -> Status {
+    Status {
+        desired,
+        current,
+        ready,
+        updated,
+        available,
+        misscheduled,
+        unavailable,
+    }
 }
 
 pub fn events_with_reason(c: &Cluster, reason: &str) -> Vec<Event> {
-    c.store().events().filter(|e| e.reason.as_deref() == Some(reason)).cloned().collect()
+    c.store()
+        .events()
+        .filter(|e| e.reason.as_deref() == Some(reason))
+        .cloned()
+        .collect()
 }
 
 pub fn event_messages(c: &Cluster, reason: &str) -> Vec<String> {
-    events_with_reason(c, reason).into_iter().filter_map(|e| e.message).collect()
+    events_with_reason(c, reason)
+        .into_iter()
+        .filter_map(|e| e.message)
+        .collect()
 }
 
 pub fn delete_pod(c: &mut Cluster, p: &Pod) {
-    c.delete(Kind::Pod, p.metadata.namespace.as_deref().unwrap(), p.metadata.name.as_deref().unwrap(), DeleteOptions::default()).expect("pod deleted");
+    c.delete(
+        Kind::Pod,
+        p.metadata.namespace.as_deref().unwrap(),
+        p.metadata.name.as_deref().unwrap(),
+        DeleteOptions::default(),
+    )
+    .expect("pod deleted");
 }
 
 pub fn set_node_taints(c: &mut Cluster, node: &str, taints: Vec<Taint>) {
@@ -210,15 +275,25 @@ impl Tracker {
     pub fn new(c: &Cluster, ds: &str) -> Tracker {
         let pods = ds_pods(c, ds);
         Tracker {
-            seen: pods.iter().map(|p| p.metadata.name.clone().unwrap()).collect(),
-            deleting: pods.iter().filter(|p| p.metadata.deletion_timestamp.is_some()).map(|p| p.metadata.name.clone().unwrap()).collect(),
+            seen: pods
+                .iter()
+                .map(|p| p.metadata.name.clone().unwrap())
+                .collect(),
+            deleting: pods
+                .iter()
+                .filter(|p| p.metadata.deletion_timestamp.is_some())
+                .map(|p| p.metadata.name.clone().unwrap())
+                .collect(),
         }
     }
 
     /// (creates, deletes) since the last call.
     pub fn diff(&mut self, c: &Cluster, ds: &str) -> (usize, usize) {
         let pods = ds_pods(c, ds);
-        let names: BTreeSet<String> = pods.iter().map(|p| p.metadata.name.clone().unwrap()).collect();
+        let names: BTreeSet<String> = pods
+            .iter()
+            .map(|p| p.metadata.name.clone().unwrap())
+            .collect();
         let mut creates = 0;
         let mut deletes = 0;
         for p in &pods {

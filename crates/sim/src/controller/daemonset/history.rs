@@ -10,7 +10,11 @@ use k8s_openapi::apimachinery::pkg::runtime::RawExtension;
 
 /// The revision data for a template: `{"spec":{"template":{…,"$patch":"replace"}}}`.
 pub fn revision_data(ds: &DaemonSet) -> serde_json::Value {
-    let template = ds.spec.as_ref().map(|s| s.template.clone()).unwrap_or_default();
+    let template = ds
+        .spec
+        .as_ref()
+        .map(|s| s.template.clone())
+        .unwrap_or_default();
     let mut template_json = serde_json::to_value(&template).unwrap_or_default();
     if let Some(map) = template_json.as_object_mut() {
         map.insert("$patch".into(), serde_json::Value::String("replace".into()));
@@ -20,7 +24,11 @@ pub fn revision_data(ds: &DaemonSet) -> serde_json::Value {
 
 /// The revision hash of the DaemonSet's current template.
 pub fn template_hash(ds: &DaemonSet) -> String {
-    let template = ds.spec.as_ref().map(|s| s.template.clone()).unwrap_or_default();
+    let template = ds
+        .spec
+        .as_ref()
+        .map(|s| s.template.clone())
+        .unwrap_or_default();
     let text = serde_json::to_string(&template).unwrap_or_default();
     names::compute_hash(&text, ds.status.as_ref().and_then(|s| s.collision_count))
 }
@@ -30,14 +38,29 @@ pub fn controlled_histories(cluster: &mut Cluster, ds: &DaemonSet) -> Vec<Contro
     let ns = ds.metadata.namespace.clone().unwrap_or_default();
     let uid = ds.metadata.uid.clone().unwrap_or_default();
     let sel = ds.spec.as_ref().map(|s| s.selector.clone());
-    let candidates: Vec<ControllerRevision> = cluster.store.controller_revisions().filter(|r| r.metadata.namespace.as_deref() == Some(ns.as_str())).cloned().collect();
+    let candidates: Vec<ControllerRevision> = cluster
+        .store
+        .controller_revisions()
+        .filter(|r| r.metadata.namespace.as_deref() == Some(ns.as_str()))
+        .cloned()
+        .collect();
     let mut out = Vec::new();
     for mut revision in candidates {
-        let controller = revision.metadata.owner_references.iter().flatten().find(|r| r.controller == Some(true)).cloned();
+        let controller = revision
+            .metadata
+            .owner_references
+            .iter()
+            .flatten()
+            .find(|r| r.controller == Some(true))
+            .cloned();
         match controller {
             Some(r) if r.uid == uid => out.push(revision),
             Some(_) => {}
-            None if selector::label_selector_matches(sel.as_ref(), revision.metadata.labels.as_ref()) => {
+            None if selector::label_selector_matches(
+                sel.as_ref(),
+                revision.metadata.labels.as_ref(),
+            ) =>
+            {
                 revision.metadata.owner_references = Some(vec![owner_ref(ds)]);
                 cluster.write(Object::ControllerRevision(revision.clone()));
                 out.push(revision);
@@ -66,14 +89,21 @@ fn owner_ref(ds: &DaemonSet) -> OwnerReference {
 pub fn construct_history(cluster: &mut Cluster, ds: &DaemonSet) -> Option<(DaemonSet, String)> {
     let histories = controlled_histories(cluster, ds);
     let data = revision_data(ds);
-    let (current, old): (Vec<ControllerRevision>, Vec<ControllerRevision>) = histories.into_iter().partition(|r| r.data.as_ref().map(|d| &d.0) == Some(&data));
+    let (current, old): (Vec<ControllerRevision>, Vec<ControllerRevision>) = histories
+        .into_iter()
+        .partition(|r| r.data.as_ref().map(|d| &d.0) == Some(&data));
     let next_revision = old.iter().map(|r| r.revision).max().unwrap_or(0) + 1;
     let ns = ds.metadata.namespace.clone().unwrap_or_default();
     let ds_name = ds.metadata.name.clone().unwrap_or_default();
     let kept = if current.is_empty() {
         let hash = template_hash(ds);
         let name = format!("{ds_name}-{hash}");
-        if let Some(existing) = cluster.store.controller_revisions.get(&(ns.clone(), name.clone())).cloned() {
+        if let Some(existing) = cluster
+            .store
+            .controller_revisions
+            .get(&(ns.clone(), name.clone()))
+            .cloned()
+        {
             if existing.data.as_ref().map(|d| &d.0) == Some(&data) {
                 existing
             } else {
@@ -85,7 +115,12 @@ pub fn construct_history(cluster: &mut Cluster, ds: &DaemonSet) -> Option<(Daemo
                 return None;
             }
         } else {
-            let mut labels = ds.spec.as_ref().and_then(|s| s.template.metadata.as_ref()).and_then(|m| m.labels.clone()).unwrap_or_default();
+            let mut labels = ds
+                .spec
+                .as_ref()
+                .and_then(|s| s.template.metadata.as_ref())
+                .and_then(|m| m.labels.clone())
+                .unwrap_or_default();
             labels.insert(REVISION_HASH_LABEL.to_string(), hash.clone());
             let annotations = ds.metadata.annotations.clone().map(|mut a| {
                 a.remove("kubectl.kubernetes.io/last-applied-configuration");
@@ -112,9 +147,19 @@ pub fn construct_history(cluster: &mut Cluster, ds: &DaemonSet) -> Option<(Daemo
         let mut current = current;
         current.sort_by_key(|r| r.revision);
         let kept = current.pop().expect("non-empty");
-        let kept_hash = kept.metadata.labels.as_ref().and_then(|l| l.get(REVISION_HASH_LABEL)).cloned().unwrap_or_default();
+        let kept_hash = kept
+            .metadata
+            .labels
+            .as_ref()
+            .and_then(|l| l.get(REVISION_HASH_LABEL))
+            .cloned()
+            .unwrap_or_default();
         for duplicate in current {
-            cluster.remove_object(Kind::ControllerRevision, &ns, duplicate.metadata.name.as_deref().unwrap_or(""));
+            cluster.remove_object(
+                Kind::ControllerRevision,
+                &ns,
+                duplicate.metadata.name.as_deref().unwrap_or(""),
+            );
             relabel_pods(cluster, ds, &kept_hash);
         }
         if kept.revision < next_revision {
@@ -126,14 +171,31 @@ pub fn construct_history(cluster: &mut Cluster, ds: &DaemonSet) -> Option<(Daemo
             kept
         }
     };
-    let hash = kept.metadata.labels.as_ref().and_then(|l| l.get(REVISION_HASH_LABEL)).cloned().unwrap_or_default();
+    let hash = kept
+        .metadata
+        .labels
+        .as_ref()
+        .and_then(|l| l.get(REVISION_HASH_LABEL))
+        .cloned()
+        .unwrap_or_default();
     let ds = cluster.store.daemon_set(&ns, &ds_name)?.clone();
     Some((ds, hash))
 }
 
 fn relabel_pods(cluster: &mut Cluster, ds: &DaemonSet, hash: &str) {
     let uid = ds.metadata.uid.clone().unwrap_or_default();
-    let pods: Vec<Pod> = cluster.store.pods().filter(|p| p.metadata.owner_references.iter().flatten().any(|r| r.uid == uid)).cloned().collect();
+    let pods: Vec<Pod> = cluster
+        .store
+        .pods()
+        .filter(|p| {
+            p.metadata
+                .owner_references
+                .iter()
+                .flatten()
+                .any(|r| r.uid == uid)
+        })
+        .cloned()
+        .collect();
     for mut pod in pods {
         let labels = pod.metadata.labels.get_or_insert_with(Default::default);
         if labels.get(REVISION_HASH_LABEL).map(String::as_str) != Some(hash) {
@@ -145,10 +207,18 @@ fn relabel_pods(cluster: &mut Cluster, ds: &DaemonSet, hash: &str) {
 
 /// `cleanupHistory`: keep revisionHistoryLimit old revisions (never ones a live pod still uses).
 pub fn cleanup_history(cluster: &mut Cluster, ds: &DaemonSet) {
-    let limit = ds.spec.as_ref().and_then(|s| s.revision_history_limit).unwrap_or(10).max(0) as usize;
+    let limit = ds
+        .spec
+        .as_ref()
+        .and_then(|s| s.revision_history_limit)
+        .unwrap_or(10)
+        .max(0) as usize;
     let histories = controlled_histories(cluster, ds);
     let data = revision_data(ds);
-    let old: Vec<ControllerRevision> = histories.into_iter().filter(|r| r.data.as_ref().map(|d| &d.0) != Some(&data)).collect();
+    let old: Vec<ControllerRevision> = histories
+        .into_iter()
+        .filter(|r| r.data.as_ref().map(|d| &d.0) != Some(&data))
+        .collect();
     if old.len() <= limit {
         return;
     }
@@ -156,8 +226,20 @@ pub fn cleanup_history(cluster: &mut Cluster, ds: &DaemonSet) {
     let live_hashes: std::collections::BTreeSet<String> = cluster
         .store
         .pods()
-        .filter(|p| p.metadata.owner_references.iter().flatten().any(|r| r.uid == uid))
-        .filter_map(|p| p.metadata.labels.as_ref().and_then(|l| l.get(REVISION_HASH_LABEL)).cloned())
+        .filter(|p| {
+            p.metadata
+                .owner_references
+                .iter()
+                .flatten()
+                .any(|r| r.uid == uid)
+        })
+        .filter_map(|p| {
+            p.metadata
+                .labels
+                .as_ref()
+                .and_then(|l| l.get(REVISION_HASH_LABEL))
+                .cloned()
+        })
         .collect();
     let mut to_kill = old.len() - limit;
     let ns = ds.metadata.namespace.clone().unwrap_or_default();
@@ -165,11 +247,21 @@ pub fn cleanup_history(cluster: &mut Cluster, ds: &DaemonSet) {
         if to_kill == 0 {
             break;
         }
-        let hash = revision.metadata.labels.as_ref().and_then(|l| l.get(REVISION_HASH_LABEL)).cloned().unwrap_or_default();
+        let hash = revision
+            .metadata
+            .labels
+            .as_ref()
+            .and_then(|l| l.get(REVISION_HASH_LABEL))
+            .cloned()
+            .unwrap_or_default();
         if live_hashes.contains(&hash) {
             continue;
         }
-        cluster.remove_object(Kind::ControllerRevision, &ns, revision.metadata.name.as_deref().unwrap_or(""));
+        cluster.remove_object(
+            Kind::ControllerRevision,
+            &ns,
+            revision.metadata.name.as_deref().unwrap_or(""),
+        );
         to_kill -= 1;
     }
 }

@@ -6,7 +6,7 @@ pub mod update;
 pub mod util;
 
 use crate::api_server::{object_reference, DeleteOptions};
-use crate::cluster::{k8s_time, Cluster, Timer};
+use crate::cluster::{Cluster, Timer};
 use crate::store::key_of;
 use dsplay_api::types::*;
 use dsplay_api::{selector, Kind, Object};
@@ -34,22 +34,38 @@ pub(crate) fn sync_all(cluster: &mut Cluster) {
 /// `syncDaemonSet`. Creates/deletes are observed at once (SPEC-upstream §1.7 simplification), so the
 /// update strategy runs in the same sync as manage.
 pub(crate) fn sync_daemon_set(cluster: &mut Cluster, ns: &str, name: &str) {
-    let Some(ds) = cluster.store.daemon_set(ns, name).cloned() else { return };
+    let Some(ds) = cluster.store.daemon_set(ns, name).cloned() else {
+        return;
+    };
     let Some(spec) = ds.spec.clone() else { return };
     if spec.selector == LabelSelector::default() {
         let reference = object_reference(Kind::DaemonSet, &ds.metadata);
-        cluster.record_event(&reference, "Warning", "SelectingAll", "This daemon set is selecting all pods. A non-empty selector is required.", COMPONENT, None);
+        cluster.record_event(
+            &reference,
+            "Warning",
+            "SelectingAll",
+            "This daemon set is selecting all pods. A non-empty selector is required.",
+            COMPONENT,
+            None,
+        );
         return;
     }
     if ds.metadata.deletion_timestamp.is_some() {
         return;
     }
-    let Some((ds, hash)) = history::construct_history(cluster, &ds) else { return };
+    let Some((ds, hash)) = history::construct_history(cluster, &ds) else {
+        return;
+    };
     let nodes: Vec<Node> = cluster.store.nodes().cloned().collect();
     let node_to_pods = get_nodes_to_daemon_pods(cluster, &ds);
     manage(cluster, &ds, &nodes, &node_to_pods, &hash);
     let node_to_pods = get_nodes_to_daemon_pods(cluster, &ds);
-    if spec.update_strategy.as_ref().and_then(|s| s.type_.as_deref()) != Some("OnDelete") {
+    if spec
+        .update_strategy
+        .as_ref()
+        .and_then(|s| s.type_.as_deref())
+        != Some("OnDelete")
+    {
         update::rolling_update(cluster, &ds, &nodes, &node_to_pods, &hash);
     }
     history::cleanup_history(cluster, &ds);
@@ -62,17 +78,40 @@ pub(crate) fn sync_daemon_set(cluster: &mut Cluster, ns: &str, name: &str) {
 pub(crate) fn get_nodes_to_daemon_pods(cluster: &mut Cluster, ds: &DaemonSet) -> NodeToPods {
     let ns = ds.metadata.namespace.clone().unwrap_or_default();
     let uid = ds.metadata.uid.clone().unwrap_or_default();
-    let sel = selector::from_label_selector(ds.spec.as_ref().map(|s| &s.selector)).unwrap_or(selector::Selector { requirements: vec![], nothing: true });
-    let pods: Vec<Pod> = cluster.store.pods().filter(|p| p.metadata.namespace.as_deref() == Some(ns.as_str())).cloned().collect();
+    let sel = selector::from_label_selector(ds.spec.as_ref().map(|s| &s.selector)).unwrap_or(
+        selector::Selector {
+            requirements: vec![],
+            nothing: true,
+        },
+    );
+    let pods: Vec<Pod> = cluster
+        .store
+        .pods()
+        .filter(|p| p.metadata.namespace.as_deref() == Some(ns.as_str()))
+        .cloned()
+        .collect();
     let mut out = NodeToPods::new();
     for mut pod in pods {
         let labels = pod.metadata.labels.clone().unwrap_or_default();
-        let controller = pod.metadata.owner_references.iter().flatten().find(|r| r.controller == Some(true)).cloned();
+        let controller = pod
+            .metadata
+            .owner_references
+            .iter()
+            .flatten()
+            .find(|r| r.controller == Some(true))
+            .cloned();
         match controller {
             Some(r) if r.uid == uid => {
                 if !sel.matches(&labels) {
                     // Release.
-                    let refs: Vec<OwnerReference> = pod.metadata.owner_references.take().unwrap_or_default().into_iter().filter(|r| r.uid != uid).collect();
+                    let refs: Vec<OwnerReference> = pod
+                        .metadata
+                        .owner_references
+                        .take()
+                        .unwrap_or_default()
+                        .into_iter()
+                        .filter(|r| r.uid != uid)
+                        .collect();
                     pod.metadata.owner_references = (!refs.is_empty()).then_some(refs);
                     cluster.write(Object::Pod(pod));
                     continue;
@@ -84,14 +123,17 @@ pub(crate) fn get_nodes_to_daemon_pods(cluster: &mut Cluster, ds: &DaemonSet) ->
                     continue;
                 }
                 // Adopt.
-                pod.metadata.owner_references.get_or_insert_with(Vec::new).push(OwnerReference {
-                    api_version: "apps/v1".into(),
-                    kind: "DaemonSet".into(),
-                    name: ds.metadata.name.clone().unwrap_or_default(),
-                    uid: uid.clone(),
-                    controller: Some(true),
-                    block_owner_deletion: Some(true),
-                });
+                pod.metadata
+                    .owner_references
+                    .get_or_insert_with(Vec::new)
+                    .push(OwnerReference {
+                        api_version: "apps/v1".into(),
+                        kind: "DaemonSet".into(),
+                        name: ds.metadata.name.clone().unwrap_or_default(),
+                        uid: uid.clone(),
+                        controller: Some(true),
+                        block_owner_deletion: Some(true),
+                    });
                 cluster.write(Object::Pod(pod.clone()));
             }
         }
@@ -111,7 +153,13 @@ fn surge_enabled(ds: &DaemonSet) -> bool {
 }
 
 /// `manage`: decide per node (`podsShouldBeOnNode`), then act (`syncNodes`).
-fn manage(cluster: &mut Cluster, ds: &DaemonSet, nodes: &[Node], node_to_pods: &NodeToPods, hash: &str) {
+fn manage(
+    cluster: &mut Cluster,
+    ds: &DaemonSet,
+    nodes: &[Node],
+    node_to_pods: &NodeToPods,
+    hash: &str,
+) {
     let mut nodes_needing_pods = Vec::new();
     let mut pods_to_delete: Vec<Pod> = Vec::new();
     for node in nodes {
@@ -123,11 +171,20 @@ fn manage(cluster: &mut Cluster, ds: &DaemonSet, nodes: &[Node], node_to_pods: &
     }
     // Unscheduled pods whose target node no longer exists.
     for (node_name, pods) in node_to_pods {
-        if nodes.iter().any(|n| n.metadata.name.as_deref() == Some(node_name.as_str())) {
+        if nodes
+            .iter()
+            .any(|n| n.metadata.name.as_deref() == Some(node_name.as_str()))
+        {
             continue;
         }
         for pod in pods {
-            if pod.spec.as_ref().and_then(|s| s.node_name.as_ref()).is_none() && pod.metadata.deletion_timestamp.is_none() {
+            if pod
+                .spec
+                .as_ref()
+                .and_then(|s| s.node_name.as_ref())
+                .is_none()
+                && pod.metadata.deletion_timestamp.is_none()
+            {
                 pods_to_delete.push(pod.clone());
             }
         }
@@ -136,7 +193,13 @@ fn manage(cluster: &mut Cluster, ds: &DaemonSet, nodes: &[Node], node_to_pods: &
 }
 
 /// `podsShouldBeOnNode`: (create a pod here?, pods to delete here).
-fn pods_should_be_on_node(cluster: &mut Cluster, node: &Node, node_to_pods: &NodeToPods, ds: &DaemonSet, hash: &str) -> (bool, Vec<Pod>) {
+fn pods_should_be_on_node(
+    cluster: &mut Cluster,
+    node: &Node,
+    node_to_pods: &NodeToPods,
+    ds: &DaemonSet,
+    hash: &str,
+) -> (bool, Vec<Pod>) {
     let placement = node_should_run_daemon_pod(node, ds);
     let node_name = node.metadata.name.clone().unwrap_or_default();
     let pods = node_to_pods.get(&node_name);
@@ -151,7 +214,15 @@ fn pods_should_be_on_node(cluster: &mut Cluster, node: &Node, node_to_pods: &Nod
                 }
                 match phase(pod) {
                     "Failed" => {
-                        let key = format!("{}/{}/{}", ds.metadata.uid.clone().unwrap_or_default(), ds.status.as_ref().and_then(|s| s.observed_generation).unwrap_or(0), node_name);
+                        let key = format!(
+                            "{}/{}/{}",
+                            ds.metadata.uid.clone().unwrap_or_default(),
+                            ds.status
+                                .as_ref()
+                                .and_then(|s| s.observed_generation)
+                                .unwrap_or(0),
+                            node_name
+                        );
                         let now = cluster.now_ms;
                         let entry = cluster.failed_pod_backoff.get(&key).copied();
                         if let Some((delay, not_before)) = entry {
@@ -162,15 +233,45 @@ fn pods_should_be_on_node(cluster: &mut Cluster, node: &Node, node_to_pods: &Nod
                             let next = (delay * 2).min(FAILED_POD_BACKOFF_MAX_MS);
                             cluster.failed_pod_backoff.insert(key, (next, now + next));
                         } else {
-                            cluster.failed_pod_backoff.insert(key, (FAILED_POD_BACKOFF_INITIAL_MS, now + FAILED_POD_BACKOFF_INITIAL_MS));
+                            cluster.failed_pod_backoff.insert(
+                                key,
+                                (
+                                    FAILED_POD_BACKOFF_INITIAL_MS,
+                                    now + FAILED_POD_BACKOFF_INITIAL_MS,
+                                ),
+                            );
                         }
-                        let msg = format!("Found failed daemon pod {}/{} on node {}, will try to kill it", pod.metadata.namespace.clone().unwrap_or_default(), pod.metadata.name.clone().unwrap_or_default(), node_name);
-                        cluster.record_event(&object_reference(Kind::DaemonSet, &ds.metadata), "Warning", "FailedDaemonPod", &msg, COMPONENT, None);
+                        let msg = format!(
+                            "Found failed daemon pod {}/{} on node {}, will try to kill it",
+                            pod.metadata.namespace.clone().unwrap_or_default(),
+                            pod.metadata.name.clone().unwrap_or_default(),
+                            node_name
+                        );
+                        cluster.record_event(
+                            &object_reference(Kind::DaemonSet, &ds.metadata),
+                            "Warning",
+                            "FailedDaemonPod",
+                            &msg,
+                            COMPONENT,
+                            None,
+                        );
                         delete.push(pod.clone());
                     }
                     "Succeeded" => {
-                        let msg = format!("Found succeeded daemon pod {}/{} on node {}, will try to delete it", pod.metadata.namespace.clone().unwrap_or_default(), pod.metadata.name.clone().unwrap_or_default(), node_name);
-                        cluster.record_event(&object_reference(Kind::DaemonSet, &ds.metadata), "Normal", "SucceededDaemonPod", &msg, COMPONENT, None);
+                        let msg = format!(
+                            "Found succeeded daemon pod {}/{} on node {}, will try to delete it",
+                            pod.metadata.namespace.clone().unwrap_or_default(),
+                            pod.metadata.name.clone().unwrap_or_default(),
+                            node_name
+                        );
+                        cluster.record_event(
+                            &object_reference(Kind::DaemonSet, &ds.metadata),
+                            "Normal",
+                            "SucceededDaemonPod",
+                            &msg,
+                            COMPONENT,
+                            None,
+                        );
                         delete.push(pod.clone());
                     }
                     _ => running.push(pod.clone()),
@@ -189,13 +290,19 @@ fn pods_should_be_on_node(cluster: &mut Cluster, node: &Node, node_to_pods: &Nod
                 } else if running.len() > 1 {
                     running.sort_by(oldest_first);
                     let template_generation = template_generation(ds);
-                    let (mut new_pods, mut old_pods): (Vec<Pod>, Vec<Pod>) = running.into_iter().partition(|p| is_pod_updated(p, hash, template_generation.as_deref()));
+                    let (mut new_pods, mut old_pods): (Vec<Pod>, Vec<Pod>) = running
+                        .into_iter()
+                        .partition(|p| is_pod_updated(p, hash, template_generation.as_deref()));
                     let oldest_new = (!new_pods.is_empty()).then(|| new_pods.remove(0));
                     let oldest_old = (!old_pods.is_empty()).then(|| old_pods.remove(0));
                     delete.extend(new_pods);
                     delete.extend(old_pods);
                     if let (Some(new), Some(old)) = (&oldest_new, &oldest_old) {
-                        let min_ready = ds.spec.as_ref().and_then(|s| s.min_ready_seconds).unwrap_or(0);
+                        let min_ready = ds
+                            .spec
+                            .as_ref()
+                            .and_then(|s| s.min_ready_seconds)
+                            .unwrap_or(0);
                         if !is_pod_ready(old) || is_pod_available(new, min_ready, cluster.now_ms) {
                             delete.push(old.clone());
                         }
@@ -205,7 +312,11 @@ fn pods_should_be_on_node(cluster: &mut Cluster, node: &Node, node_to_pods: &Nod
             }
         }
         Some(pods) => {
-            delete.extend(pods.iter().filter(|p| p.metadata.deletion_timestamp.is_none()).cloned());
+            delete.extend(
+                pods.iter()
+                    .filter(|p| p.metadata.deletion_timestamp.is_none())
+                    .cloned(),
+            );
             (false, delete)
         }
     }
@@ -213,37 +324,81 @@ fn pods_should_be_on_node(cluster: &mut Cluster, node: &Node, node_to_pods: &Nod
 
 /// The DaemonSet's template generation (from the annotation the API server keeps).
 pub(crate) fn template_generation(ds: &DaemonSet) -> Option<String> {
-    ds.metadata.annotations.as_ref().and_then(|a| a.get(crate::api_server::TEMPLATE_GENERATION_ANNOTATION)).cloned()
+    ds.metadata
+        .annotations
+        .as_ref()
+        .and_then(|a| a.get(crate::api_server::TEMPLATE_GENERATION_ANNOTATION))
+        .cloned()
 }
 
 /// `syncNodes`: delete and create (capped at `BURST_REPLICAS` each), with events.
-pub(crate) fn sync_nodes(cluster: &mut Cluster, ds: &DaemonSet, pods_to_delete: &[Pod], nodes_needing_pods: &[String], hash: &str) {
+pub(crate) fn sync_nodes(
+    cluster: &mut Cluster,
+    ds: &DaemonSet,
+    pods_to_delete: &[Pod],
+    nodes_needing_pods: &[String],
+    hash: &str,
+) {
     let reference = object_reference(Kind::DaemonSet, &ds.metadata);
     let template_generation = template_generation(ds);
     for node in nodes_needing_pods.iter().take(BURST_REPLICAS) {
         let pod = new_daemon_pod(ds, node, hash, template_generation.as_deref());
         match cluster.create_internal(Object::Pod(pod)) {
-            Ok(name) => cluster.record_event(&reference, "Normal", "SuccessfulCreate", &format!("Created pod: {name}"), COMPONENT, None),
-            Err(err) => cluster.record_event(&reference, "Warning", "FailedCreate", &format!("Error creating: {err}"), COMPONENT, None),
+            Ok(name) => cluster.record_event(
+                &reference,
+                "Normal",
+                "SuccessfulCreate",
+                &format!("Created pod: {name}"),
+                COMPONENT,
+                None,
+            ),
+            Err(err) => cluster.record_event(
+                &reference,
+                "Warning",
+                "FailedCreate",
+                &format!("Error creating: {err}"),
+                COMPONENT,
+                None,
+            ),
         }
     }
     for pod in pods_to_delete.iter().take(BURST_REPLICAS) {
         let (ns, name) = key_of(&pod.metadata);
-        let Some(current) = cluster.store.pod(&ns, &name).cloned() else { continue };
+        let Some(current) = cluster.store.pod(&ns, &name).cloned() else {
+            continue;
+        };
         if current.metadata.deletion_timestamp.is_some() {
             continue;
         }
         cluster.delete_pod(&current, DeleteOptions::default().grace_period_seconds);
-        cluster.record_event(&reference, "Normal", "SuccessfulDelete", &format!("Deleted pod: {name}"), COMPONENT, None);
+        cluster.record_event(
+            &reference,
+            "Normal",
+            "SuccessfulDelete",
+            &format!("Deleted pod: {name}"),
+            COMPONENT,
+            None,
+        );
     }
 }
 
 /// `updateDaemonSetStatus`: the counters of SPEC-upstream §3, written only when they change.
-fn update_status(cluster: &mut Cluster, ds: &DaemonSet, nodes: &[Node], node_to_pods: &NodeToPods, hash: &str) {
-    let min_ready = ds.spec.as_ref().and_then(|s| s.min_ready_seconds).unwrap_or(0);
+fn update_status(
+    cluster: &mut Cluster,
+    ds: &DaemonSet,
+    nodes: &[Node],
+    node_to_pods: &NodeToPods,
+    hash: &str,
+) {
+    let min_ready = ds
+        .spec
+        .as_ref()
+        .and_then(|s| s.min_ready_seconds)
+        .unwrap_or(0);
     let template_generation = template_generation(ds);
     let now = cluster.now_ms;
-    let (mut desired, mut current, mut misscheduled, mut ready, mut available, mut updated) = (0, 0, 0, 0, 0, 0);
+    let (mut desired, mut current, mut misscheduled, mut ready, mut available, mut updated) =
+        (0, 0, 0, 0, 0, 0);
     let mut next_available_check: Option<i64> = None;
     for node in nodes {
         let placement = node_should_run_daemon_pod(node, ds);
@@ -262,7 +417,8 @@ fn update_status(cluster: &mut Cluster, ds: &DaemonSet, nodes: &[Node], node_to_
                         available += 1;
                     } else if let Some(since) = ready_since_ms(oldest) {
                         let due = since + i64::from(min_ready) * 1000 + 1000;
-                        next_available_check = Some(next_available_check.map_or(due, |d: i64| d.min(due)));
+                        next_available_check =
+                            Some(next_available_check.map_or(due, |d: i64| d.min(due)));
                     }
                 }
                 if is_pod_updated(oldest, hash, template_generation.as_deref()) {
@@ -276,7 +432,16 @@ fn update_status(cluster: &mut Cluster, ds: &DaemonSet, nodes: &[Node], node_to_
     if let Some(due) = next_available_check {
         cluster.schedule_at_once(due, Timer::ResyncDaemonSets);
     }
-    let Some(stored) = cluster.store.daemon_set(ds.metadata.namespace.as_deref().unwrap_or(""), ds.metadata.name.as_deref().unwrap_or("")).cloned() else { return };
+    let Some(stored) = cluster
+        .store
+        .daemon_set(
+            ds.metadata.namespace.as_deref().unwrap_or(""),
+            ds.metadata.name.as_deref().unwrap_or(""),
+        )
+        .cloned()
+    else {
+        return;
+    };
     let old = stored.status.clone().unwrap_or_default();
     let status = DaemonSetStatus {
         desired_number_scheduled: desired,
@@ -295,5 +460,4 @@ fn update_status(cluster: &mut Cluster, ds: &DaemonSet, nodes: &[Node], node_to_
         next.status = Some(status);
         cluster.write(Object::DaemonSet(next));
     }
-    let _ = k8s_time;
 }

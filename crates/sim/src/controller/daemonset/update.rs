@@ -21,12 +21,18 @@ fn rolling(ds: &DaemonSet) -> Option<RollingUpdateDaemonSet> {
 
 /// `SurgeCount`: maxSurge scaled against `desired`, rounded up (0 for OnDelete).
 pub fn max_surge(ds: &DaemonSet, desired: i32) -> i32 {
-    rolling(ds).and_then(|r| r.max_surge).and_then(|v| scaled_value(&v, desired, true).ok()).unwrap_or(0)
+    rolling(ds)
+        .and_then(|r| r.max_surge)
+        .and_then(|v| scaled_value(&v, desired, true).ok())
+        .unwrap_or(0)
 }
 
 /// `UnavailableCount`: maxUnavailable scaled against `desired`, rounded up.
 pub fn max_unavailable(ds: &DaemonSet, desired: i32) -> i32 {
-    rolling(ds).and_then(|r| r.max_unavailable).and_then(|v| scaled_value(&v, desired, true).ok()).unwrap_or(0)
+    rolling(ds)
+        .and_then(|r| r.max_unavailable)
+        .and_then(|v| scaled_value(&v, desired, true).ok())
+        .unwrap_or(0)
 }
 
 /// Both budgets with the zero/zero safety net (maxUnavailable = 1).
@@ -41,9 +47,19 @@ pub fn budgets(ds: &DaemonSet, desired: i32) -> (i32, i32) {
 }
 
 /// `rollingUpdate`.
-pub(crate) fn rolling_update(cluster: &mut Cluster, ds: &DaemonSet, nodes: &[Node], node_to_pods: &NodeToPods, hash: &str) {
+pub(crate) fn rolling_update(
+    cluster: &mut Cluster,
+    ds: &DaemonSet,
+    nodes: &[Node],
+    node_to_pods: &NodeToPods,
+    hash: &str,
+) {
     let now = cluster.now_ms;
-    let min_ready = ds.spec.as_ref().and_then(|s| s.min_ready_seconds).unwrap_or(0);
+    let min_ready = ds
+        .spec
+        .as_ref()
+        .and_then(|s| s.min_ready_seconds)
+        .unwrap_or(0);
     let template_generation = template_generation(ds);
     // updatedDesiredNodeCounts: desired nodes, each with an entry.
     let mut map: Vec<(String, Vec<Pod>, bool)> = Vec::new();
@@ -62,12 +78,20 @@ pub(crate) fn rolling_update(cluster: &mut Cluster, ds: &DaemonSet, nodes: &[Nod
     }
     let (max_unavailable, max_surge) = budgets(ds, desired);
     let classify = |pods: &[Pod]| -> Option<(Option<Pod>, Option<Pod>)> {
-        let live: Vec<&Pod> = pods.iter().filter(|p| p.metadata.deletion_timestamp.is_none()).collect();
-        let (new, old): (Vec<&Pod>, Vec<&Pod>) = live.into_iter().partition(|p| is_pod_updated(p, hash, template_generation.as_deref()));
+        let live: Vec<&Pod> = pods
+            .iter()
+            .filter(|p| p.metadata.deletion_timestamp.is_none())
+            .collect();
+        let (new, old): (Vec<&Pod>, Vec<&Pod>) = live
+            .into_iter()
+            .partition(|p| is_pod_updated(p, hash, template_generation.as_deref()));
         if new.len() > 1 || old.len() > 1 {
             return None;
         }
-        Some((new.first().map(|p| (*p).clone()), old.first().map(|p| (*p).clone())))
+        Some((
+            new.first().map(|p| (*p).clone()),
+            old.first().map(|p| (*p).clone()),
+        ))
     };
     if max_surge == 0 {
         let mut num_unavailable = 0;
@@ -97,7 +121,8 @@ pub(crate) fn rolling_update(cluster: &mut Cluster, ds: &DaemonSet, nodes: &[Nod
                 }
             }
         }
-        let remaining = (max_unavailable - num_unavailable).clamp(0, candidates.len() as i32) as usize;
+        let remaining =
+            (max_unavailable - num_unavailable).clamp(0, candidates.len() as i32) as usize;
         let mut to_delete = allowed_replacement;
         to_delete.extend(candidates.into_iter().take(remaining));
         sync_nodes(cluster, ds, &to_delete, &[], hash);
@@ -115,18 +140,11 @@ pub(crate) fn rolling_update(cluster: &mut Cluster, ds: &DaemonSet, nodes: &[Nod
             num_surge += 1;
             continue;
         };
-        match (&new, &old) {
-            (_, Some(old_pod)) => {
-                if is_pod_available(old_pod, min_ready, now) {
-                    num_available += 1;
-                }
+        // Availability of the node: its old pod's if it has one, else its new pod's.
+        if let Some(pod) = old.as_ref().or(new.as_ref()) {
+            if is_pod_available(pod, min_ready, now) {
+                num_available += 1;
             }
-            (Some(new_pod), None) => {
-                if is_pod_available(new_pod, min_ready, now) {
-                    num_available += 1;
-                }
-            }
-            _ => {}
         }
         match (new, old) {
             (_, None) => {}

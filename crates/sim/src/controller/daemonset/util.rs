@@ -36,28 +36,43 @@ pub fn explain_placement(node: &Node, ds: &DaemonSet) -> (Placement, Vec<String>
 
 /// The single implementation behind `node_should_run_daemon_pod` and `explain_placement`: reasons are
 /// only formatted when `notes` is given, so the controller's hot path allocates nothing.
-fn evaluate_placement(node: &Node, ds: &DaemonSet, mut notes: Option<&mut Vec<String>>) -> Placement {
+fn evaluate_placement(
+    node: &Node,
+    ds: &DaemonSet,
+    mut notes: Option<&mut Vec<String>>,
+) -> Placement {
     let mut note = |text: String| {
         if let Some(n) = notes.as_deref_mut() {
             n.push(text);
         }
     };
-    let none = Placement { should_run: false, should_continue_running: false };
-    let Some(spec) = ds.spec.as_ref().and_then(|s| s.template.spec.as_ref()) else { return none };
+    let none = Placement {
+        should_run: false,
+        should_continue_running: false,
+    };
+    let Some(spec) = ds.spec.as_ref().and_then(|s| s.template.spec.as_ref()) else {
+        return none;
+    };
     let node_name = node.metadata.name.as_deref().unwrap_or("");
     if let Some(wanted) = spec.node_name.as_deref().filter(|n| !n.is_empty()) {
         if wanted != node_name {
-            note(format!("spec.template.spec.nodeName is {wanted}: only that node runs the pod"));
+            note(format!(
+                "spec.template.spec.nodeName is {wanted}: only that node runs the pod"
+            ));
             return none;
         }
-        note(format!("spec.template.spec.nodeName is {wanted}: this node"));
+        note(format!(
+            "spec.template.spec.nodeName is {wanted}: this node"
+        ));
     }
     if !node_affinity::node_selector_matches(spec, node) {
         let labels = node.metadata.labels.clone().unwrap_or_default();
         for (k, v) in spec.node_selector.iter().flatten() {
             match labels.get(k) {
                 None => note(format!("nodeSelector {k}={v}: node has no label {k}")),
-                Some(actual) if actual != v => note(format!("nodeSelector {k}={v}: node has {k}={actual}")),
+                Some(actual) if actual != v => {
+                    note(format!("nodeSelector {k}={v}: node has {k}={actual}"))
+                }
                 Some(_) => {}
             }
         }
@@ -67,11 +82,17 @@ fn evaluate_placement(node: &Node, ds: &DaemonSet, mut notes: Option<&mut Vec<St
         note("required node affinity: no nodeSelectorTerm matches this node's labels".to_string());
         return none;
     }
-    if spec.node_selector.as_ref().is_some_and(|s| !s.is_empty()) || node_affinity::required_terms(spec).is_some() {
+    if spec.node_selector.as_ref().is_some_and(|s| !s.is_empty())
+        || node_affinity::required_terms(spec).is_some()
+    {
         note("nodeSelector / required node affinity: matches".to_string());
     }
     let tolerations = daemon_pod_tolerations(spec);
-    let node_taints = node.spec.as_ref().and_then(|s| s.taints.clone()).unwrap_or_default();
+    let node_taints = node
+        .spec
+        .as_ref()
+        .and_then(|s| s.taints.clone())
+        .unwrap_or_default();
     let mut should_run = true;
     let mut should_continue_running = true;
     for taint in &node_taints {
@@ -79,12 +100,17 @@ fn evaluate_placement(node: &Node, ds: &DaemonSet, mut notes: Option<&mut Vec<St
         let tolerated = taints::tolerated_by_any(&tolerations, taint);
         let by_user = taints::tolerated_by_any(spec.tolerations.as_deref().unwrap_or(&[]), taint);
         if taint.effect == taints::PREFER_NO_SCHEDULE {
-            note(format!("taint {text}: ignored by the DaemonSet controller (PreferNoSchedule)"));
+            note(format!(
+                "taint {text}: ignored by the DaemonSet controller (PreferNoSchedule)"
+            ));
             continue;
         }
         match (tolerated, by_user) {
             (true, true) => note(format!("taint {text}: tolerated by the template")),
-            (true, false) => note(format!("taint {text}: tolerated automatically (daemon pods tolerate {}:{})", taint.key, taint.effect)),
+            (true, false) => note(format!(
+                "taint {text}: tolerated automatically (daemon pods tolerate {}:{})",
+                taint.key, taint.effect
+            )),
             (false, _) => {
                 should_run = false;
                 if taint.effect == taints::NO_EXECUTE {
@@ -99,7 +125,10 @@ fn evaluate_placement(node: &Node, ds: &DaemonSet, mut notes: Option<&mut Vec<St
             }
         }
     }
-    Placement { should_run, should_continue_running }
+    Placement {
+        should_run,
+        should_continue_running,
+    }
 }
 
 /// The template's tolerations plus the daemon tolerations (`AddOrUpdateDaemonPodTolerations`).
@@ -120,7 +149,10 @@ pub fn daemon_pod_tolerations(spec: &PodSpec) -> Vec<Toleration> {
         let toleration = taints::exists_toleration(key, effect);
         // MatchToleration: same key, operator, value and effect → replaced (tolerationSeconds dropped).
         match tolerations.iter_mut().find(|t| {
-            t.key == toleration.key && t.operator.as_deref().unwrap_or("Equal") == "Exists" && t.value.as_deref().unwrap_or("") == "" && t.effect == toleration.effect
+            t.key == toleration.key
+                && t.operator.as_deref().unwrap_or("Equal") == "Exists"
+                && t.value.as_deref().unwrap_or("").is_empty()
+                && t.effect == toleration.effect
         }) {
             Some(existing) => *existing = toleration,
             None => tolerations.push(toleration),
@@ -131,12 +163,24 @@ pub fn daemon_pod_tolerations(spec: &PodSpec) -> Vec<Toleration> {
 
 /// The pod the controller creates for a node (`CreatePodTemplate` + `ReplaceDaemonSetPodNodeNameNodeAffinity`).
 /// Upstream: pkg/controller/daemon/util/daemonset_util.go CreatePodTemplate
-pub fn new_daemon_pod(ds: &DaemonSet, node_name: &str, hash: &str, template_generation: Option<&str>) -> Pod {
-    let template = ds.spec.as_ref().map(|s| s.template.clone()).unwrap_or_default();
+pub fn new_daemon_pod(
+    ds: &DaemonSet,
+    node_name: &str,
+    hash: &str,
+    template_generation: Option<&str>,
+) -> Pod {
+    let template = ds
+        .spec
+        .as_ref()
+        .map(|s| s.template.clone())
+        .unwrap_or_default();
     let mut metadata = template.metadata.unwrap_or_default();
     let labels = metadata.labels.get_or_insert_with(Default::default);
     if let Some(generation) = template_generation {
-        labels.insert(TEMPLATE_GENERATION_LABEL.to_string(), generation.to_string());
+        labels.insert(
+            TEMPLATE_GENERATION_LABEL.to_string(),
+            generation.to_string(),
+        );
     }
     if !hash.is_empty() {
         labels.insert(REVISION_HASH_LABEL.to_string(), hash.to_string());
@@ -156,7 +200,11 @@ pub fn new_daemon_pod(ds: &DaemonSet, node_name: &str, hash: &str, template_gene
     let mut spec = template.spec.unwrap_or_default();
     spec.tolerations = Some(daemon_pod_tolerations(&spec));
     replace_node_name_affinity(&mut spec, node_name);
-    Pod { metadata, spec: Some(spec), status: None }
+    Pod {
+        metadata,
+        spec: Some(spec),
+        status: None,
+    }
 }
 
 /// `ReplaceDaemonSetPodNodeNameNodeAffinity`: the required terms become a single
@@ -172,15 +220,19 @@ pub fn replace_node_name_affinity(spec: &mut PodSpec, node_name: &str) {
     };
     let affinity = spec.affinity.get_or_insert_with(Default::default);
     let node_affinity = affinity.node_affinity.get_or_insert_with(Default::default);
-    node_affinity.required_during_scheduling_ignored_during_execution = Some(NodeSelector { node_selector_terms: vec![term] });
+    node_affinity.required_during_scheduling_ignored_during_execution = Some(NodeSelector {
+        node_selector_terms: vec![term],
+    });
 }
 
 /// `IsPodUpdated`: the pod's hash label equals the current hash, or its template-generation label
 /// equals the DaemonSet's template generation.
 pub fn is_pod_updated(pod: &Pod, hash: &str, template_generation: Option<&str>) -> bool {
     let labels = pod.metadata.labels.clone().unwrap_or_default();
-    let generation_matches = template_generation.is_some() && labels.get(TEMPLATE_GENERATION_LABEL).map(String::as_str) == template_generation;
-    let hash_matches = !hash.is_empty() && labels.get(REVISION_HASH_LABEL).map(String::as_str) == Some(hash);
+    let generation_matches = template_generation.is_some()
+        && labels.get(TEMPLATE_GENERATION_LABEL).map(String::as_str) == template_generation;
+    let hash_matches =
+        !hash.is_empty() && labels.get(REVISION_HASH_LABEL).map(String::as_str) == Some(hash);
     hash_matches || generation_matches
 }
 
@@ -201,8 +253,20 @@ pub fn is_pod_ready(pod: &Pod) -> bool {
 
 /// When the pod's Ready condition last became True, in ms, if it is True.
 pub fn ready_since_ms(pod: &Pod) -> Option<i64> {
-    let condition = pod.status.as_ref()?.conditions.as_ref()?.iter().find(|c| c.type_ == "Ready")?;
-    (condition.status == "True").then(|| condition.last_transition_time.as_ref().map(|t| t.0.timestamp_millis()).unwrap_or(0))
+    let condition = pod
+        .status
+        .as_ref()?
+        .conditions
+        .as_ref()?
+        .iter()
+        .find(|c| c.type_ == "Ready")?;
+    (condition.status == "True").then(|| {
+        condition
+            .last_transition_time
+            .as_ref()
+            .map(|t| t.0.timestamp_millis())
+            .unwrap_or(0)
+    })
 }
 
 /// `podutil.IsPodAvailable`: Ready, and Ready for more than minReadySeconds.
@@ -216,15 +280,29 @@ pub fn is_pod_available(pod: &Pod, min_ready_seconds: i32, now_ms: i64) -> bool 
 
 /// The phase string of a pod ("Pending" when unset).
 pub fn phase(pod: &Pod) -> &str {
-    pod.status.as_ref().and_then(|s| s.phase.as_deref()).unwrap_or("Pending")
+    pod.status
+        .as_ref()
+        .and_then(|s| s.phase.as_deref())
+        .unwrap_or("Pending")
 }
 
 /// `podByCreationTimestampAndPhase`: scheduled pods first, then older, then by name.
 pub fn oldest_first(a: &Pod, b: &Pod) -> std::cmp::Ordering {
-    let scheduled = |p: &Pod| p.spec.as_ref().and_then(|s| s.node_name.as_ref()).is_some_and(|n| !n.is_empty());
+    let scheduled = |p: &Pod| {
+        p.spec
+            .as_ref()
+            .and_then(|s| s.node_name.as_ref())
+            .is_some_and(|n| !n.is_empty())
+    };
     scheduled(b)
         .cmp(&scheduled(a))
-        .then_with(|| a.metadata.creation_timestamp.as_ref().map(|t| t.0).cmp(&b.metadata.creation_timestamp.as_ref().map(|t| t.0)))
+        .then_with(|| {
+            a.metadata
+                .creation_timestamp
+                .as_ref()
+                .map(|t| t.0)
+                .cmp(&b.metadata.creation_timestamp.as_ref().map(|t| t.0))
+        })
         .then_with(|| a.metadata.name.cmp(&b.metadata.name))
 }
 
@@ -235,17 +313,32 @@ mod tests {
 
     fn node(name: &str, taints: Vec<Taint>) -> Node {
         Node {
-            metadata: ObjectMeta { name: Some(name.into()), ..Default::default() },
-            spec: Some(NodeSpec { taints: Some(taints), ..Default::default() }),
+            metadata: ObjectMeta {
+                name: Some(name.into()),
+                ..Default::default()
+            },
+            spec: Some(NodeSpec {
+                taints: Some(taints),
+                ..Default::default()
+            }),
             status: None,
         }
     }
 
     fn ds(host_network: bool) -> DaemonSet {
         DaemonSet {
-            metadata: ObjectMeta { name: Some("x".into()), ..Default::default() },
+            metadata: ObjectMeta {
+                name: Some("x".into()),
+                ..Default::default()
+            },
             spec: Some(DaemonSetSpec {
-                template: PodTemplateSpec { metadata: None, spec: Some(PodSpec { host_network: Some(host_network), ..Default::default() }) },
+                template: PodTemplateSpec {
+                    metadata: None,
+                    spec: Some(PodSpec {
+                        host_network: Some(host_network),
+                        ..Default::default()
+                    }),
+                },
                 ..Default::default()
             }),
             status: None,
@@ -256,21 +349,80 @@ mod tests {
     fn taint_truth_table() {
         // SPEC-upstream §1.4 truth table; upstream TestNodeShouldRunDaemonPod / TestTaintedNode* cases.
         let cases = [
-            ("NoSchedule", taint("k", Some("v"), "NoSchedule"), false, (false, true)),
-            ("NoExecute", taint("k", Some("v"), "NoExecute"), false, (false, false)),
-            ("PreferNoSchedule", taint("k", Some("v"), "PreferNoSchedule"), false, (true, true)),
-            ("not-ready NoExecute auto-tolerated", taint(taints::keys::NOT_READY, None, "NoExecute"), false, (true, true)),
-            ("unreachable NoExecute auto-tolerated", taint(taints::keys::UNREACHABLE, None, "NoExecute"), false, (true, true)),
-            ("disk-pressure", taint(taints::keys::DISK_PRESSURE, None, "NoSchedule"), false, (true, true)),
-            ("unschedulable", taint(taints::keys::UNSCHEDULABLE, None, "NoSchedule"), false, (true, true)),
-            ("network-unavailable without hostNetwork", taint(taints::keys::NETWORK_UNAVAILABLE, None, "NoSchedule"), false, (false, true)),
-            ("network-unavailable with hostNetwork", taint(taints::keys::NETWORK_UNAVAILABLE, None, "NoSchedule"), true, (true, true)),
-            ("not-ready NoSchedule not tolerated", taint(taints::keys::NOT_READY, None, "NoSchedule"), false, (false, true)),
-            ("unreachable NoSchedule not tolerated", taint(taints::keys::UNREACHABLE, None, "NoSchedule"), false, (false, true)),
+            (
+                "NoSchedule",
+                taint("k", Some("v"), "NoSchedule"),
+                false,
+                (false, true),
+            ),
+            (
+                "NoExecute",
+                taint("k", Some("v"), "NoExecute"),
+                false,
+                (false, false),
+            ),
+            (
+                "PreferNoSchedule",
+                taint("k", Some("v"), "PreferNoSchedule"),
+                false,
+                (true, true),
+            ),
+            (
+                "not-ready NoExecute auto-tolerated",
+                taint(taints::keys::NOT_READY, None, "NoExecute"),
+                false,
+                (true, true),
+            ),
+            (
+                "unreachable NoExecute auto-tolerated",
+                taint(taints::keys::UNREACHABLE, None, "NoExecute"),
+                false,
+                (true, true),
+            ),
+            (
+                "disk-pressure",
+                taint(taints::keys::DISK_PRESSURE, None, "NoSchedule"),
+                false,
+                (true, true),
+            ),
+            (
+                "unschedulable",
+                taint(taints::keys::UNSCHEDULABLE, None, "NoSchedule"),
+                false,
+                (true, true),
+            ),
+            (
+                "network-unavailable without hostNetwork",
+                taint(taints::keys::NETWORK_UNAVAILABLE, None, "NoSchedule"),
+                false,
+                (false, true),
+            ),
+            (
+                "network-unavailable with hostNetwork",
+                taint(taints::keys::NETWORK_UNAVAILABLE, None, "NoSchedule"),
+                true,
+                (true, true),
+            ),
+            (
+                "not-ready NoSchedule not tolerated",
+                taint(taints::keys::NOT_READY, None, "NoSchedule"),
+                false,
+                (false, true),
+            ),
+            (
+                "unreachable NoSchedule not tolerated",
+                taint(taints::keys::UNREACHABLE, None, "NoSchedule"),
+                false,
+                (false, true),
+            ),
         ];
         for (name, t, host_network, (run, cont)) in cases {
             let got = node_should_run_daemon_pod(&node("n", vec![t]), &ds(host_network));
-            assert_eq!((got.should_run, got.should_continue_running), (run, cont), "{name}");
+            assert_eq!(
+                (got.should_run, got.should_continue_running),
+                (run, cont),
+                "{name}"
+            );
         }
     }
 
@@ -281,14 +433,27 @@ mod tests {
         d.metadata.uid = Some("u".into());
         let pod = new_daemon_pod(&d, "kind-worker", "abc", Some("1"));
         let spec = pod.spec.unwrap();
-        let terms = spec.affinity.unwrap().node_affinity.unwrap().required_during_scheduling_ignored_during_execution.unwrap().node_selector_terms;
+        let terms = spec
+            .affinity
+            .unwrap()
+            .node_affinity
+            .unwrap()
+            .required_during_scheduling_ignored_during_execution
+            .unwrap()
+            .node_selector_terms;
         assert_eq!(terms.len(), 1);
-        assert_eq!(terms[0].match_fields.as_ref().unwrap()[0].values, Some(vec!["kind-worker".to_string()]));
+        assert_eq!(
+            terms[0].match_fields.as_ref().unwrap()[0].values,
+            Some(vec!["kind-worker".to_string()])
+        );
         assert_eq!(spec.tolerations.unwrap().len(), 6);
         let labels = pod.metadata.labels.unwrap();
         assert_eq!(labels[REVISION_HASH_LABEL], "abc");
         assert_eq!(labels[TEMPLATE_GENERATION_LABEL], "1");
         assert_eq!(pod.metadata.generate_name.as_deref(), Some("x-"));
-        assert_eq!(pod.metadata.owner_references.unwrap()[0].controller, Some(true));
+        assert_eq!(
+            pod.metadata.owner_references.unwrap()[0].controller,
+            Some(true)
+        );
     }
 }

@@ -1,0 +1,156 @@
+//! DaemonSet controller benchmarks (issues 4 and 5): initial rollout on 100 / 1 000 / 5 000 nodes,
+//! adding one node to a 5 000-node cluster, and full rolling updates (maxUnavailable 1 and 10 %) on
+//! 500 and 5 000 nodes. Clusters are built with `Cluster::new_empty` + `add_node`.
+//!
+//! Set `DSPLAY_BENCH_MAX_NODES` to skip the cases above that size (e.g. for quick local runs).
+
+use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
+use dsplay_api::types::*;
+use dsplay_api::Object;
+use dsplay_sim::{Cluster, NodeOptions};
+use serde_json::json;
+use std::time::Duration;
+
+fn max_nodes() -> usize {
+    std::env::var("DSPLAY_BENCH_MAX_NODES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(usize::MAX)
+}
+
+fn daemon_set(max_unavailable: IntOrString) -> DaemonSet {
+    serde_json::from_value(json!({
+        "apiVersion": "apps/v1",
+        "kind": "DaemonSet",
+        "metadata": {"name": "bench", "namespace": "default"},
+        "spec": {
+            "selector": {"matchLabels": {"app": "bench"}},
+            "updateStrategy": {"type": "RollingUpdate", "rollingUpdate": {"maxUnavailable": max_unavailable, "maxSurge": 0}},
+            "template": {
+                "metadata": {"labels": {"app": "bench"}},
+                "spec": {"containers": [{"name": "c", "image": "registry.k8s.io/pause:3.9",
+                    "resources": {"requests": {"cpu": "10m", "memory": "10Mi"}}}]}
+            }
+        }
+    }))
+    .unwrap()
+}
+
+fn cluster(nodes: usize) -> Cluster {
+    let mut c = Cluster::new_empty(1);
+    for i in 0..nodes {
+        c.add_node(&NodeOptions::new(&format!("node-{i:05}")))
+            .unwrap();
+    }
+    c
+}
+
+fn rolled_out(nodes: usize, max_unavailable: IntOrString) -> Cluster {
+    let mut c = cluster(nodes);
+    c.create(Object::DaemonSet(daemon_set(max_unavailable)))
+        .unwrap();
+    c.settle(Duration::from_secs(3600));
+    let s = c
+        .store()
+        .daemon_set("default", "bench")
+        .unwrap()
+        .status
+        .clone()
+        .unwrap();
+    assert_eq!(s.number_available, Some(nodes as i32));
+    c
+}
+
+fn bench_initial_rollout(cr: &mut Criterion) {
+    let mut group = cr.benchmark_group("ds_initial_rollout");
+    for n in [100usize, 1_000, 5_000] {
+        if n > max_nodes() {
+            continue;
+        }
+        let base = cluster(n);
+        group.bench_function(format!("{n}_nodes"), |b| {
+            b.iter_batched(
+                || base.clone(),
+                |mut c| {
+                    c.create(Object::DaemonSet(daemon_set(IntOrString::Int(1))))
+                        .unwrap();
+                    c.settle(Duration::from_secs(3600));
+                    c
+                },
+                BatchSize::LargeInput,
+            )
+        });
+    }
+    group.finish();
+}
+
+fn bench_add_node(cr: &mut Criterion) {
+    let n = 5_000usize.min(max_nodes());
+    let base = rolled_out(n, IntOrString::Int(1));
+    let mut group = cr.benchmark_group("ds_add_node");
+    group.bench_function(format!("{n}_nodes_plus_one"), |b| {
+        b.iter_batched(
+            || base.clone(),
+            |mut c| {
+                c.add_node(&NodeOptions::new("node-new")).unwrap();
+                c.settle(Duration::from_secs(3600));
+                c
+            },
+            BatchSize::LargeInput,
+        )
+    });
+    group.finish();
+}
+
+fn bench_rolling_update(cr: &mut Criterion) {
+    let mut group = cr.benchmark_group("ds_rolling_update");
+    for n in [500usize, 5_000] {
+        if n > max_nodes() {
+            continue;
+        }
+        for (label, mu) in [
+            ("max_unavailable_1", IntOrString::Int(1)),
+            ("max_unavailable_10pct", IntOrString::String("10%".into())),
+        ] {
+            let base = rolled_out(n, mu);
+            group.bench_function(format!("{n}_nodes_{label}"), |b| {
+                b.iter_batched(
+                    || base.clone(),
+                    |mut c| {
+                        let mut ds = c.store().daemon_set("default", "bench").cloned().unwrap();
+                        ds.spec
+                            .as_mut()
+                            .unwrap()
+                            .template
+                            .spec
+                            .as_mut()
+                            .unwrap()
+                            .containers[0]
+                            .image = Some("registry.k8s.io/pause:3.10".into());
+                        c.update(Object::DaemonSet(ds)).unwrap();
+                        c.settle(Duration::from_secs(1_000_000));
+                        let s = c
+                            .store()
+                            .daemon_set("default", "bench")
+                            .unwrap()
+                            .status
+                            .clone()
+                            .unwrap();
+                        assert_eq!(s.updated_number_scheduled, Some(n as i32));
+                        c
+                    },
+                    BatchSize::LargeInput,
+                )
+            });
+        }
+    }
+    group.finish();
+}
+
+criterion_group!(
+    benches,
+    bench_initial_rollout,
+    bench_add_node,
+    bench_rolling_update
+);
+criterion_main!(benches);

@@ -1,0 +1,58 @@
+// Timing run (numbers for notes and the README, not assertions): 200 nodes rolling at 16x.
+// Reports the p50/p95 interval between animation frames while the clock plays, and long tasks.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { serveDist, launch, openPlayground, screenshot, pause, runInTerminal } from './harness.mjs';
+
+let server, browser;
+before(async () => { server = await serveDist(); browser = await launch(); });
+after(async () => { await browser?.close(); await server?.close(); });
+
+const EXTRA_NODES = 197;
+
+function nodeManifests(n) {
+  const docs = [];
+  for (let i = 1; i <= n; i++) {
+    const name = `node-${String(i).padStart(3, '0')}`;
+    docs.push(`apiVersion: v1\nkind: Node\nmetadata:\n  name: ${name}\n  labels:\n    kubernetes.io/hostname: ${name}\n    kubernetes.io/os: linux\n`);
+  }
+  return docs.join('---\n');
+}
+
+test('frame time with 200 nodes rolling at 16x', { timeout: 180_000 }, async () => {
+  const page = await openPlayground(browser, server.url);
+  await pause(page);
+  const editor = page.getByLabel('Manifest YAML');
+  await editor.fill(nodeManifests(EXTRA_NODES));
+  let t = Date.now();
+  await page.getByRole('button', { name: 'Apply', exact: true }).click();
+  await page.locator('.node[data-node="node-197"]').waitFor({ timeout: 60_000 });
+  const applyMs = Date.now() - t;
+  assert.equal(await page.locator('.node[data-node]').count(), 200);
+  await page.getByLabel('Speed').selectOption('16');
+  await runInTerminal(page, 'kubectl set image ds/demo demo=busybox:1.36');
+  await page.getByRole('button', { name: 'Play', exact: true }).click();
+  const result = await page.evaluate(() => new Promise((resolve) => {
+    const deltas = [];
+    const longTasks = [];
+    const observer = new PerformanceObserver((list) => { for (const e of list.getEntries()) longTasks.push(e.duration); });
+    try { observer.observe({ type: 'longtask', buffered: false }); } catch {}
+    let last = performance.now();
+    const start = last;
+    function frame(now) {
+      deltas.push(now - last);
+      last = now;
+      if (now - start < 8000) requestAnimationFrame(frame);
+      else { observer.disconnect(); resolve({ deltas, longTasks }); }
+    }
+    requestAnimationFrame(frame);
+  }));
+  const sorted = [...result.deltas].sort((a, b) => a - b);
+  const pct = (p) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))].toFixed(1);
+  const clock = await page.getByLabel('Clock').textContent();
+  console.log(`200 nodes: apply of ${EXTRA_NODES} Node manifests took ${applyMs} ms; playing at 16x for 8 s: ` +
+    `${result.deltas.length} frames, frame interval p50 ${pct(0.5)} ms, p95 ${pct(0.95)} ms, max ${pct(1)} ms; ` +
+    `long tasks: ${result.longTasks.length} (max ${Math.max(0, ...result.longTasks).toFixed(0)} ms); clock ${clock}`);
+  await screenshot(page, '20-200-nodes');
+  await page.context().close();
+});
