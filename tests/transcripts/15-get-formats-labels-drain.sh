@@ -21,3 +21,4 @@ kubectl get ds -n team-a
 kubectl api-resources
 kubectl version
 sim now
+kubectl get ds kube-proxy -n kube-system -o jsonpath='{.metadata.annotations.deprecated\.daemonset\.template\.generation}{"\n"}'

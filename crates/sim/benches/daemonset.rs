@@ -67,8 +67,8 @@ fn bench_initial_rollout(cr: &mut Criterion) {
         if n > max_nodes() {
             continue;
         }
-        let base = cluster(n);
         group.bench_function(format!("{n}_nodes"), |b| {
+            let base = cluster(n);
             b.iter_batched(
                 || base.clone(),
                 |mut c| {
@@ -86,9 +86,9 @@ fn bench_initial_rollout(cr: &mut Criterion) {
 
 fn bench_add_node(cr: &mut Criterion) {
     let n = 5_000usize.min(max_nodes());
-    let base = rolled_out(n, IntOrString::Int(1));
     let mut group = cr.benchmark_group("ds_add_node");
     group.bench_function(format!("{n}_nodes_plus_one"), |b| {
+        let base = rolled_out(n, IntOrString::Int(1));
         b.iter_batched(
             || base.clone(),
             |mut c| {
@@ -112,8 +112,8 @@ fn bench_rolling_update(cr: &mut Criterion) {
             ("max_unavailable_1", IntOrString::Int(1)),
             ("max_unavailable_10pct", IntOrString::String("10%".into())),
         ] {
-            let base = rolled_out(n, mu);
             group.bench_function(format!("{n}_nodes_{label}"), |b| {
+                let base = rolled_out(n, mu.clone());
                 b.iter_batched(
                     || base.clone(),
                     |mut c| {

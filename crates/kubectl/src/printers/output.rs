@@ -1003,11 +1003,16 @@ fn parse_path(s: &str) -> Result<Vec<Step>, String> {
             '.' => {
                 let recursive = chars.get(i + 1) == Some(&'.');
                 i += if recursive { 2 } else { 1 };
-                let start = i;
+                // A field name runs to the next unescaped `.` or `[`; `\.` is a literal dot (as in
+                // `{.metadata.annotations.deprecated\.daemonset\.template\.generation}`).
+                let mut name = String::new();
                 while i < chars.len() && !matches!(chars[i], '.' | '[') {
+                    if chars[i] == '\\' && chars.get(i + 1) == Some(&'.') {
+                        i += 1;
+                    }
+                    name.push(chars[i]);
                     i += 1;
                 }
-                let name: String = chars[start..i].iter().collect();
                 if name == "*" {
                     steps.push(Step::Wildcard);
                 } else if recursive {
