@@ -171,10 +171,11 @@ fn events_revisions_namespaces_priorityclasses() {
         "Successfully assigned default/demo-abcde to kind-worker",
     );
     assert_eq!(
+        // Rows keep the given (API server) order: events are not sorted by time (#29838).
         event_table(&[&b, &a], now()).render(&TableOptions::default()),
         "LAST SEEN   TYPE     REASON             OBJECT           MESSAGE\n\
-         60s         Normal   SuccessfulCreate   daemonset/demo   Created pod: demo-abcde\n\
-         30s         Normal   Scheduled          pod/demo-abcde   Successfully assigned default/demo-abcde to kind-worker\n"
+         30s         Normal   Scheduled          pod/demo-abcde   Successfully assigned default/demo-abcde to kind-worker\n\
+         60s         Normal   SuccessfulCreate   daemonset/demo   Created pod: demo-abcde\n"
     );
     let cr: ControllerRevision = from(
         json!({"apiVersion": "apps/v1", "kind": "ControllerRevision",

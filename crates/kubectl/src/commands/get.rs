@@ -274,6 +274,13 @@ pub(crate) fn get(ctx: &mut Ctx, words: &[String]) -> CmdResult {
             selected.push((*kind, found));
         }
     }
+    if let Some(expr) = parsed.get("sort-by") {
+        for (_, objects) in selected.iter_mut() {
+            if let Err(e) = sort_by_jsonpath(objects, expr) {
+                return ctx.fail(e);
+            }
+        }
+    }
     let single_named = requests.len() == 1 && requests[0].1.is_some();
     let total: usize = selected.iter().map(|(_, v)| v.len()).sum();
     match format.as_str() {
@@ -474,4 +481,23 @@ pub(crate) fn describe_object(cluster: &Cluster, o: &Object) -> String {
         }
         other => format!("Name:         {}\n", other.name()),
     }
+}
+
+/// `--sort-by=JSONPATH`: a stable sort on the field's value, numeric when both values are numbers.
+fn sort_by_jsonpath(objects: &mut [Object], expr: &str) -> Result<(), String> {
+    let inner = expr.trim().trim_start_matches('{').trim_end_matches('}');
+    let template = format!("{{{}}}", if inner.starts_with('.') { inner.to_string() } else { format!(".{inner}") });
+    let mut keyed = Vec::new();
+    for o in objects.iter() {
+        let key = output::jsonpath(&template, &o.to_json()).map_err(|e| e.0)?;
+        keyed.push((key, o.clone()));
+    }
+    keyed.sort_by(|(a, _), (b, _)| match (a.parse::<f64>(), b.parse::<f64>()) {
+        (Ok(x), Ok(y)) => x.partial_cmp(&y).unwrap_or(std::cmp::Ordering::Equal),
+        _ => a.cmp(b),
+    });
+    for (slot, (_, o)) in objects.iter_mut().zip(keyed) {
+        *slot = o;
+    }
+    Ok(())
 }

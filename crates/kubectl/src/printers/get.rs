@@ -424,7 +424,8 @@ pub fn event_sort_time(e: &Event) -> Option<DateTime<Utc>> {
 }
 
 /// `kubectl get events`: LAST SEEN TYPE REASON OBJECT MESSAGE (+ wide SUBOBJECT SOURCE, FIRST SEEN
-/// COUNT NAME), rows sorted by [`event_sort_time`] ascending (stable).
+/// COUNT NAME), rows in the order given: like the API server, which lists events by name
+/// (`<object>.<hex time>`), not by time (kubernetes/kubernetes#29838); `--sort-by` reorders.
 pub fn event_table(items: &[&Event], now: DateTime<Utc>) -> Table {
     let columns = vec![
         Column::new("Last Seen"),
@@ -438,9 +439,7 @@ pub fn event_table(items: &[&Event], now: DateTime<Utc>) -> Table {
         Column::wide("Count"),
         Column::wide("Name"),
     ];
-    let mut sorted: Vec<&Event> = items.to_vec();
-    sorted.sort_by_key(|e| event_sort_time(e));
-    let rows = sorted
+    let rows = items
         .iter()
         .map(|e| {
             let first = match &e.first_timestamp {
