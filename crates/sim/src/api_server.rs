@@ -222,7 +222,19 @@ impl Cluster {
 
     /// Stores an object (internal: controllers and admission already ran).
     pub(crate) fn write(&mut self, object: Object) {
-        if matches!(object.kind(), Kind::Node | Kind::Pod) {
+        // What can make an unschedulable pod fit: any node change, or a pod being bound/unbound.
+        // Pod status updates (kubelet, the scheduler's own Unschedulable condition) are not, so they
+        // do not re-trigger scheduling attempts (and duplicate FailedScheduling events).
+        let relevant = match &object {
+            Object::Node(_) => true,
+            Object::Pod(pod) => {
+                let node_of = |p: &Pod| p.spec.as_ref().and_then(|s| s.node_name.clone());
+                let (ns, name) = key_of(&pod.metadata);
+                self.store.pod(&ns, &name).map(node_of) != Some(node_of(pod))
+            }
+            _ => false,
+        };
+        if relevant {
             self.cluster_change += 1;
         }
         self.store.put(object, self.now_ms);
