@@ -1,5 +1,6 @@
 // Timing run (numbers for notes and the README, not assertions): 200 nodes rolling at 16x.
 // Reports the p50/p95 interval between animation frames while the clock plays, and long tasks.
+// Opt-in (slow): DSPLAY_PERF=1 node --test tests/e2e/perf.test.mjs  (DSPLAY_PERF_NODES=200 by default).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { serveDist, launch, openPlayground, screenshot, pause, runInTerminal } from './harness.mjs';
@@ -8,7 +9,9 @@ let server, browser;
 before(async () => { server = await serveDist(); browser = await launch(); });
 after(async () => { await browser?.close(); await server?.close(); });
 
-const EXTRA_NODES = 197;
+const NODES = Number(process.env.DSPLAY_PERF_NODES ?? 200);
+const EXTRA_NODES = NODES - 3;
+const LAST = `node-${String(EXTRA_NODES).padStart(3, '0')}`;
 
 function nodeManifests(n) {
   const docs = [];
@@ -19,16 +22,16 @@ function nodeManifests(n) {
   return docs.join('---\n');
 }
 
-test('frame time with 200 nodes rolling at 16x', { timeout: 180_000 }, async () => {
+test(`frame time with ${NODES} nodes rolling at 16x`, { timeout: 900_000, skip: !process.env.DSPLAY_PERF && 'opt-in: set DSPLAY_PERF=1' }, async () => {
   const page = await openPlayground(browser, server.url);
   await pause(page);
   const editor = page.getByLabel('Manifest YAML');
   await editor.fill(nodeManifests(EXTRA_NODES));
   let t = Date.now();
-  await page.getByRole('button', { name: 'Apply', exact: true }).click();
-  await page.locator('.node[data-node="node-197"]').waitFor({ timeout: 60_000 });
+  await page.getByRole('button', { name: 'Apply', exact: true }).click({ timeout: 600_000 });
+  await page.locator(`.node[data-node="${LAST}"]`).waitFor({ timeout: 600_000 });
   const applyMs = Date.now() - t;
-  assert.equal(await page.locator('.node[data-node]').count(), 200);
+  assert.equal(await page.locator('.node[data-node]').count(), NODES);
   await page.getByLabel('Speed').selectOption('16');
   await runInTerminal(page, 'kubectl set image ds/demo demo=busybox:1.36');
   await page.getByRole('button', { name: 'Play', exact: true }).click();
@@ -50,9 +53,9 @@ test('frame time with 200 nodes rolling at 16x', { timeout: 180_000 }, async () 
   const sorted = [...result.deltas].sort((a, b) => a - b);
   const pct = (p) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))].toFixed(1);
   const clock = await page.getByLabel('Clock').textContent();
-  console.log(`200 nodes: apply of ${EXTRA_NODES} Node manifests took ${applyMs} ms; playing at 16x for 8 s: ` +
+  console.log(`${NODES} nodes: apply of ${EXTRA_NODES} Node manifests took ${applyMs} ms; playing at 16x for 8 s: ` +
     `${result.deltas.length} frames, frame interval p50 ${pct(0.5)} ms, p95 ${pct(0.95)} ms, max ${pct(1)} ms; ` +
     `long tasks: ${result.longTasks.length} (max ${Math.max(0, ...result.longTasks).toFixed(0)} ms); clock ${clock}`);
-  await screenshot(page, '20-200-nodes');
+  await screenshot(page, `20-${NODES}-nodes`);
   await page.context().close();
 });

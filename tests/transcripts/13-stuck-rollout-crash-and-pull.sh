@@ -37,3 +37,10 @@ sim advance 3s
 kubectl get pod nopull
 sim advance 20s
 kubectl get pod nopull
+sim rollout ds/demo
+kubectl set image ds/demo demo=missing:1
+sim advance 30s
+sim rollout ds/demo
+kubectl rollout undo ds/demo
+sim settle
+sim rollout ds/demo

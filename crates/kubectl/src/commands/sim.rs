@@ -23,7 +23,7 @@ fn duration_arg(ctx: &mut Ctx, text: Option<&str>, what: &str) -> Result<Duratio
 /// Runs a `sim` command.
 pub(crate) fn run(ctx: &mut Ctx, words: &[String]) -> CmdResult {
     let Some(sub) = words.first().cloned() else {
-        return ctx.fail("sim needs a subcommand: advance, now, settle, node, image, reset, seed");
+        return ctx.fail("sim needs a subcommand: advance, now, settle, node, image, explain, rollout, reset, seed");
     };
     let rest = &words[1..];
     match sub.as_str() {
@@ -77,6 +77,7 @@ pub(crate) fn run(ctx: &mut Ctx, words: &[String]) -> CmdResult {
         }
         "image" => image(ctx, rest),
         "explain" => explain(ctx, rest),
+        "rollout" => rollout(ctx, rest),
         "node" => node(ctx, rest),
         other => ctx.fail(format!(
             "unknown sim command \"{other}\" (advance, now, settle, node, image, reset, seed)"
@@ -126,6 +127,47 @@ fn explain(ctx: &mut Ctx, words: &[String]) -> CmdResult {
         if e.pods.is_empty() && e.placement.should_run {
             text.push_str("  - no pod yet: the controller creates one on its next sync\n");
         }
+    }
+    ctx.out(text);
+    Ok(())
+}
+
+/// `sim rollout ds/NAME`: budgets in use, per-node old/new pods, and why a rollout is stuck.
+fn rollout(ctx: &mut Ctx, words: &[String]) -> CmdResult {
+    let parsed = parse_flags(ctx, "sim rollout", words, &[])?;
+    let Some(target) = parsed.args.first() else { return ctx.fail("usage: sim rollout ds/NAME") };
+    let name = target.split_once('/').map(|(_, n)| n).unwrap_or(target).to_string();
+    let ns = super::namespace(&parsed);
+    let d = match dsplay_sim::explain::diagnose_rollout(ctx.cluster, &ns, &name) {
+        Ok(d) => d,
+        Err(e) => return ctx.api_fail(&e, None),
+    };
+    let mut text = format!("daemonset.apps/{name}: {} ", d.strategy);
+    if d.strategy == "OnDelete" {
+        text.push_str("(pods are replaced only when you delete them)\n");
+    } else {
+        text.push_str(&format!("maxUnavailable={} maxSurge={}\n", d.max_unavailable, d.max_surge));
+    }
+    text.push_str(&format!(
+        "desired {}, up-to-date {}, available {}; unavailable budget in use: {}/{}\n",
+        d.desired, d.updated, d.available, d.unavailable_in_use, d.max_unavailable
+    ));
+    for node in &d.nodes {
+        let marker = if node.unavailable { " [unavailable]" } else { "" };
+        text.push_str(&format!("{}{marker}\n", node.node));
+        if node.pods.is_empty() {
+            text.push_str("  - no pod\n");
+        }
+        for pod in &node.pods {
+            text.push_str(&format!("  - {pod}\n"));
+        }
+    }
+    if d.problems.is_empty() {
+        let done = d.updated >= d.desired && d.available >= d.desired;
+        text.push_str(if done { "rollout complete\n" } else { "rollout progressing\n" });
+    }
+    for (problem, fix) in &d.problems {
+        text.push_str(&format!("stuck: {problem}\n  fix: {fix}\n"));
     }
     ctx.out(text);
     Ok(())

@@ -265,3 +265,20 @@ pub fn cleanup_history(cluster: &mut Cluster, ds: &DaemonSet) {
         to_kill -= 1;
     }
 }
+
+/// The hash of the DaemonSet's current revision, read-only (for views and diagnosis): the label of
+/// the owned revision whose data matches the template, else the hash a new revision would get.
+pub fn current_hash(cluster: &Cluster, ds: &DaemonSet) -> Option<String> {
+    let uid = ds.metadata.uid.as_deref()?;
+    let data = revision_data(ds);
+    let owned = cluster
+        .store
+        .controller_revisions()
+        .filter(|r| r.metadata.owner_references.iter().flatten().any(|o| o.uid == uid))
+        .filter(|r| r.data.as_ref().map(|d| &d.0) == Some(&data))
+        .max_by_key(|r| r.revision);
+    Some(match owned {
+        Some(r) => r.metadata.labels.as_ref().and_then(|l| l.get(REVISION_HASH_LABEL)).cloned().unwrap_or_default(),
+        None => template_hash(ds),
+    })
+}
