@@ -424,14 +424,20 @@ impl Cluster {
             .clone()
             .unwrap_or_else(|| "default".to_string());
         let now = k8s_time(self.now_ms);
-        let existing = self.store.events.values().find(|e| {
-            e.involved_object.uid == involved.uid
-                && e.involved_object.name == involved.name
-                && e.reason.as_deref() == Some(reason)
-                && e.message.as_deref() == Some(message)
-                && e.source.as_ref().and_then(|s| s.component.as_deref()) == Some(component)
-        });
-        if let Some(existing) = existing.cloned() {
+        // Indexed lookup of the first event with the same identity (was a linear scan of every event).
+        let identity: EventIdentity = (involved.uid.clone(), involved.name.clone(), reason.to_string(), message.to_string(), component.to_string());
+        if self.event_index.len() != self.store.events.len() {
+            self.rebuild_event_index();
+        }
+        let lookup = |cluster: &Cluster| {
+            cluster.event_index.get(&identity).and_then(|k| cluster.store.events.get(k)).filter(|e| event_identity(e) == identity).cloned()
+        };
+        let mut existing = lookup(self);
+        if existing.is_none() && self.event_index.contains_key(&identity) {
+            self.rebuild_event_index();
+            existing = lookup(self);
+        }
+        if let Some(existing) = existing {
             let mut event = existing;
             event.count = Some(event.count.unwrap_or(1) + 1);
             event.last_timestamp = Some(now);
@@ -466,8 +472,32 @@ impl Cluster {
             reporting_instance: Some(host.unwrap_or(component).to_string()),
             ..Default::default()
         };
+        let key = crate::store::key_of(&event.metadata);
         self.write(Object::Event(event));
+        self.event_index.entry(identity).or_insert(key);
     }
+
+    /// Rebuilds the event identity index from the store (after events were created or deleted
+    /// outside `record_event`); the first event in key order wins, as the linear scan did.
+    fn rebuild_event_index(&mut self) {
+        self.event_index.clear();
+        for (key, event) in &self.store.events {
+            self.event_index.entry(event_identity(event)).or_insert_with(|| key.clone());
+        }
+    }
+}
+
+/// What makes two events the same for aggregation: involved uid and name, reason, message, component.
+pub(crate) type EventIdentity = (Option<String>, Option<String>, String, String, String);
+
+fn event_identity(e: &Event) -> EventIdentity {
+    (
+        e.involved_object.uid.clone(),
+        e.involved_object.name.clone(),
+        e.reason.clone().unwrap_or_default(),
+        e.message.clone().unwrap_or_default(),
+        e.source.as_ref().and_then(|s| s.component.clone()).unwrap_or_default(),
+    )
 }
 
 /// An ObjectReference to a stored object, for events.

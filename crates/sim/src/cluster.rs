@@ -53,6 +53,8 @@ pub struct Cluster {
     /// A counter of changes that can make an unschedulable pod fit (node or bound-pod changes).
     pub(crate) cluster_change: u64,
     pub(crate) next_pod_cidr: u32,
+    /// Event identity → store key of the event it aggregates into (`record_event`).
+    pub(crate) event_index: BTreeMap<crate::api_server::EventIdentity, crate::store::Key>,
 }
 
 impl Cluster {
@@ -81,6 +83,7 @@ impl Cluster {
             unschedulable: BTreeMap::new(),
             cluster_change: 0,
             next_pod_cidr: 0,
+            event_index: BTreeMap::new(),
         };
         crate::default_cluster::install_base_objects(&mut cluster);
         cluster

@@ -64,7 +64,20 @@ pub struct PodRuntime {
 
 /// Starts the kubelet for newly bound pods and termination for newly deleted ones.
 pub(crate) fn sync(cluster: &mut Cluster) {
-    let pods: Vec<Pod> = cluster.store.pods().cloned().collect();
+    // Clone only the pods the kubelet has to act on (not started yet, or deleted and not stopping).
+    let pods: Vec<Pod> = cluster
+        .store
+        .pods()
+        .filter(|p| p.spec.as_ref().is_some_and(|s| s.node_name.is_some()))
+        .filter(|p| {
+            let uid = p.metadata.uid.as_deref().unwrap_or("");
+            match cluster.pods_runtime.get(uid) {
+                None => true,
+                Some(r) => p.metadata.deletion_timestamp.is_some() && r.stage != Stage::Terminating,
+            }
+        })
+        .cloned()
+        .collect();
     for pod in pods {
         let Some(node) = pod.spec.as_ref().and_then(|s| s.node_name.clone()) else {
             continue;

@@ -70,14 +70,11 @@ pub fn desired_taints(node: &Node) -> Vec<Taint> {
 
 /// Reconciles managed taints on every node.
 pub(crate) fn sync(cluster: &mut Cluster) {
-    let nodes: Vec<Node> = cluster.store.nodes().cloned().collect();
-    for node in nodes {
-        let current = node
-            .spec
-            .as_ref()
-            .and_then(|s| s.taints.clone())
-            .unwrap_or_default();
-        let wanted = desired_taints(&node);
+    // Compute on borrowed nodes; clone only the (rare) nodes whose taints change.
+    let mut changed: Vec<(String, Vec<Taint>)> = Vec::new();
+    for node in cluster.store.nodes() {
+        let current: &[Taint] = node.spec.as_ref().and_then(|s| s.taints.as_deref()).unwrap_or(&[]);
+        let wanted = desired_taints(node);
         let same = |a: &Taint, b: &Taint| a.key == b.key && a.effect == b.effect;
         let mut next: Vec<Taint> = current
             .iter()
@@ -92,12 +89,15 @@ pub(crate) fn sync(cluster: &mut Cluster) {
                 next.push(w);
             }
         }
-        if next != current {
-            let mut updated = node.clone();
-            updated.spec.get_or_insert_with(Default::default).taints =
-                (!next.is_empty()).then_some(next);
-            cluster.write(Object::Node(updated));
+        if next.as_slice() != current {
+            changed.push((node.metadata.name.clone().unwrap_or_default(), next));
         }
+    }
+    for (name, next) in changed {
+        let Some(mut updated) = cluster.store.node(&name).cloned() else { continue };
+        updated.spec.get_or_insert_with(Default::default).taints =
+            (!next.is_empty()).then_some(next);
+        cluster.write(Object::Node(updated));
     }
 }
 

@@ -56,7 +56,17 @@ pub(crate) fn sync_daemon_set(cluster: &mut Cluster, ns: &str, name: &str) {
     let Some((ds, hash)) = history::construct_history(cluster, &ds) else {
         return;
     };
-    let nodes: Vec<Node> = cluster.store.nodes().cloned().collect();
+    // Placement only reads a node's name, labels and taints (SPEC-upstream §1.4), so the controller
+    // works on slim copies instead of cloning every node's status on every pass.
+    let nodes: Vec<Node> = cluster
+        .store
+        .nodes()
+        .map(|n| Node {
+            metadata: ObjectMeta { name: n.metadata.name.clone(), labels: n.metadata.labels.clone(), ..Default::default() },
+            spec: Some(NodeSpec { taints: n.spec.as_ref().and_then(|s| s.taints.clone()), ..Default::default() }),
+            status: None,
+        })
+        .collect();
     let node_to_pods = get_nodes_to_daemon_pods(cluster, &ds);
     manage(cluster, &ds, &nodes, &node_to_pods, &hash);
     let node_to_pods = get_nodes_to_daemon_pods(cluster, &ds);

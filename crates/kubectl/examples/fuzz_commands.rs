@@ -1,0 +1,69 @@
+//! A libFuzzer-less fuzz loop for stable Rust (the `fuzz/` target `command` needs nightly): mutates
+//! the transcript scripts of `tests/transcripts/` with a seeded xorshift RNG and runs each mutant
+//! through a fresh `Session`. Usage:
+//! `cargo run --release -p dsplay-kubectl --example fuzz_commands -- [iterations] [seed]`.
+//! A panic aborts with the seed and iteration so the input can be reproduced.
+
+use dsplay_kubectl::{Session, SessionOptions};
+use std::path::Path;
+
+struct XorShift(u64);
+
+impl XorShift {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+}
+
+const TOKENS: &[&str] = &["\"", "'", "\\\n", "<<EOF\n", "\nEOF\n", " -n ", " --", " -o yaml", " ds/", "=", ":NoExecute", "-", " 99999999999s", "\0", "é", " | ", "#", "\n"];
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let iterations: usize = args.first().and_then(|a| a.parse().ok()).unwrap_or(2000);
+    let seed: u64 = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(1);
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/transcripts");
+    let mut corpus: Vec<Vec<String>> = Vec::new();
+    for entry in std::fs::read_dir(&dir).expect("tests/transcripts") {
+        let path = entry.expect("entry").path();
+        if path.extension().is_some_and(|e| e == "sh") {
+            let text = std::fs::read_to_string(&path).expect("script");
+            corpus.push(text.lines().map(str::to_string).collect());
+        }
+    }
+    let mut rng = XorShift(seed.max(1));
+    let started = std::time::Instant::now();
+    for i in 0..iterations {
+        let script = &corpus[rng.below(corpus.len())];
+        let start = rng.below(script.len());
+        let mut lines: Vec<String> = script[start..(start + 1 + rng.below(12)).min(script.len())].to_vec();
+        for _ in 0..=rng.below(3) {
+            let l = rng.below(lines.len());
+            let line = &mut lines[l];
+            let at = (0..=line.len()).filter(|p| line.is_char_boundary(*p)).nth(rng.below(line.len() + 1)).unwrap_or(0);
+            match rng.below(3) {
+                0 => line.insert_str(at, TOKENS[rng.below(TOKENS.len())]),
+                1 => line.truncate(at),
+                _ => {
+                    let other = &corpus[rng.below(corpus.len())];
+                    line.insert_str(at, &other[rng.below(other.len())]);
+                }
+            }
+        }
+        let input = lines.join("\n");
+        let result = std::panic::catch_unwind(|| {
+            let mut session = Session::new(SessionOptions::default());
+            session.execute(&input).len()
+        });
+        if result.is_err() {
+            eprintln!("panic at iteration {i} (seed {seed}) on input:\n{input}");
+            std::process::exit(1);
+        }
+    }
+    println!("{iterations} executions, no panic ({:.1}s)", started.elapsed().as_secs_f64());
+}
