@@ -21,7 +21,26 @@ impl XorShift {
     }
 }
 
-const TOKENS: &[&str] = &["\"", "'", "\\\n", "<<EOF\n", "\nEOF\n", " -n ", " --", " -o yaml", " ds/", "=", ":NoExecute", "-", " 99999999999s", "\0", "é", " | ", "#", "\n"];
+const TOKENS: &[&str] = &[
+    "\"",
+    "'",
+    "\\\n",
+    "<<EOF\n",
+    "\nEOF\n",
+    " -n ",
+    " --",
+    " -o yaml",
+    " ds/",
+    "=",
+    ":NoExecute",
+    "-",
+    " 99999999999s",
+    "\0",
+    "é",
+    " | ",
+    "#",
+    "\n",
+];
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -41,11 +60,15 @@ fn main() {
     for i in 0..iterations {
         let script = &corpus[rng.below(corpus.len())];
         let start = rng.below(script.len());
-        let mut lines: Vec<String> = script[start..(start + 1 + rng.below(12)).min(script.len())].to_vec();
+        let mut lines: Vec<String> =
+            script[start..(start + 1 + rng.below(12)).min(script.len())].to_vec();
         for _ in 0..=rng.below(3) {
             let l = rng.below(lines.len());
             let line = &mut lines[l];
-            let at = (0..=line.len()).filter(|p| line.is_char_boundary(*p)).nth(rng.below(line.len() + 1)).unwrap_or(0);
+            let at = (0..=line.len())
+                .filter(|p| line.is_char_boundary(*p))
+                .nth(rng.below(line.len() + 1))
+                .unwrap_or(0);
             match rng.below(3) {
                 0 => line.insert_str(at, TOKENS[rng.below(TOKENS.len())]),
                 1 => line.truncate(at),
@@ -65,5 +88,8 @@ fn main() {
             std::process::exit(1);
         }
     }
-    println!("{iterations} executions, no panic ({:.1}s)", started.elapsed().as_secs_f64());
+    println!(
+        "{iterations} executions, no panic ({:.1}s)",
+        started.elapsed().as_secs_f64()
+    );
 }

@@ -51,9 +51,20 @@ fn failing_commands_change_nothing() {
         let now = s.cluster().now();
         let outputs = s.execute(command);
         assert!(!outputs.is_empty(), "{command}: no output");
-        assert!(outputs.iter().all(|o| !o.success), "{command}: should fail, got {:?}", outputs[0].text());
-        assert!(outputs.iter().all(|o| !o.text().is_empty()), "{command}: failed silently");
-        assert_eq!(s.cluster().store().resource_version(), rv, "{command}: store changed");
+        assert!(
+            outputs.iter().all(|o| !o.success),
+            "{command}: should fail, got {:?}",
+            outputs[0].text()
+        );
+        assert!(
+            outputs.iter().all(|o| !o.text().is_empty()),
+            "{command}: failed silently"
+        );
+        assert_eq!(
+            s.cluster().store().resource_version(),
+            rv,
+            "{command}: store changed"
+        );
         assert_eq!(s.cluster().now(), now, "{command}: clock moved");
     }
 }
@@ -65,7 +76,13 @@ fn invalid_manifest_changes_nothing() {
     let script = "kubectl apply -f - <<EOF\napiVersion: apps/v1\nkind: DaemonSet\nmetadata:\n  name: bad\nspec:\n  selector:\n    matchLabels: {app: a}\n  template:\n    metadata:\n      labels: {app: b}\n    spec:\n      containers: [{name: c, image: busybox}]\nEOF\n";
     let out = s.execute(script);
     assert!(!out[0].success);
-    assert!(out[0].text().starts_with("The DaemonSet \"bad\" is invalid: spec.template.metadata.labels"), "{}", out[0].text());
+    assert!(
+        out[0]
+            .text()
+            .starts_with("The DaemonSet \"bad\" is invalid: spec.template.metadata.labels"),
+        "{}",
+        out[0].text()
+    );
     assert_eq!(s.cluster().store().resource_version(), rv);
 }
 

@@ -375,9 +375,11 @@ impl Cluster {
                         .clone()
                         .unwrap_or_else(|| "PreemptLowerPriority".into()),
                 ),
-                None => return Err(ApiError::Forbidden(format!(
+                None => {
+                    return Err(ApiError::Forbidden(format!(
                     "pods \"{name}\" is forbidden: no PriorityClass with name {class} was found"
-                ))),
+                )))
+                }
             },
             None => (0, "PreemptLowerPriority".to_string()),
         };
@@ -425,12 +427,23 @@ impl Cluster {
             .unwrap_or_else(|| "default".to_string());
         let now = k8s_time(self.now_ms);
         // Indexed lookup of the first event with the same identity (was a linear scan of every event).
-        let identity: EventIdentity = (involved.uid.clone(), involved.name.clone(), reason.to_string(), message.to_string(), component.to_string());
+        let identity: EventIdentity = (
+            involved.uid.clone(),
+            involved.name.clone(),
+            reason.to_string(),
+            message.to_string(),
+            component.to_string(),
+        );
         if self.event_index.len() != self.store.events.len() {
             self.rebuild_event_index();
         }
         let lookup = |cluster: &Cluster| {
-            cluster.event_index.get(&identity).and_then(|k| cluster.store.events.get(k)).filter(|e| event_identity(e) == identity).cloned()
+            cluster
+                .event_index
+                .get(&identity)
+                .and_then(|k| cluster.store.events.get(k))
+                .filter(|e| event_identity(e) == identity)
+                .cloned()
         };
         let mut existing = lookup(self);
         if existing.is_none() && self.event_index.contains_key(&identity) {
@@ -482,7 +495,9 @@ impl Cluster {
     fn rebuild_event_index(&mut self) {
         self.event_index.clear();
         for (key, event) in &self.store.events {
-            self.event_index.entry(event_identity(event)).or_insert_with(|| key.clone());
+            self.event_index
+                .entry(event_identity(event))
+                .or_insert_with(|| key.clone());
         }
     }
 }
@@ -496,7 +511,10 @@ fn event_identity(e: &Event) -> EventIdentity {
         e.involved_object.name.clone(),
         e.reason.clone().unwrap_or_default(),
         e.message.clone().unwrap_or_default(),
-        e.source.as_ref().and_then(|s| s.component.clone()).unwrap_or_default(),
+        e.source
+            .as_ref()
+            .and_then(|s| s.component.clone())
+            .unwrap_or_default(),
     )
 }
 

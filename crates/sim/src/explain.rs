@@ -179,16 +179,40 @@ pub struct RolloutDiagnosis {
 }
 
 /// Diagnoses the rollout of DaemonSet `namespace/name`.
-pub fn diagnose_rollout(cluster: &Cluster, namespace: &str, name: &str) -> ApiResult<RolloutDiagnosis> {
+pub fn diagnose_rollout(
+    cluster: &Cluster,
+    namespace: &str,
+    name: &str,
+) -> ApiResult<RolloutDiagnosis> {
     use crate::controller::daemonset::update::budgets;
-    use crate::controller::daemonset::util::{is_pod_available, is_pod_updated, node_should_run_daemon_pod, target_node_name};
+    use crate::controller::daemonset::util::{
+        is_pod_available, is_pod_updated, node_should_run_daemon_pod, target_node_name,
+    };
     let store = cluster.store();
-    let ds = store.daemon_set(namespace, name).ok_or_else(|| ApiError::NotFound { kind: Kind::DaemonSet, name: name.to_string() })?;
+    let ds = store
+        .daemon_set(namespace, name)
+        .ok_or_else(|| ApiError::NotFound {
+            kind: Kind::DaemonSet,
+            name: name.to_string(),
+        })?;
     let status = ds.status.clone().unwrap_or_default();
-    let strategy = ds.spec.as_ref().and_then(|s| s.update_strategy.as_ref()).and_then(|s| s.type_.clone()).unwrap_or_else(|| "RollingUpdate".into());
-    let min_ready = ds.spec.as_ref().and_then(|s| s.min_ready_seconds).unwrap_or(0);
+    let strategy = ds
+        .spec
+        .as_ref()
+        .and_then(|s| s.update_strategy.as_ref())
+        .and_then(|s| s.type_.clone())
+        .unwrap_or_else(|| "RollingUpdate".into());
+    let min_ready = ds
+        .spec
+        .as_ref()
+        .and_then(|s| s.min_ready_seconds)
+        .unwrap_or(0);
     let desired = status.desired_number_scheduled;
-    let (max_unavailable, max_surge) = if strategy == "OnDelete" { (0, 0) } else { budgets(ds, desired) };
+    let (max_unavailable, max_surge) = if strategy == "OnDelete" {
+        (0, 0)
+    } else {
+        budgets(ds, desired)
+    };
     let uid = ds.metadata.uid.clone().unwrap_or_default();
     let hash = crate::controller::daemonset::history::current_hash(cluster, ds).unwrap_or_default();
     let generation = crate::controller::daemonset::template_generation(ds);
@@ -206,7 +230,13 @@ pub fn diagnose_rollout(cluster: &Cluster, namespace: &str, name: &str) -> ApiRe
         let placement = node_should_run_daemon_pod(node, ds);
         let pods: Vec<&Pod> = store
             .pods()
-            .filter(|p| p.metadata.owner_references.iter().flatten().any(|r| r.uid == uid))
+            .filter(|p| {
+                p.metadata
+                    .owner_references
+                    .iter()
+                    .flatten()
+                    .any(|r| r.uid == uid)
+            })
             .filter(|p| target_node_name(p).as_deref() == Some(node_name.as_str()))
             .collect();
         if !placement.should_run && pods.is_empty() {
@@ -222,22 +252,56 @@ pub fn diagnose_rollout(cluster: &Cluster, namespace: &str, name: &str) -> ApiRe
             if let Some(since) = crate::controller::daemonset::util::ready_since_ms(pod) {
                 if !available && min_ready > 0 {
                     let left = (since + i64::from(min_ready) * 1000 - now) / 1000 + 1;
-                    state.push_str(&format!(", available in {left}s (minReadySeconds {min_ready})"));
+                    state.push_str(&format!(
+                        ", available in {left}s (minReadySeconds {min_ready})"
+                    ));
                 }
             }
             lines.push(format!("{} ({})", state, if new { "new" } else { "old" }));
-            let waiting = pod.status.as_ref().and_then(|s| s.container_statuses.as_ref()).and_then(|cs| cs.iter().find_map(|c| c.state.as_ref().and_then(|s| s.waiting.as_ref()).and_then(|w| w.reason.clone())));
-            let image = pod.spec.as_ref().and_then(|s| s.containers.first()).and_then(|c| c.image.clone()).unwrap_or_default();
+            let waiting = pod
+                .status
+                .as_ref()
+                .and_then(|s| s.container_statuses.as_ref())
+                .and_then(|cs| {
+                    cs.iter().find_map(|c| {
+                        c.state
+                            .as_ref()
+                            .and_then(|s| s.waiting.as_ref())
+                            .and_then(|w| w.reason.clone())
+                    })
+                });
+            let image = pod
+                .spec
+                .as_ref()
+                .and_then(|s| s.containers.first())
+                .and_then(|c| c.image.clone())
+                .unwrap_or_default();
             let pod_name = pod.metadata.name.clone().unwrap_or_default();
             match waiting.as_deref() {
                 Some("ErrImagePull" | "ImagePullBackOff") => add_problem(format!("image pull failing for {image}"), format!("fix the image name/tag (kubectl set image ds/{name} …) or roll back: kubectl rollout undo ds/{name}")),
                 Some("CrashLoopBackOff") => add_problem(format!("new pods crash looping ({image})"), format!("check the container command and logs, then kubectl rollout undo ds/{name}")),
                 _ => {}
             }
-            if new && pod.metadata.deletion_timestamp.is_none() && !crate::controller::daemonset::util::is_pod_ready(pod) && pod.spec.as_ref().and_then(|s| s.node_name.as_ref()).is_some() && waiting.is_none() && crate::controller::daemonset::util::phase(pod) == "Running" {
+            if new
+                && pod.metadata.deletion_timestamp.is_none()
+                && !crate::controller::daemonset::util::is_pod_ready(pod)
+                && pod
+                    .spec
+                    .as_ref()
+                    .and_then(|s| s.node_name.as_ref())
+                    .is_some()
+                && waiting.is_none()
+                && crate::controller::daemonset::util::phase(pod) == "Running"
+            {
                 add_problem("new pods not ready".to_string(), format!("check the readiness probe and image of the new template, or kubectl rollout undo ds/{name}"));
             }
-            if pod.spec.as_ref().and_then(|s| s.node_name.as_ref()).is_none() && pod.metadata.deletion_timestamp.is_none() {
+            if pod
+                .spec
+                .as_ref()
+                .and_then(|s| s.node_name.as_ref())
+                .is_none()
+                && pod.metadata.deletion_timestamp.is_none()
+            {
                 add_problem(format!("pod {pod_name} cannot be scheduled"), format!("sim explain ds/{name} {node_name} shows why (resources, ports); free the node or lower the requests"));
             }
             if let Some(deadline) = pod.metadata.deletion_timestamp.as_ref() {
@@ -246,7 +310,12 @@ pub fn diagnose_rollout(cluster: &Cluster, namespace: &str, name: &str) -> ApiRe
                 }
             }
         }
-        let node_ready = node.status.as_ref().and_then(|s| s.conditions.as_ref()).and_then(|c| c.iter().find(|c| c.type_ == "Ready")).is_some_and(|c| c.status == "True");
+        let node_ready = node
+            .status
+            .as_ref()
+            .and_then(|s| s.conditions.as_ref())
+            .and_then(|c| c.iter().find(|c| c.type_ == "Ready"))
+            .is_some_and(|c| c.status == "True");
         let unavailable = placement.should_run && !any_available;
         if unavailable {
             unavailable_in_use += 1;
@@ -254,11 +323,19 @@ pub fn diagnose_rollout(cluster: &Cluster, namespace: &str, name: &str) -> ApiRe
                 add_problem(format!("node {node_name} is NotReady and holds the unavailable budget"), format!("sim node recover {node_name}, or remove the node: kubectl delete node {node_name}"));
             }
         }
-        nodes.push(RolloutNode { node: node_name, pods: lines, unavailable });
+        nodes.push(RolloutNode {
+            node: node_name,
+            pods: lines,
+            unavailable,
+        });
     }
     let updated = status.updated_number_scheduled.unwrap_or(0);
     if strategy == "OnDelete" && updated < desired {
-        add_problem(format!("OnDelete: {} pods run an old template", desired - updated), "delete them to replace them: kubectl delete pod NAME (or switch to RollingUpdate)".to_string());
+        add_problem(
+            format!("OnDelete: {} pods run an old template", desired - updated),
+            "delete them to replace them: kubectl delete pod NAME (or switch to RollingUpdate)"
+                .to_string(),
+        );
     }
     if updated >= desired && status.number_available.unwrap_or(0) >= desired {
         problems.clear();

@@ -486,16 +486,25 @@ pub(crate) fn describe_object(cluster: &Cluster, o: &Object) -> String {
 /// `--sort-by=JSONPATH`: a stable sort on the field's value, numeric when both values are numbers.
 fn sort_by_jsonpath(objects: &mut [Object], expr: &str) -> Result<(), String> {
     let inner = expr.trim().trim_start_matches('{').trim_end_matches('}');
-    let template = format!("{{{}}}", if inner.starts_with('.') { inner.to_string() } else { format!(".{inner}") });
+    let template = format!(
+        "{{{}}}",
+        if inner.starts_with('.') {
+            inner.to_string()
+        } else {
+            format!(".{inner}")
+        }
+    );
     let mut keyed = Vec::new();
     for o in objects.iter() {
         let key = output::jsonpath(&template, &o.to_json()).map_err(|e| e.0)?;
         keyed.push((key, o.clone()));
     }
-    keyed.sort_by(|(a, _), (b, _)| match (a.parse::<f64>(), b.parse::<f64>()) {
-        (Ok(x), Ok(y)) => x.partial_cmp(&y).unwrap_or(std::cmp::Ordering::Equal),
-        _ => a.cmp(b),
-    });
+    keyed.sort_by(
+        |(a, _), (b, _)| match (a.parse::<f64>(), b.parse::<f64>()) {
+            (Ok(x), Ok(y)) => x.partial_cmp(&y).unwrap_or(std::cmp::Ordering::Equal),
+            _ => a.cmp(b),
+        },
+    );
     for (slot, (_, o)) in objects.iter_mut().zip(keyed) {
         *slot = o;
     }

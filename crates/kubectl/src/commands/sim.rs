@@ -135,8 +135,14 @@ fn explain(ctx: &mut Ctx, words: &[String]) -> CmdResult {
 /// `sim rollout ds/NAME`: budgets in use, per-node old/new pods, and why a rollout is stuck.
 fn rollout(ctx: &mut Ctx, words: &[String]) -> CmdResult {
     let parsed = parse_flags(ctx, "sim rollout", words, &[])?;
-    let Some(target) = parsed.args.first() else { return ctx.fail("usage: sim rollout ds/NAME") };
-    let name = target.split_once('/').map(|(_, n)| n).unwrap_or(target).to_string();
+    let Some(target) = parsed.args.first() else {
+        return ctx.fail("usage: sim rollout ds/NAME");
+    };
+    let name = target
+        .split_once('/')
+        .map(|(_, n)| n)
+        .unwrap_or(target)
+        .to_string();
     let ns = super::namespace(&parsed);
     let d = match dsplay_sim::explain::diagnose_rollout(ctx.cluster, &ns, &name) {
         Ok(d) => d,
@@ -146,14 +152,21 @@ fn rollout(ctx: &mut Ctx, words: &[String]) -> CmdResult {
     if d.strategy == "OnDelete" {
         text.push_str("(pods are replaced only when you delete them)\n");
     } else {
-        text.push_str(&format!("maxUnavailable={} maxSurge={}\n", d.max_unavailable, d.max_surge));
+        text.push_str(&format!(
+            "maxUnavailable={} maxSurge={}\n",
+            d.max_unavailable, d.max_surge
+        ));
     }
     text.push_str(&format!(
         "desired {}, up-to-date {}, available {}; unavailable budget in use: {}/{}\n",
         d.desired, d.updated, d.available, d.unavailable_in_use, d.max_unavailable
     ));
     for node in &d.nodes {
-        let marker = if node.unavailable { " [unavailable]" } else { "" };
+        let marker = if node.unavailable {
+            " [unavailable]"
+        } else {
+            ""
+        };
         text.push_str(&format!("{}{marker}\n", node.node));
         if node.pods.is_empty() {
             text.push_str("  - no pod\n");
@@ -164,7 +177,11 @@ fn rollout(ctx: &mut Ctx, words: &[String]) -> CmdResult {
     }
     if d.problems.is_empty() {
         let done = d.updated >= d.desired && d.available >= d.desired;
-        text.push_str(if done { "rollout complete\n" } else { "rollout progressing\n" });
+        text.push_str(if done {
+            "rollout complete\n"
+        } else {
+            "rollout progressing\n"
+        });
     }
     for (problem, fix) in &d.problems {
         text.push_str(&format!("stuck: {problem}\n  fix: {fix}\n"));

@@ -73,7 +73,11 @@ pub(crate) fn sync(cluster: &mut Cluster) {
     // Compute on borrowed nodes; clone only the (rare) nodes whose taints change.
     let mut changed: Vec<(String, Vec<Taint>)> = Vec::new();
     for node in cluster.store.nodes() {
-        let current: &[Taint] = node.spec.as_ref().and_then(|s| s.taints.as_deref()).unwrap_or(&[]);
+        let current: &[Taint] = node
+            .spec
+            .as_ref()
+            .and_then(|s| s.taints.as_deref())
+            .unwrap_or(&[]);
         let wanted = desired_taints(node);
         let same = |a: &Taint, b: &Taint| a.key == b.key && a.effect == b.effect;
         let mut next: Vec<Taint> = current
@@ -94,7 +98,9 @@ pub(crate) fn sync(cluster: &mut Cluster) {
         }
     }
     for (name, next) in changed {
-        let Some(mut updated) = cluster.store.node(&name).cloned() else { continue };
+        let Some(mut updated) = cluster.store.node(&name).cloned() else {
+            continue;
+        };
         updated.spec.get_or_insert_with(Default::default).taints =
             (!next.is_empty()).then_some(next);
         cluster.write(Object::Node(updated));

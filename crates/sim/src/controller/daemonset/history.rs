@@ -274,11 +274,23 @@ pub fn current_hash(cluster: &Cluster, ds: &DaemonSet) -> Option<String> {
     let owned = cluster
         .store
         .controller_revisions()
-        .filter(|r| r.metadata.owner_references.iter().flatten().any(|o| o.uid == uid))
+        .filter(|r| {
+            r.metadata
+                .owner_references
+                .iter()
+                .flatten()
+                .any(|o| o.uid == uid)
+        })
         .filter(|r| r.data.as_ref().map(|d| &d.0) == Some(&data))
         .max_by_key(|r| r.revision);
     Some(match owned {
-        Some(r) => r.metadata.labels.as_ref().and_then(|l| l.get(REVISION_HASH_LABEL)).cloned().unwrap_or_default(),
+        Some(r) => r
+            .metadata
+            .labels
+            .as_ref()
+            .and_then(|l| l.get(REVISION_HASH_LABEL))
+            .cloned()
+            .unwrap_or_default(),
         None => template_hash(ds),
     })
 }

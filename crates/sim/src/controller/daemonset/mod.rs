@@ -62,8 +62,15 @@ pub(crate) fn sync_daemon_set(cluster: &mut Cluster, ns: &str, name: &str) {
         .store
         .nodes()
         .map(|n| Node {
-            metadata: ObjectMeta { name: n.metadata.name.clone(), labels: n.metadata.labels.clone(), ..Default::default() },
-            spec: Some(NodeSpec { taints: n.spec.as_ref().and_then(|s| s.taints.clone()), ..Default::default() }),
+            metadata: ObjectMeta {
+                name: n.metadata.name.clone(),
+                labels: n.metadata.labels.clone(),
+                ..Default::default()
+            },
+            spec: Some(NodeSpec {
+                taints: n.spec.as_ref().and_then(|s| s.taints.clone()),
+                ..Default::default()
+            }),
             status: None,
         })
         .collect();
