@@ -38,3 +38,7 @@ kubectl rollout undo ds/web --to-revision=7
 kubectl rollout restart ds/web
 kubectl rollout status ds/web --timeout=1s
 kubectl rollout status ds/web
+kubectl get pods -l app=web -w
+kubectl set image ds/web nginx=nginx:1.27
+sim settle
+kubectl get pods -l app=web

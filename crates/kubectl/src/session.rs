@@ -1,6 +1,6 @@
 //! A session: one cluster plus the history of commands run on it.
 
-use crate::commands::{self, Ctx, FileReader};
+use crate::commands::{self, Ctx, FileReader, Watch};
 use dsplay_sim::Cluster;
 
 /// Which stream a piece of output went to.
@@ -63,6 +63,8 @@ pub struct Session {
     cluster: Cluster,
     history: Vec<String>,
     read_file: Option<FileReader>,
+    /// A `get -w` watch waiting for the next `sim` command.
+    watch: Option<Watch>,
 }
 
 impl Session {
@@ -77,6 +79,7 @@ impl Session {
             cluster,
             history: Vec::new(),
             read_file: None,
+            watch: None,
         }
     }
 
@@ -95,8 +98,13 @@ impl Session {
                         stdin: command.stdin.as_deref(),
                         read_file: self.read_file,
                         chunks: Vec::new(),
+                        watch: self.watch.take(),
                     };
                     let success = commands::run(&mut ctx, &command.args).is_ok();
+                    // A watch lives until the next `sim` command has run (it prints while that one
+                    // moves the clock); `get -w` itself leaves a new one.
+                    let is_sim = command.args.first().is_some_and(|w| w == "sim");
+                    self.watch = ctx.watch.take().filter(|_| !is_sim);
                     outputs.push(CommandOutput {
                         command: command.echo,
                         chunks: ctx.chunks,

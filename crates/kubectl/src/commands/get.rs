@@ -22,6 +22,7 @@ const GET_FLAGS: &[FlagSpec] = &[
 ];
 
 /// Objects selected by kind, namespace scope, label and field selectors.
+#[derive(Clone, Debug)]
 pub(crate) struct Query {
     pub all_namespaces: bool,
     pub namespace: String,
@@ -99,6 +100,16 @@ impl Query {
             .into_iter()
             .filter(|o| self.matches(kind, o))
             .collect())
+    }
+
+    /// The objects of `kind` this query selects, without error reporting (watches re-run it).
+    pub(crate) fn select_in(&self, cluster: &Cluster, kind: Kind) -> Vec<Object> {
+        cluster
+            .store()
+            .list(kind)
+            .into_iter()
+            .filter(|o| self.matches(kind, o))
+            .collect()
     }
 
     fn matches(&self, kind: Kind, o: &Object) -> bool {
@@ -357,6 +368,14 @@ pub(crate) fn get(ctx: &mut Ctx, words: &[String]) -> CmdResult {
             }
             if !blocks.is_empty() {
                 ctx.out(blocks.join("\n"));
+            }
+            if parsed.flag("watch") {
+                ctx.watch = Some(super::Watch::new(
+                    ctx.cluster,
+                    query.clone(),
+                    kinds.clone(),
+                    opts.clone(),
+                ));
             }
         }
     }

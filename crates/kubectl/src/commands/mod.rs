@@ -7,6 +7,9 @@ mod get;
 mod rollout;
 mod run_wait;
 mod sim;
+mod watch;
+
+pub(crate) use watch::Watch;
 
 use crate::flags::{self, FlagSpec, Parsed};
 use crate::session::{Chunk, Stream};
@@ -22,6 +25,9 @@ pub(crate) struct Ctx<'a> {
     pub stdin: Option<&'a str>,
     pub read_file: Option<FileReader>,
     pub chunks: Vec<Chunk>,
+    /// The watch a previous `get -w` left running (consumed by the next `sim` command), or the one
+    /// this command starts.
+    pub watch: Option<Watch>,
 }
 
 /// A command failed; its message has been written already.

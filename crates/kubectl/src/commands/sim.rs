@@ -30,7 +30,17 @@ pub(crate) fn run(ctx: &mut Ctx, words: &[String]) -> CmdResult {
         "advance" => {
             let parsed = parse_flags(ctx, "sim advance", rest, &[])?;
             let d = duration_arg(ctx, parsed.args.first().map(String::as_str), "sim advance")?;
-            ctx.cluster.advance(d);
+            let target = ctx
+                .cluster
+                .now_ms()
+                .saturating_add(d.as_millis().min(i64::MAX as u128) as i64);
+            match ctx.watch.take() {
+                Some(mut watch) => {
+                    let rows = super::watch::advance_watched(ctx.cluster, target, &mut watch);
+                    ctx.out(rows);
+                }
+                None => ctx.cluster.advance(d),
+            }
             Ok(())
         }
         "now" => {
@@ -44,7 +54,32 @@ pub(crate) fn run(ctx: &mut Ctx, words: &[String]) -> CmdResult {
                 Some(m) => duration_arg(ctx, Some(m), "--max")?,
                 None => dsplay_sim::cluster::DEFAULT_SETTLE_MAX,
             };
-            ctx.cluster.settle(max);
+            match ctx.watch.take() {
+                Some(mut watch) => {
+                    let start = ctx.cluster.now_ms();
+                    let limit = start.saturating_add(max.as_millis().min(i64::MAX as u128) as i64);
+                    let mut rows = String::new();
+                    while ctx
+                        .cluster
+                        .next_timer()
+                        .is_some_and(|t| t.timestamp_millis() <= limit)
+                    {
+                        let next = ctx
+                            .cluster
+                            .next_timer()
+                            .map_or(limit, |t| t.timestamp_millis());
+                        rows.push_str(&super::watch::advance_watched(
+                            ctx.cluster,
+                            next,
+                            &mut watch,
+                        ));
+                    }
+                    ctx.out(rows);
+                }
+                None => {
+                    ctx.cluster.settle(max);
+                }
+            }
             Ok(())
         }
         "seed" => {

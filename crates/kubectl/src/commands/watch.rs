@@ -1,0 +1,103 @@
+//! `kubectl get -w` in a script: the table is printed at once; while the next `sim` command moves the
+//! virtual clock, every change to a watched object is printed as one more row (no header), instant by
+//! instant, as a real watch would show it. The watch ends with that `sim` command.
+
+use super::get::{table_for, Query};
+use crate::printers::table::TableOptions;
+use dsplay_api::Kind;
+use dsplay_sim::Cluster;
+use std::collections::BTreeMap;
+
+/// An active watch: what it selects and the last row printed per object.
+#[derive(Clone, Debug)]
+pub(crate) struct Watch {
+    query: Query,
+    kinds: Vec<Kind>,
+    options: TableOptions,
+    rows: BTreeMap<(Kind, String, String), (String, String)>,
+}
+
+impl Watch {
+    /// Starts a watch from the current state (the rows just printed by `get`).
+    pub(crate) fn new(
+        cluster: &Cluster,
+        query: Query,
+        kinds: Vec<Kind>,
+        mut options: TableOptions,
+    ) -> Watch {
+        options.no_headers = true;
+        let mut watch = Watch {
+            query,
+            kinds,
+            options,
+            rows: BTreeMap::new(),
+        };
+        watch.rows = watch.current(cluster);
+        watch
+    }
+
+    /// Every watched object's (resourceVersion, row): a row is printed again only when the object
+    /// changed (a watch event), not because its AGE moved on.
+    fn current(&self, cluster: &Cluster) -> BTreeMap<(Kind, String, String), (String, String)> {
+        let mut rows = BTreeMap::new();
+        for kind in &self.kinds {
+            for object in self.query.select_in(cluster, *kind) {
+                let key = (
+                    *kind,
+                    object.metadata().namespace.clone().unwrap_or_default(),
+                    object.name().to_string(),
+                );
+                let version = object
+                    .metadata()
+                    .resource_version
+                    .clone()
+                    .unwrap_or_default();
+                rows.insert(
+                    key,
+                    (
+                        version,
+                        table_for(*kind, &[object], cluster).render(&self.options),
+                    ),
+                );
+            }
+        }
+        rows
+    }
+
+    /// The rows of objects that changed (or appeared) since the last call; a deleted object's last row
+    /// is printed again, as kubectl prints the DELETED event.
+    pub(crate) fn changes(&mut self, cluster: &Cluster) -> String {
+        let now = self.current(cluster);
+        let mut out = String::new();
+        for (key, (version, row)) in &now {
+            if self.rows.get(key).map(|(v, _)| v) != Some(version) {
+                out.push_str(row);
+            }
+        }
+        for (key, (_, row)) in &self.rows {
+            if !now.contains_key(key) {
+                out.push_str(row);
+            }
+        }
+        self.rows = now;
+        out
+    }
+}
+
+/// Advances the clock to `target_ms` one timer instant at a time, printing watch rows after each.
+pub(crate) fn advance_watched(cluster: &mut Cluster, target_ms: i64, watch: &mut Watch) -> String {
+    let mut out = String::new();
+    while let Some(t) = cluster.next_timer().map(|t| t.timestamp_millis()) {
+        if t > target_ms {
+            break;
+        }
+        cluster.step();
+        out.push_str(&watch.changes(cluster));
+    }
+    let now = cluster.now_ms();
+    if target_ms > now {
+        cluster.advance(std::time::Duration::from_millis((target_ms - now) as u64));
+        out.push_str(&watch.changes(cluster));
+    }
+    out
+}
