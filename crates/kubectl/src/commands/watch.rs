@@ -86,7 +86,8 @@ impl Watch {
 
 /// Advances the clock to `target_ms` one timer instant at a time, printing watch rows after each.
 pub(crate) fn advance_watched(cluster: &mut Cluster, target_ms: i64, watch: &mut Watch) -> String {
-    let mut out = String::new();
+    // Changes made by commands since the watch started (e.g. `kubectl set image`) come first.
+    let mut out = watch.changes(cluster);
     while let Some(t) = cluster.next_timer().map(|t| t.timestamp_millis()) {
         if t > target_ms {
             break;
