@@ -58,37 +58,39 @@ pub(crate) fn sync(cluster: &mut Cluster) {
             })
             .then_with(|| a.metadata.name.cmp(&b.metadata.name))
     });
-    let nodes: Vec<Node> = cluster.store.nodes().cloned().collect();
-    let all_pods: Vec<Pod> = cluster.store.pods().cloned().collect();
-    let mut by_node: BTreeMap<&str, Vec<&Pod>> = BTreeMap::new();
-    for pod in &all_pods {
-        let phase = pod
-            .status
-            .as_ref()
-            .and_then(|s| s.phase.as_deref())
-            .unwrap_or("");
-        if phase == "Succeeded" || phase == "Failed" {
-            continue;
-        }
-        if let Some(node) = pod.spec.as_ref().and_then(|s| s.node_name.as_deref()) {
-            by_node.entry(node).or_default().push(pod);
-        }
-    }
-    let infos: Vec<NodeInfo> = nodes
-        .iter()
-        .map(|n| {
-            NodeInfo::new(
-                n,
-                by_node
-                    .get(n.metadata.name.as_deref().unwrap_or(""))
-                    .cloned()
-                    .unwrap_or_default(),
-            )
-        })
-        .collect();
-    let refs: Vec<&Pod> = pending.iter().collect();
+    // Borrow the store for the scheduling cycle (no per-pass clone of every node and pod); the
+    // results are applied once the borrow ends.
     let mut rng = cluster.rng.clone();
-    let results = schedule_batch(&refs, infos, &mut |n| (rng.next_u32() as usize) % n.max(1));
+    let results = {
+        let store = &cluster.store;
+        let mut by_node: BTreeMap<&str, Vec<&Pod>> = BTreeMap::new();
+        for pod in store.pods() {
+            let phase = pod
+                .status
+                .as_ref()
+                .and_then(|s| s.phase.as_deref())
+                .unwrap_or("");
+            if phase == "Succeeded" || phase == "Failed" {
+                continue;
+            }
+            if let Some(node) = pod.spec.as_ref().and_then(|s| s.node_name.as_deref()) {
+                by_node.entry(node).or_default().push(pod);
+            }
+        }
+        let infos: Vec<NodeInfo> = store
+            .nodes()
+            .map(|n| {
+                NodeInfo::new(
+                    n,
+                    by_node
+                        .remove(n.metadata.name.as_deref().unwrap_or(""))
+                        .unwrap_or_default(),
+                )
+            })
+            .collect();
+        let refs: Vec<&Pod> = pending.iter().collect();
+        schedule_batch(&refs, infos, &mut |n| (rng.next_u32() as usize) % n.max(1))
+    };
     cluster.rng = rng;
     for (pod, result) in pending.iter().zip(results) {
         apply_result(cluster, pod, result, change);

@@ -3,8 +3,10 @@
 
 use crate::demo::{apply_command, DEMO_DAEMON_SET};
 use crate::model::ClusterModel;
+use crate::persist::{advance_entry, parse_advance_entry, Saved};
 use chrono::{DateTime, Utc};
 use dsplay_kubectl::{CommandOutput, Session, SessionOptions};
+use dsplay_sim::explain::{NodeExplanation, RolloutDiagnosis};
 use std::cell::RefCell;
 use std::rc::Rc;
 use std::time::Duration;
@@ -35,6 +37,19 @@ pub enum Action {
     Reset,
     /// Show or hide kube-system pods.
     ToggleSystem,
+    /// Show the Explain panel for a node (or close it).
+    SelectNode(Option<String>),
+    /// Show a message above the cluster (or hide it).
+    Notice(Option<String>),
+}
+
+/// One DaemonSet's verdict for the selected node.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DsExplanation {
+    /// `namespace/name`.
+    pub daemon_set: String,
+    /// The explanation, or the error text.
+    pub result: Result<NodeExplanation, String>,
 }
 
 /// What the components render.
@@ -61,6 +76,20 @@ pub struct State {
     pub ds_table: Rc<str>,
     /// kube-system pods are drawn.
     pub show_system: bool,
+    /// The seed the session started with.
+    pub seed: u64,
+    /// The replayable log: every command and every clock advance, in order.
+    pub log: Rc<Vec<String>>,
+    /// The last log entry was written by the clock (so the next tick may be merged into it).
+    last_is_tick: bool,
+    /// A message for the user (corrupted storage or link, ...).
+    pub notice: Option<Rc<str>>,
+    /// The node whose Explain panel is open.
+    pub selected: Option<String>,
+    /// Per DaemonSet, the verdict for the selected node.
+    pub explanations: Rc<Vec<DsExplanation>>,
+    /// DaemonSets whose rollout is in progress or stuck, with the diagnosis.
+    pub rollouts: Rc<Vec<(String, RolloutDiagnosis)>>,
     /// (store resourceVersion, whole virtual second) the views were last computed at.
     refreshed_at: (u64, i64),
 }
@@ -80,15 +109,30 @@ impl Default for State {
 impl State {
     /// The default cluster with the demo DaemonSet applied; the clock plays.
     pub fn new() -> State {
-        let session = Session::new(SessionOptions {
+        State::restore(&State::default_saved())
+    }
+
+    /// What [`State::new`] replays.
+    pub fn default_saved() -> Saved {
+        Saved {
             seed: 1,
+            log: vec![apply_command(DEMO_DAEMON_SET)],
+            playing: true,
+        }
+    }
+
+    /// A new session with `saved.seed`, with every entry of `saved.log` replayed (determinism makes
+    /// the result exact). Commands are echoed in the terminal; clock advances are not.
+    pub fn restore(saved: &Saved) -> State {
+        let session = Session::new(SessionOptions {
+            seed: saved.seed,
             empty: false,
         });
         let now = session.cluster().now();
         let mut state = State {
             session: Rc::new(RefCell::new(session)),
             generation: 0,
-            playing: true,
+            playing: saved.playing,
             speed: 1.0,
             now,
             started: now,
@@ -97,15 +141,53 @@ impl State {
             model: Rc::default(),
             ds_table: Rc::from(""),
             show_system: true,
+            seed: saved.seed,
+            log: Rc::new(Vec::new()),
+            last_is_tick: false,
+            notice: None,
+            selected: None,
+            explanations: Rc::default(),
+            rollouts: Rc::default(),
             refreshed_at: (u64::MAX, i64::MIN),
         };
-        state.apply(DEMO_DAEMON_SET);
+        for entry in &saved.log {
+            match parse_advance_entry(entry) {
+                Some(ms) => state.advance(Duration::from_millis(ms)),
+                None => {
+                    state.run(entry);
+                }
+            }
+        }
         state.refresh();
         state
     }
 
+    /// The log to save or share.
+    pub fn saved(&self) -> Saved {
+        Saved {
+            seed: self.seed,
+            log: self.log.to_vec(),
+            playing: self.playing,
+        }
+    }
+
+    /// Runs `line` and returns the outputs' text and whether every command succeeded (the
+    /// postMessage API); the command is logged and echoed like a typed one.
+    pub fn run_for_reply(&mut self, line: &str) -> (String, bool) {
+        let before = self.terminal.len();
+        let success = self.run(line);
+        let text = self.terminal[before.min(self.terminal.len())..]
+            .iter()
+            .map(CommandOutput::text)
+            .collect();
+        self.refresh();
+        (text, success)
+    }
+
     /// Runs `line` through the interpreter and echoes it in the terminal.
     fn run(&mut self, line: &str) -> bool {
+        Rc::make_mut(&mut self.log).push(line.to_string());
+        self.last_is_tick = false;
         let outputs = self.session.borrow_mut().execute(line);
         let success = outputs.iter().all(|o| o.success);
         let terminal = Rc::make_mut(&mut self.terminal);
@@ -132,6 +214,15 @@ impl State {
 
     fn advance(&mut self, d: Duration) {
         self.session.borrow_mut().cluster_mut().advance(d);
+        let ms = d.as_millis() as u64;
+        let log = Rc::make_mut(&mut self.log);
+        match log.last().and_then(|e| parse_advance_entry(e)) {
+            Some(previous) if self.last_is_tick => {
+                *log.last_mut().expect("just seen") = advance_entry(previous + ms)
+            }
+            _ => log.push(advance_entry(ms)),
+        }
+        self.last_is_tick = true;
     }
 
     /// Recomputes the views if the store or the virtual second changed.
@@ -146,6 +237,40 @@ impl State {
         self.refreshed_at = key;
         self.model = Rc::new(ClusterModel::from_store(cluster.store(), self.now));
         self.ds_table = Rc::from(get_ds_all_namespaces(cluster.store(), self.now));
+        let mut names: Vec<(String, String)> = cluster
+            .store()
+            .daemon_sets()
+            .map(|d| {
+                (
+                    d.metadata.namespace.clone().unwrap_or_default(),
+                    d.metadata.name.clone().unwrap_or_default(),
+                )
+            })
+            .collect();
+        names.sort();
+        self.rollouts = Rc::new(
+            names
+                .iter()
+                .filter_map(|(ns, name)| {
+                    let d = dsplay_sim::explain::diagnose_rollout(cluster, ns, name).ok()?;
+                    let busy =
+                        d.updated < d.desired || d.available < d.desired || !d.problems.is_empty();
+                    busy.then(|| (format!("{ns}/{name}"), d))
+                })
+                .collect(),
+        );
+        self.explanations = Rc::new(match &self.selected {
+            Some(node) => names
+                .iter()
+                .map(|(ns, name)| DsExplanation {
+                    daemon_set: format!("{ns}/{name}"),
+                    result: dsplay_sim::explain::explain(cluster, ns, name, Some(node))
+                        .map_err(|e| e.to_string())
+                        .and_then(|mut v| v.pop().ok_or_else(|| "no such node".to_string())),
+                })
+                .collect(),
+            None => Vec::new(),
+        });
     }
 }
 
@@ -209,10 +334,17 @@ impl Reducible for State {
                     playing: self.playing,
                     speed: self.speed,
                     show_system: self.show_system,
+                    selected: self.selected.clone(),
                     ..fresh
                 };
+                next.refreshed_at = (u64::MAX, i64::MIN);
             }
             Action::ToggleSystem => next.show_system = !next.show_system,
+            Action::SelectNode(node) => {
+                next.selected = node;
+                next.refreshed_at = (u64::MAX, i64::MIN);
+            }
+            Action::Notice(text) => next.notice = text.map(Rc::from),
         }
         next.refresh();
         next.generation = self.generation + 1;
@@ -254,6 +386,67 @@ mod tests {
             .map(CommandOutput::text)
             .collect();
         assert_eq!(&*state.ds_table, printed);
+    }
+
+    #[test]
+    fn replaying_the_log_restores_the_same_cluster() {
+        let mut state = Rc::new(State::new());
+        state = state.reduce(Action::Run("sim node add kind-worker3".into()));
+        for _ in 0..30 {
+            state = state.reduce(Action::Tick(100.0));
+        }
+        state = state.reduce(Action::Step);
+        state = state.reduce(Action::Run("kubectl cordon kind-worker".into()));
+        state = state.reduce(Action::Tick(250.0));
+        let ticks = state.log.iter().filter(|e| e.starts_with("sim advance")).count();
+        assert_eq!(ticks, 2, "consecutive clock advances are merged: {:?}", state.log);
+        let restored = State::restore(&state.saved());
+        assert_eq!(restored.now, state.now);
+        let pods = |s: &State| -> Vec<(String, String, String)> {
+            s.model
+                .nodes
+                .iter()
+                .flat_map(|n| n.pods.iter().map(|p| (n.name.clone(), p.name.clone(), p.phase.clone())))
+                .collect()
+        };
+        assert_eq!(pods(&restored), pods(&state));
+        assert_eq!(restored.ds_table, state.ds_table);
+    }
+
+    #[test]
+    fn explain_and_rollout_views_follow_the_cluster() {
+        let state = Rc::new(State::new())
+            .reduce(Action::SelectNode(Some("kind-control-plane".into())));
+        let demo = state
+            .explanations
+            .iter()
+            .find(|e| e.daemon_set == "default/demo")
+            .expect("the demo DaemonSet is explained");
+        let e = demo.result.as_ref().expect("explained");
+        assert!(!e.placement.should_run);
+        assert!(
+            e.reasons.iter().any(|r| r.contains(
+                "taint node-role.kubernetes.io/control-plane:NoSchedule not tolerated"
+            )),
+            "{:?}",
+            e.reasons
+        );
+        let mut state = state
+            .reduce(Action::Run("sim image busybox:new --ready never".into()))
+            .reduce(Action::Run("kubectl set image ds/demo demo=busybox:new".into()));
+        for _ in 0..10 {
+            state = state.reduce(Action::Step);
+        }
+        let (_, d) = state
+            .rollouts
+            .iter()
+            .find(|(n, _)| n == "default/demo")
+            .expect("the stuck rollout is listed");
+        assert!(
+            d.problems.iter().any(|(p, _)| p.contains("new pods not ready")),
+            "{:?}",
+            d.problems
+        );
     }
 
     #[test]

@@ -1,0 +1,43 @@
+//! The "?" sheet: every keyboard shortcut.
+
+use yew::prelude::*;
+
+/// Every shortcut: (keys, what it does).
+pub const SHORTCUTS: [(&str, &str); 8] = [
+    ("Space", "Play / pause the clock"),
+    ("→", "Step to the next event"),
+    ("?", "Show / hide this sheet"),
+    ("Esc", "Close this sheet, a dialog or the Explain panel"),
+    ("Ctrl/Cmd + Enter", "Apply the manifest (in the editor)"),
+    ("Enter", "Run the command (in the terminal)"),
+    ("↑ / ↓", "Command history (in the terminal)"),
+    ("Tab", "Complete a command, node or pod name (in the terminal)"),
+];
+
+/// Props of [`ShortcutsSheet`].
+#[derive(Properties, PartialEq)]
+pub struct ShortcutsSheetProps {
+    /// Closes the sheet.
+    pub on_close: Callback<()>,
+}
+
+/// The shortcuts sheet (a modal dialog).
+#[function_component(ShortcutsSheet)]
+pub fn shortcuts_sheet(props: &ShortcutsSheetProps) -> Html {
+    html! {
+        <div class="modal-backdrop" onclick={props.on_close.reform(|_| ())}>
+            <div class="modal shortcuts" role="dialog" aria-modal="true" aria-label="Keyboard shortcuts"
+                onclick={Callback::from(|e: MouseEvent| e.stop_propagation())}>
+                <h2>{"Keyboard shortcuts"}</h2>
+                <dl class="shortcut-list">
+                    { for SHORTCUTS.iter().map(|(k, v)| html! {
+                        <><dt><kbd>{*k}</kbd></dt><dd>{*v}</dd></>
+                    }) }
+                </dl>
+                <div class="modal-actions">
+                    <button class="btn primary" onclick={props.on_close.reform(|_| ())}>{"Close"}</button>
+                </div>
+            </div>
+        </div>
+    }
+}

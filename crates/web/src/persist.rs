@@ -1,0 +1,234 @@
+//! Autosave, share links and page parameters: the replayable log (seed + every command + every clock
+//! advance) as JSON for `localStorage`, and deflated + base64url for the URL hash. Decoding never
+//! panics: hostile or corrupted input gives an error message, and the caller falls back to the
+//! default cluster.
+
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use base64::Engine;
+use serde_json::{json, Value};
+
+/// The `localStorage` key of the autosave.
+pub const STORAGE_KEY: &str = "dsplay:state";
+
+/// The hash parameter of a share link (`#s=…`).
+pub const HASH_KEY: &str = "s";
+
+/// The largest decompressed share state accepted (1 MiB).
+pub const MAX_DECOMPRESSED: usize = 1 << 20;
+
+/// The longest log entry list accepted.
+pub const MAX_ENTRIES: usize = 20_000;
+
+/// URLs longer than this may be cut by some browsers or servers.
+pub const LONG_URL: usize = 8 * 1024;
+
+/// What is saved and shared: enough to replay the session exactly.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Saved {
+    /// The seed of the first session.
+    pub seed: u64,
+    /// Every command run and every clock advance (`sim advance Nms`), in order.
+    pub log: Vec<String>,
+    /// The clock was running.
+    pub playing: bool,
+}
+
+impl Saved {
+    /// The JSON text (for `localStorage`).
+    pub fn to_json(&self) -> String {
+        json!({ "v": 1, "seed": self.seed, "playing": self.playing, "log": self.log }).to_string()
+    }
+
+    /// Parses [`Saved::to_json`]'s text; an error says what is wrong.
+    pub fn from_json(text: &str) -> Result<Saved, String> {
+        let value: Value =
+            serde_json::from_str(text).map_err(|e| format!("not valid JSON ({e})"))?;
+        if value.get("v").and_then(Value::as_u64) != Some(1) {
+            return Err("unknown format version".into());
+        }
+        let seed = value
+            .get("seed")
+            .and_then(Value::as_u64)
+            .ok_or("no seed")?;
+        let playing = value
+            .get("playing")
+            .and_then(Value::as_bool)
+            .unwrap_or(false);
+        let entries = value
+            .get("log")
+            .and_then(Value::as_array)
+            .ok_or("no command log")?;
+        if entries.len() > MAX_ENTRIES {
+            return Err(format!("more than {MAX_ENTRIES} commands"));
+        }
+        let log = entries
+            .iter()
+            .map(|e| e.as_str().map(str::to_string).ok_or("a command is not a string"))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Saved { seed, log, playing })
+    }
+
+    /// The hash value of a share link: deflate + base64url.
+    pub fn to_hash(&self) -> String {
+        let deflated = miniz_oxide::deflate::compress_to_vec(self.to_json().as_bytes(), 9);
+        URL_SAFE_NO_PAD.encode(deflated)
+    }
+
+    /// Decodes [`Saved::to_hash`]'s text, refusing anything that inflates beyond
+    /// [`MAX_DECOMPRESSED`].
+    pub fn from_hash(text: &str) -> Result<Saved, String> {
+        if text.len() > 4 * MAX_DECOMPRESSED {
+            return Err("the link is too long".into());
+        }
+        let bytes = URL_SAFE_NO_PAD
+            .decode(text.trim().trim_end_matches('='))
+            .map_err(|_| "the link is not valid base64url".to_string())?;
+        let json =
+            miniz_oxide::inflate::decompress_to_vec_with_limit(&bytes, MAX_DECOMPRESSED).map_err(
+                |e| match e.status {
+                    miniz_oxide::inflate::TINFLStatus::HasMoreOutput => {
+                        "the link unpacks to more than 1 MiB".to_string()
+                    }
+                    _ => "the link's data is not valid deflate".to_string(),
+                },
+            )?;
+        let text =
+            String::from_utf8(json).map_err(|_| "the link's data is not UTF-8".to_string())?;
+        Saved::from_json(&text)
+    }
+}
+
+/// The page's options, from the query string and the hash (`?embed&readonly`, `#s=…&embed`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PageParams {
+    /// Hide the chrome (header, editor) to fit an iframe.
+    pub embed: bool,
+    /// Start the clock (in embed mode the clock starts paused otherwise).
+    pub autoplay: bool,
+    /// The terminal input is disabled.
+    pub readonly: bool,
+    /// Commands to run on load.
+    pub script: Option<String>,
+    /// A share link's state (`s=`).
+    pub shared: Option<String>,
+}
+
+impl PageParams {
+    /// Parses `location.search` and `location.hash` (with or without their `?` / `#`).
+    pub fn parse(search: &str, hash: &str) -> PageParams {
+        let mut params = PageParams::default();
+        for part in [search.trim_start_matches('?'), hash.trim_start_matches('#')] {
+            for pair in part.split('&').filter(|p| !p.is_empty()) {
+                let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+                match key {
+                    "embed" => params.embed = true,
+                    "autoplay" => params.autoplay = true,
+                    "readonly" => params.readonly = true,
+                    "script" => params.script = Some(percent_decode(value)),
+                    HASH_KEY => params.shared = Some(value.to_string()),
+                    _ => {}
+                }
+            }
+        }
+        params
+    }
+}
+
+/// Decodes `%XX` escapes and `+` (as a space), keeping invalid escapes as they are.
+pub fn percent_decode(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'+' => out.push(b' '),
+            b'%' if i + 2 < bytes.len() => {
+                let hex = std::str::from_utf8(&bytes[i + 1..i + 3])
+                    .ok()
+                    .and_then(|h| u8::from_str_radix(h, 16).ok());
+                match hex {
+                    Some(b) => {
+                        out.push(b);
+                        i += 2;
+                    }
+                    None => out.push(b'%'),
+                }
+            }
+            b => out.push(b),
+        }
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// The log entry for a clock advance made by Play or Step.
+pub fn advance_entry(ms: u64) -> String {
+    format!("sim advance {ms}ms")
+}
+
+/// The milliseconds of an [`advance_entry`], if `entry` is one.
+pub fn parse_advance_entry(entry: &str) -> Option<u64> {
+    entry
+        .strip_prefix("sim advance ")?
+        .strip_suffix("ms")?
+        .parse()
+        .ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Saved {
+        Saved {
+            seed: 7,
+            log: vec![
+                "kubectl apply -f - <<EOF\na: 'b'\nEOF".into(),
+                "sim advance 1500ms".into(),
+            ],
+            playing: true,
+        }
+    }
+
+    #[test]
+    fn json_and_hash_round_trip() {
+        let saved = sample();
+        assert_eq!(Saved::from_json(&saved.to_json()), Ok(saved.clone()));
+        let hash = saved.to_hash();
+        assert!(hash
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_'));
+        assert_eq!(Saved::from_hash(&hash), Ok(saved));
+    }
+
+    #[test]
+    fn corrupted_and_hostile_input_is_an_error_not_a_panic() {
+        assert!(Saved::from_json("{not json").is_err());
+        assert!(Saved::from_json("{\"v\":1,\"seed\":1,\"log\":[1]}").is_err());
+        assert!(Saved::from_json("{\"v\":2,\"seed\":1,\"log\":[]}").is_err());
+        assert!(Saved::from_hash("!!!").is_err());
+        assert!(Saved::from_hash("AAAA").is_err());
+        // A zip bomb: 4 MiB of zeros deflate to a few KiB but must be refused.
+        let bomb = miniz_oxide::deflate::compress_to_vec(&vec![b' '; 4 << 20], 9);
+        let err = Saved::from_hash(&URL_SAFE_NO_PAD.encode(bomb)).unwrap_err();
+        assert!(err.contains("1 MiB"), "{err}");
+    }
+
+    #[test]
+    fn page_params_come_from_query_and_hash() {
+        let p = PageParams::parse("?embed&readonly", "#s=abc&autoplay");
+        assert!(p.embed && p.readonly && p.autoplay);
+        assert_eq!(p.shared.as_deref(), Some("abc"));
+        let p = PageParams::parse("?script=kubectl%20get%20nodes%0Asim+now", "");
+        assert_eq!(p.script.as_deref(), Some("kubectl get nodes\nsim now"));
+        assert_eq!(PageParams::parse("", ""), PageParams::default());
+        assert_eq!(percent_decode("100%"), "100%");
+        assert_eq!(percent_decode("%zz%4"), "%zz%4");
+    }
+
+    #[test]
+    fn advance_entries_parse_back() {
+        assert_eq!(parse_advance_entry(&advance_entry(250)), Some(250));
+        assert_eq!(parse_advance_entry("sim advance 30s"), None);
+    }
+}
