@@ -53,6 +53,10 @@ pub struct Cluster {
     /// A counter of changes that can make an unschedulable pod fit (node or bound-pod changes).
     pub(crate) cluster_change: u64,
     pub(crate) next_pod_cidr: u32,
+    /// Per DaemonSet uid: the watch-log length when its last sync started (see `sync_all`).
+    pub(crate) ds_synced_at: BTreeMap<String, usize>,
+    /// Set by a `ResyncDaemonSets` timer: the next pass syncs every DaemonSet.
+    pub(crate) resync_daemon_sets: bool,
     /// Event identity → store key of the event it aggregates into (`record_event`).
     pub(crate) event_index: BTreeMap<crate::api_server::EventIdentity, crate::store::Key>,
 }
@@ -83,6 +87,8 @@ impl Cluster {
             unschedulable: BTreeMap::new(),
             cluster_change: 0,
             next_pod_cidr: 0,
+            ds_synced_at: BTreeMap::new(),
+            resync_daemon_sets: false,
             event_index: BTreeMap::new(),
         };
         crate::default_cluster::install_base_objects(&mut cluster);
@@ -192,7 +198,7 @@ impl Cluster {
             Timer::NodeMonitorGrace { node, epoch } => {
                 crate::controller::node_lifecycle::on_grace_expired(self, &node, epoch)
             }
-            Timer::ResyncDaemonSets => {}
+            Timer::ResyncDaemonSets => self.resync_daemon_sets = true,
             Timer::TaintEviction { namespace, pod } => {
                 crate::controller::taint_eviction::on_due(self, &namespace, &pod)
             }

@@ -3,9 +3,12 @@
 pub mod cluster_view;
 pub mod editor;
 pub mod events;
+pub mod explain_panel;
 pub mod node_card;
 pub mod node_dialog;
 pub mod pod_chip;
+pub mod rollout_panel;
+pub mod shortcuts;
 pub mod status_bar;
 pub mod terminal;
 pub mod time_controls;

@@ -32,7 +32,11 @@ pub fn kind_config(model: &ClusterModel) -> String {
         let control_plane = node.role == "control-plane";
         out.push_str(&format!(
             "- role: {}   # {}\n",
-            if control_plane { "control-plane" } else { "worker" },
+            if control_plane {
+                "control-plane"
+            } else {
+                "worker"
+            },
             node.name
         ));
         let labels: Vec<_> = node
@@ -85,7 +89,8 @@ pub fn kind_config(model: &ClusterModel) -> String {
 /// The log as a kubectl script: kubectl commands as they are, `sim` commands and clock advances
 /// as comments.
 pub fn kubectl_script(log: &[String]) -> String {
-    let mut out = String::from("#!/bin/sh\n# Replay on a kind cluster created with kind.yaml.\nset -x\n");
+    let mut out =
+        String::from("#!/bin/sh\n# Replay on a kind cluster created with kind.yaml.\nset -x\n");
     for entry in log {
         if let Some(ms) = parse_advance_entry(entry) {
             out.push_str(&format!("# (time passed: {} s)\n", ms as f64 / 1000.0));
@@ -129,9 +134,20 @@ mod tests {
         assert_eq!(text.matches("- role: worker").count(), 3, "{text}");
         assert!(text.contains("    gpu: \"true\"\n"), "{text}");
         assert!(text.contains("kind: JoinConfiguration"), "{text}");
-        assert!(text.contains("      - key: gpu\n        value: \"true\"\n        effect: NoSchedule\n"), "{text}");
-        assert!(!text.contains("kind: InitConfiguration"), "the default control-plane taint needs no patch");
-        assert!(text.contains("\nkubectl apply -f - <<EOF\napiVersion: apps/v1\n"), "{text}");
+        assert!(
+            text.contains(
+                "      - key: gpu\n        value: \"true\"\n        effect: NoSchedule\n"
+            ),
+            "{text}"
+        );
+        assert!(
+            !text.contains("kind: InitConfiguration"),
+            "the default control-plane taint needs no patch"
+        );
+        assert!(
+            text.contains("\nkubectl apply -f - <<EOF\napiVersion: apps/v1\n"),
+            "{text}"
+        );
         assert!(text.contains("\n# sim node add gpu1"), "{text}");
         assert!(text.contains("# (time passed: 0.1 s)"), "{text}");
     }

@@ -9,7 +9,9 @@ pub mod completion;
 pub mod components;
 pub mod demo;
 pub mod diagnostics;
+pub mod export;
 pub mod model;
+pub mod persist;
 pub mod state;
 
 /// Entry point called by the generated JS glue: mounts the app into `#app` (or `<body>`).

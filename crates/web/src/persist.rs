@@ -46,10 +46,7 @@ impl Saved {
         if value.get("v").and_then(Value::as_u64) != Some(1) {
             return Err("unknown format version".into());
         }
-        let seed = value
-            .get("seed")
-            .and_then(Value::as_u64)
-            .ok_or("no seed")?;
+        let seed = value.get("seed").and_then(Value::as_u64).ok_or("no seed")?;
         let playing = value
             .get("playing")
             .and_then(Value::as_bool)
@@ -63,7 +60,11 @@ impl Saved {
         }
         let log = entries
             .iter()
-            .map(|e| e.as_str().map(str::to_string).ok_or("a command is not a string"))
+            .map(|e| {
+                e.as_str()
+                    .map(str::to_string)
+                    .ok_or("a command is not a string")
+            })
             .collect::<Result<Vec<_>, _>>()?;
         Ok(Saved { seed, log, playing })
     }
@@ -83,15 +84,13 @@ impl Saved {
         let bytes = URL_SAFE_NO_PAD
             .decode(text.trim().trim_end_matches('='))
             .map_err(|_| "the link is not valid base64url".to_string())?;
-        let json =
-            miniz_oxide::inflate::decompress_to_vec_with_limit(&bytes, MAX_DECOMPRESSED).map_err(
-                |e| match e.status {
-                    miniz_oxide::inflate::TINFLStatus::HasMoreOutput => {
-                        "the link unpacks to more than 1 MiB".to_string()
-                    }
-                    _ => "the link's data is not valid deflate".to_string(),
-                },
-            )?;
+        let json = miniz_oxide::inflate::decompress_to_vec_with_limit(&bytes, MAX_DECOMPRESSED)
+            .map_err(|e| match e.status {
+                miniz_oxide::inflate::TINFLStatus::HasMoreOutput => {
+                    "the link unpacks to more than 1 MiB".to_string()
+                }
+                _ => "the link's data is not valid deflate".to_string(),
+            })?;
         let text =
             String::from_utf8(json).map_err(|_| "the link's data is not UTF-8".to_string())?;
         Saved::from_json(&text)

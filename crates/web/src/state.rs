@@ -41,6 +41,26 @@ pub enum Action {
     SelectNode(Option<String>),
     /// Show a message above the cluster (or hide it).
     Notice(Option<String>),
+    /// A command from the host page (postMessage API); `id` is the request's id as JSON.
+    Remote {
+        /// The request id, JSON-encoded.
+        id: String,
+        /// The command line.
+        command: String,
+    },
+}
+
+/// The answer to an [`Action::Remote`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct Reply {
+    /// Increases with every reply (so each one is posted once).
+    pub seq: u64,
+    /// The request id, JSON-encoded.
+    pub id: String,
+    /// Everything the command printed.
+    pub output: String,
+    /// Every command succeeded.
+    pub success: bool,
 }
 
 /// One DaemonSet's verdict for the selected node.
@@ -84,6 +104,8 @@ pub struct State {
     last_is_tick: bool,
     /// A message for the user (corrupted storage or link, ...).
     pub notice: Option<Rc<str>>,
+    /// The answer to the last postMessage command.
+    pub reply: Option<Rc<Reply>>,
     /// The node whose Explain panel is open.
     pub selected: Option<String>,
     /// Per DaemonSet, the verdict for the selected node.
@@ -145,6 +167,7 @@ impl State {
             log: Rc::new(Vec::new()),
             last_is_tick: false,
             notice: None,
+            reply: None,
             selected: None,
             explanations: Rc::default(),
             rollouts: Rc::default(),
@@ -345,6 +368,16 @@ impl Reducible for State {
                 next.refreshed_at = (u64::MAX, i64::MIN);
             }
             Action::Notice(text) => next.notice = text.map(Rc::from),
+            Action::Remote { id, command } => {
+                let (output, success) = next.run_for_reply(&command);
+                let seq = self.reply.as_ref().map_or(0, |r| r.seq) + 1;
+                next.reply = Some(Rc::new(Reply {
+                    seq,
+                    id,
+                    output,
+                    success,
+                }));
+            }
         }
         next.refresh();
         next.generation = self.generation + 1;
@@ -398,15 +431,27 @@ mod tests {
         state = state.reduce(Action::Step);
         state = state.reduce(Action::Run("kubectl cordon kind-worker".into()));
         state = state.reduce(Action::Tick(250.0));
-        let ticks = state.log.iter().filter(|e| e.starts_with("sim advance")).count();
-        assert_eq!(ticks, 2, "consecutive clock advances are merged: {:?}", state.log);
+        let ticks = state
+            .log
+            .iter()
+            .filter(|e| e.starts_with("sim advance"))
+            .count();
+        assert_eq!(
+            ticks, 2,
+            "consecutive clock advances are merged: {:?}",
+            state.log
+        );
         let restored = State::restore(&state.saved());
         assert_eq!(restored.now, state.now);
         let pods = |s: &State| -> Vec<(String, String, String)> {
             s.model
                 .nodes
                 .iter()
-                .flat_map(|n| n.pods.iter().map(|p| (n.name.clone(), p.name.clone(), p.phase.clone())))
+                .flat_map(|n| {
+                    n.pods
+                        .iter()
+                        .map(|p| (n.name.clone(), p.name.clone(), p.phase.clone()))
+                })
                 .collect()
         };
         assert_eq!(pods(&restored), pods(&state));
@@ -415,8 +460,8 @@ mod tests {
 
     #[test]
     fn explain_and_rollout_views_follow_the_cluster() {
-        let state = Rc::new(State::new())
-            .reduce(Action::SelectNode(Some("kind-control-plane".into())));
+        let state =
+            Rc::new(State::new()).reduce(Action::SelectNode(Some("kind-control-plane".into())));
         let demo = state
             .explanations
             .iter()
@@ -425,15 +470,16 @@ mod tests {
         let e = demo.result.as_ref().expect("explained");
         assert!(!e.placement.should_run);
         assert!(
-            e.reasons.iter().any(|r| r.contains(
-                "taint node-role.kubernetes.io/control-plane:NoSchedule not tolerated"
-            )),
+            e.reasons.iter().any(|r| r
+                .contains("taint node-role.kubernetes.io/control-plane:NoSchedule not tolerated")),
             "{:?}",
             e.reasons
         );
         let mut state = state
             .reduce(Action::Run("sim image busybox:new --ready never".into()))
-            .reduce(Action::Run("kubectl set image ds/demo demo=busybox:new".into()));
+            .reduce(Action::Run(
+                "kubectl set image ds/demo demo=busybox:new".into(),
+            ));
         for _ in 0..10 {
             state = state.reduce(Action::Step);
         }
@@ -443,7 +489,9 @@ mod tests {
             .find(|(n, _)| n == "default/demo")
             .expect("the stuck rollout is listed");
         assert!(
-            d.problems.iter().any(|(p, _)| p.contains("new pods not ready")),
+            d.problems
+                .iter()
+                .any(|(p, _)| p.contains("new pods not ready")),
             "{:?}",
             d.problems
         );

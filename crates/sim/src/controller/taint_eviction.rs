@@ -48,10 +48,33 @@ pub fn verdict(taints: &[Taint], tolerations: &[Toleration]) -> Verdict {
 
 /// Schedules, cancels and performs evictions for every bound pod.
 pub(crate) fn sync(cluster: &mut Cluster) {
+    // Only pods on nodes with a NoExecute taint, or with an eviction pending, can need action.
+    let tainted: std::collections::BTreeSet<&str> = cluster
+        .store
+        .nodes()
+        .filter(|n| {
+            n.spec
+                .as_ref()
+                .and_then(|s| s.taints.as_ref())
+                .is_some_and(|t| t.iter().any(|t| t.effect == NO_EXECUTE))
+        })
+        .filter_map(|n| n.metadata.name.as_deref())
+        .collect();
     let pods: Vec<Pod> = cluster
         .store
         .pods()
         .filter(|p| p.metadata.deletion_timestamp.is_none())
+        .filter(|p| {
+            let on_tainted = p
+                .spec
+                .as_ref()
+                .and_then(|s| s.node_name.as_deref())
+                .is_some_and(|n| tainted.contains(n));
+            on_tainted
+                || cluster
+                    .evictions
+                    .contains_key(&crate::store::key_of(&p.metadata))
+        })
         .cloned()
         .collect();
     for pod in pods {

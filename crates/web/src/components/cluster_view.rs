@@ -19,6 +19,11 @@ pub struct ClusterViewProps {
     pub on_command: Callback<String>,
     /// Opens the add-node dialog.
     pub on_add_node: Callback<()>,
+    /// Opens the Explain panel for a node.
+    pub on_explain: Callback<String>,
+    /// The node whose Explain panel is open.
+    #[prop_or_default]
+    pub selected: Option<String>,
 }
 
 /// The node cards.
@@ -44,7 +49,8 @@ pub fn cluster_view(props: &ClusterViewProps) -> Html {
             </header>
             <div class="nodes">
                 { for props.model.nodes.iter().map(|n| html! {
-                    <NodeCard key={n.name.clone()} node={n.clone()} show_system={props.show_system} on_command={props.on_command.clone()} />
+                    <NodeCard key={n.name.clone()} node={n.clone()} show_system={props.show_system} on_command={props.on_command.clone()}
+                        on_explain={props.on_explain.clone()} selected={props.selected.as_deref() == Some(n.name.as_str())} />
                 }) }
                 if props.model.nodes.is_empty() {
                     <p class="empty">{"No nodes. Add one with “Add node” or "}<code>{"sim node add NAME"}</code>{"."}</p>

@@ -16,6 +16,11 @@ pub struct NodeCardProps {
     pub show_system: bool,
     /// Runs a command (echoed in the terminal).
     pub on_command: Callback<String>,
+    /// Opens the Explain panel for this node.
+    pub on_explain: Callback<String>,
+    /// This node's Explain panel is open.
+    #[prop_or_default]
+    pub selected: bool,
 }
 
 /// A bar of requested vs allocatable.
@@ -78,7 +83,7 @@ pub fn node_card(props: &NodeCardProps) -> Html {
         .filter(|p| props.show_system || !p.system)
         .collect();
     html! {
-        <article class={classes!("node", status_class, failed.then_some("failed"))} data-node={name.clone()} aria-label={format!("Node {name}")}>
+        <article class={classes!("node", status_class, failed.then_some("failed"), props.selected.then_some("selected"))} data-node={name.clone()} aria-label={format!("Node {name}")}>
             <header class="node-head">
                 <h3 class="node-name" title={name.clone()}>{&name}</h3>
                 <span class={classes!("node-status", status_class)}>{node.status_text()}</span>
@@ -136,6 +141,9 @@ pub fn node_card(props: &NodeCardProps) -> Html {
                 </div>
             }
             <footer class="node-actions">
+                <button class={classes!("btn", "small", "explain-btn", props.selected.then_some("active"))} aria-label="Explain"
+                    title={format!("Why DaemonSets do (not) run a pod on {name}")}
+                    onclick={let cb = props.on_explain.clone(); let n = name.clone(); Callback::from(move |_| cb.emit(n.clone()))}>{"Explain"}</button>
                 if node.unschedulable {
                     <button class="btn small" aria-label={format!("Uncordon {name}")} onclick={cmd(format!("kubectl uncordon {name}"))}>{"Uncordon"}</button>
                 } else {

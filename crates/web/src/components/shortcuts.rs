@@ -11,7 +11,10 @@ pub const SHORTCUTS: [(&str, &str); 8] = [
     ("Ctrl/Cmd + Enter", "Apply the manifest (in the editor)"),
     ("Enter", "Run the command (in the terminal)"),
     ("↑ / ↓", "Command history (in the terminal)"),
-    ("Tab", "Complete a command, node or pod name (in the terminal)"),
+    (
+        "Tab",
+        "Complete a command, node or pod name (in the terminal)",
+    ),
 ];
 
 /// Props of [`ShortcutsSheet`].

@@ -16,6 +16,9 @@ pub struct TerminalProps {
     pub names: Rc<Vec<String>>,
     /// Runs a line.
     pub on_run: Callback<String>,
+    /// The input is disabled (embed `readonly`).
+    #[prop_or_default]
+    pub readonly: bool,
 }
 
 /// The terminal panel.
@@ -110,7 +113,7 @@ pub fn terminal(props: &TerminalProps) -> Html {
                 <div class="term-input">
                     <span class="prompt" aria-hidden="true">{"$"}</span>
                     <input ref={input} type="text" aria-label="Terminal input" placeholder="kubectl get pods -o wide"
-                        spellcheck="false" autocomplete="off" autocapitalize="off" {onkeydown} />
+                        spellcheck="false" autocomplete="off" autocapitalize="off" disabled={props.readonly} {onkeydown} />
                 </div>
             </div>
         </section>

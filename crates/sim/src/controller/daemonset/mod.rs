@@ -24,9 +24,39 @@ const FAILED_POD_BACKOFF_MAX_MS: i64 = 15 * 60 * 1000;
 pub type NodeToPods = BTreeMap<String, Vec<Pod>>;
 
 /// Syncs every DaemonSet, in namespace/name order.
+///
+/// A DaemonSet is skipped when nothing it depends on was written since its last sync started (like
+/// upstream's work queue, where only DS/pod/node/revision events enqueue it): any node, a pod or
+/// ControllerRevision in its namespace, or the DaemonSet itself. Time-dependent decisions
+/// (minReadySeconds, failed-pod back-off) arm a `ResyncDaemonSets` timer, which forces a full pass.
+/// A sync is a pure function of that state and the clock, so skipping it changes nothing.
 pub(crate) fn sync_all(cluster: &mut Cluster) {
+    let force = std::mem::take(&mut cluster.resync_daemon_sets);
     let keys: Vec<(String, String)> = cluster.store.daemon_sets.keys().cloned().collect();
     for (ns, name) in keys {
+        let uid = cluster
+            .store
+            .daemon_set(&ns, &name)
+            .and_then(|d| d.metadata.uid.clone())
+            .unwrap_or_default();
+        let log_len = cluster.store.watch_log().len();
+        if !force {
+            if let Some(&since) = cluster.ds_synced_at.get(&uid) {
+                let changed =
+                    cluster.store.watch_log()[since.min(log_len)..]
+                        .iter()
+                        .any(|e| match e.kind {
+                            Kind::Node => true,
+                            Kind::Pod | Kind::ControllerRevision => e.namespace == ns,
+                            Kind::DaemonSet => e.namespace == ns && e.name == name,
+                            _ => false,
+                        });
+                if !changed {
+                    continue;
+                }
+            }
+        }
+        cluster.ds_synced_at.insert(uid, log_len);
         sync_daemon_set(cluster, &ns, &name);
     }
 }
