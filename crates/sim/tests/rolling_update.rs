@@ -24,27 +24,6 @@ fn ready_ds(c: &mut Cluster, name: &str, f: impl FnOnce(&mut DaemonSet)) {
     settle(c);
 }
 
-/// Steps timer by timer until `done` or nothing is pending; returns (creates, deletes) per instant
-/// where something happened.
-fn step_log(
-    c: &mut Cluster,
-    ds: &str,
-    tracker: &mut Tracker,
-    max_steps: usize,
-) -> Vec<(usize, usize)> {
-    let mut out = Vec::new();
-    for _ in 0..max_steps {
-        if !c.step() {
-            break;
-        }
-        let d = tracker.diff(c, ds);
-        if d != (0, 0) {
-            out.push(d);
-        }
-    }
-    out
-}
-
 /// Desired nodes with no available (Ready, non-terminating) pod.
 fn unavailable_nodes(c: &Cluster, ds: &str) -> usize {
     let desired = get_ds(c, ds).status.unwrap().desired_number_scheduled as usize;
@@ -268,7 +247,7 @@ fn min_ready_seconds_paces_rollout() {
 #[test]
 fn on_delete_strategy() {
     let mut c = cluster_with_nodes(1, 3);
-    ready_ds(&mut c, "foo", |d| set_on_delete(d));
+    ready_ds(&mut c, "foo", set_on_delete);
     update_ds(&mut c, "foo", |d| set_image(d, IMAGE_V2));
     settle(&mut c);
     assert!(live_ds_pods(&c, "foo")

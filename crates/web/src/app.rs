@@ -147,7 +147,7 @@ pub fn app() -> Html {
             if let Some(text) = state.notice.clone() {
                 <div class="notice" role="alert">
                     <span>{text.to_string()}</span>
-                    <button class="btn small" aria-label="Dismiss message" onclick={dispatch(|_| Action::Notice(None))}>{"×"}</button>
+                    <button class="btn small" aria-label="Dismiss message" onclick={dispatch(|_| Action::Notice(None)).reform(|_: MouseEvent| ())}>{"×"}</button>
                 </div>
             }
             if let Some(link) = (*share_link).clone() {
@@ -219,7 +219,7 @@ fn export_dialog(props: &ExportDialogProps) -> Html {
             <div class="modal export" role="dialog" aria-modal="true" aria-label="Export">
                 <h2>{"Export to a real cluster"}</h2>
                 <p class="export-help">{"A kind cluster config reproducing the nodes, then the session as a kubectl script (sim lines are comments)."}</p>
-                <textarea readonly=true aria-label="Export text" value={props.text.clone()} spellcheck="false"></textarea>
+                <textarea readonly=true aria-label="Export text" value={props.text.clone()} spellcheck="false" />
                 <div class="modal-actions">
                     <a class="btn" href={href} download="dsplay-export.txt">{"Download"}</a>
                     <button class="btn primary" onclick={props.on_close.reform(|_| ())}>{"Close"}</button>
