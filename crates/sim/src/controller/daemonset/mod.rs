@@ -104,9 +104,14 @@ pub(crate) fn sync_daemon_set(cluster: &mut Cluster, ns: &str, name: &str) {
             status: None,
         })
         .collect();
-    let node_to_pods = get_nodes_to_daemon_pods(cluster, &ds);
+    let mut node_to_pods = get_nodes_to_daemon_pods(cluster, &ds);
+    // Re-read the pods only when a step wrote something (the store's resourceVersion moved).
+    let mut seen = cluster.store.resource_version();
     manage(cluster, &ds, &nodes, &node_to_pods, &hash);
-    let node_to_pods = get_nodes_to_daemon_pods(cluster, &ds);
+    if cluster.store.resource_version() != seen {
+        node_to_pods = get_nodes_to_daemon_pods(cluster, &ds);
+        seen = cluster.store.resource_version();
+    }
     if spec
         .update_strategy
         .as_ref()
@@ -116,7 +121,9 @@ pub(crate) fn sync_daemon_set(cluster: &mut Cluster, ns: &str, name: &str) {
         update::rolling_update(cluster, &ds, &nodes, &node_to_pods, &hash);
     }
     history::cleanup_history(cluster, &ds);
-    let node_to_pods = get_nodes_to_daemon_pods(cluster, &ds);
+    if cluster.store.resource_version() != seen {
+        node_to_pods = get_nodes_to_daemon_pods(cluster, &ds);
+    }
     update_status(cluster, &ds, &nodes, &node_to_pods, &hash);
 }
 
