@@ -462,9 +462,10 @@ fn update_status(
             desired += 1;
             if let Some(pods) = pods {
                 current += 1;
-                let mut sorted = pods.clone();
-                sorted.sort_by(oldest_first);
-                let oldest = &sorted[0];
+                let oldest = pods
+                    .iter()
+                    .min_by(|a, b| oldest_first(a, b))
+                    .expect("non-empty");
                 if is_pod_ready(oldest) {
                     ready += 1;
                     if is_pod_available(oldest, min_ready, now) {

@@ -47,11 +47,11 @@ pub fn budgets(ds: &DaemonSet, desired: i32) -> (i32, i32) {
 }
 
 /// `rollingUpdate`.
-pub(crate) fn rolling_update(
+pub(crate) fn rolling_update<'a>(
     cluster: &mut Cluster,
     ds: &DaemonSet,
     nodes: &[Node],
-    node_to_pods: &NodeToPods,
+    node_to_pods: &'a NodeToPods,
     hash: &str,
 ) {
     let now = cluster.now_ms;
@@ -62,7 +62,7 @@ pub(crate) fn rolling_update(
         .unwrap_or(0);
     let template_generation = template_generation(ds);
     // updatedDesiredNodeCounts: desired nodes, each with an entry.
-    let mut map: Vec<(String, Vec<Pod>, bool)> = Vec::new();
+    let mut map: Vec<(String, &[Pod], bool)> = Vec::new();
     let mut desired = 0;
     for node in nodes {
         let placement = node_should_run_daemon_pod(node, ds);
@@ -71,13 +71,13 @@ pub(crate) fn rolling_update(
             desired += 1;
         }
         match node_to_pods.get(&name) {
-            Some(pods) => map.push((name, pods.clone(), placement.should_run)),
-            None if placement.should_run => map.push((name, Vec::new(), true)),
+            Some(pods) => map.push((name, pods.as_slice(), placement.should_run)),
+            None if placement.should_run => map.push((name, &[], true)),
             None => {}
         }
     }
     let (max_unavailable, max_surge) = budgets(ds, desired);
-    let classify = |pods: &[Pod]| -> Option<(Option<Pod>, Option<Pod>)> {
+    let classify = |pods: &'a [Pod]| -> Option<(Option<&'a Pod>, Option<&'a Pod>)> {
         let live: Vec<&Pod> = pods
             .iter()
             .filter(|p| p.metadata.deletion_timestamp.is_none())
@@ -88,10 +88,7 @@ pub(crate) fn rolling_update(
         if new.len() > 1 || old.len() > 1 {
             return None;
         }
-        Some((
-            new.first().map(|p| (*p).clone()),
-            old.first().map(|p| (*p).clone()),
-        ))
+        Some((new.first().copied(), old.first().copied()))
     };
     if max_surge == 0 {
         let mut num_unavailable = 0;
@@ -125,6 +122,7 @@ pub(crate) fn rolling_update(
             (max_unavailable - num_unavailable).clamp(0, candidates.len() as i32) as usize;
         let mut to_delete = allowed_replacement;
         to_delete.extend(candidates.into_iter().take(remaining));
+        let to_delete: Vec<Pod> = to_delete.into_iter().cloned().collect();
         sync_nodes(cluster, ds, &to_delete, &[], hash);
         return;
     }
@@ -179,5 +177,6 @@ pub(crate) fn rolling_update(
     if excess > 0 {
         to_delete.extend(should_not_run.into_iter().take(excess as usize));
     }
+    let to_delete: Vec<Pod> = to_delete.into_iter().cloned().collect();
     sync_nodes(cluster, ds, &to_delete, &create, hash);
 }
