@@ -102,12 +102,12 @@ pub(crate) fn rolling_update<'a>(
             match (new, old) {
                 (None, None) | (Some(_), Some(_)) => num_unavailable += 1,
                 (Some(new), None) => {
-                    if !is_pod_available(&new, min_ready, now) {
+                    if !is_pod_available(new, min_ready, now) {
                         num_unavailable += 1;
                     }
                 }
                 (None, Some(old)) => {
-                    if !is_pod_available(&old, min_ready, now) {
+                    if !is_pod_available(old, min_ready, now) {
                         allowed_replacement.push(old);
                         num_unavailable += 1;
                     } else if num_unavailable >= max_unavailable {
@@ -147,7 +147,7 @@ pub(crate) fn rolling_update<'a>(
         match (new, old) {
             (_, None) => {}
             (None, Some(old)) => {
-                if !is_pod_available(&old, min_ready, now) {
+                if !is_pod_available(old, min_ready, now) {
                     if !should_run {
                         to_delete.push(old);
                     } else {
@@ -162,7 +162,7 @@ pub(crate) fn rolling_update<'a>(
                 }
             }
             (Some(new), Some(old)) => {
-                if !is_pod_available(&new, min_ready, now) {
+                if !is_pod_available(new, min_ready, now) {
                     num_surge += 1;
                 } else {
                     to_delete.push(old);
