@@ -27,6 +27,17 @@ pub fn app() -> Html {
         let params = (*params).clone();
         move || initial_state(&params)
     });
+    // A restored session shows the manifest it last applied.
+    let editor_initial = use_memo((), {
+        let state = state.clone();
+        move |_| {
+            AttrValue::from(
+                state
+                    .last_applied_yaml()
+                    .unwrap_or_else(|| DEMO_DAEMON_SET.to_string()),
+            )
+        }
+    });
     let dialog_open = use_state(|| false);
     let shortcuts_open = use_state(|| false);
     let export_open = use_state(|| false);
@@ -169,7 +180,7 @@ pub fn app() -> Html {
             <main class="layout">
                 if !embed {
                     <div class="col-side">
-                        <Editor initial={DEMO_DAEMON_SET} error={state.editor_error.clone()} {on_apply} />
+                        <Editor initial={(*editor_initial).clone()} error={state.editor_error.clone()} {on_apply} />
                         <StatusBar table={AttrValue::from(state.ds_table.clone())} />
                         {side_panels.clone()}
                     </div>
@@ -212,7 +223,7 @@ struct ExportDialogProps {
 fn export_dialog(props: &ExportDialogProps) -> Html {
     let href = format!(
         "data:text/plain;charset=utf-8,{}",
-        String::from(js_sys_encode(&props.text))
+        js_sys_encode(&props.text)
     );
     html! {
         <div class="modal-backdrop">
@@ -383,9 +394,28 @@ fn share_url(saved: &Saved) -> String {
         return format!("#{hash}");
     };
     let link = window.location().href().unwrap_or_default();
-    let _ = window.navigator().clipboard().write_text(&link);
+    copy_to_clipboard(&window, &link);
     link
 }
+
+/// Copies `text` if the page may (secure contexts only); a refusal is ignored, not thrown.
+#[cfg(target_arch = "wasm32")]
+fn copy_to_clipboard(window: &web_sys::Window, text: &str) {
+    use wasm_bindgen::{closure::Closure, JsValue};
+    let navigator = window.navigator();
+    let has_clipboard = js_sys::Reflect::get(&navigator, &"clipboard".into())
+        .map(|c| !c.is_undefined() && !c.is_null())
+        .unwrap_or(false);
+    if !has_clipboard {
+        return;
+    }
+    let ignore = Closure::wrap(Box::new(|_: JsValue| {}) as Box<dyn FnMut(JsValue)>);
+    let _ = navigator.clipboard().write_text(text).catch(&ignore);
+    ignore.forget();
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn copy_to_clipboard(_: &web_sys::Window, _: &str) {}
 
 /// The postMessage API: `{type: "dsplay:run", id, command}` runs `command`; the answer
 /// `{type: "dsplay:output", id, output, success}` goes to the parent window (to this window when

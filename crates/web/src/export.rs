@@ -28,7 +28,10 @@ pub fn kind_config(model: &ClusterModel) -> String {
         "# kind create cluster --config kind.yaml   (kind names the nodes itself)\n\
          kind: Cluster\napiVersion: kind.x-k8s.io/v1alpha4\nnodes:\n",
     );
-    for node in &model.nodes {
+    // kind wants the control plane first.
+    let mut nodes: Vec<_> = model.nodes.iter().collect();
+    nodes.sort_by_key(|n| n.role != "control-plane");
+    for node in nodes {
         let control_plane = node.role == "control-plane";
         out.push_str(&format!(
             "- role: {}   # {}\n",
@@ -57,7 +60,8 @@ pub fn kind_config(model: &ClusterModel) -> String {
             .collect();
         // kind's control plane is tainted by kubeadm already; anything else needs a patch.
         let default_cp = ["node-role.kubernetes.io/control-plane:NoSchedule".to_string()];
-        if !taints.is_empty() && !(control_plane && taints.iter().copied().eq(default_cp.iter())) {
+        let only_default = control_plane && taints.iter().copied().eq(default_cp.iter());
+        if !taints.is_empty() && !only_default {
             out.push_str(&format!(
                 "  kubeadmConfigPatches:\n  - |\n    kind: {}\n    nodeRegistration:\n      taints:\n",
                 if control_plane {
@@ -130,7 +134,10 @@ mod tests {
             ))
             .reduce(Action::Tick(100.0));
         let text = export_text(&state.model, &state.log);
-        assert!(text.contains("- role: control-plane"), "{text}");
+        assert!(
+            text.contains("nodes:\n- role: control-plane   # kind-control-plane\n"),
+            "the control plane comes first: {text}"
+        );
         assert_eq!(text.matches("- role: worker").count(), 3, "{text}");
         assert!(text.contains("    gpu: \"true\"\n"), "{text}");
         assert!(text.contains("kind: JoinConfiguration"), "{text}");

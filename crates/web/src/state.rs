@@ -110,7 +110,7 @@ pub struct State {
     pub selected: Option<String>,
     /// Per DaemonSet, the verdict for the selected node.
     pub explanations: Rc<Vec<DsExplanation>>,
-    /// DaemonSets whose rollout is in progress or stuck, with the diagnosis.
+    /// DaemonSets being updated or stuck, with the diagnosis.
     pub rollouts: Rc<Vec<(String, RolloutDiagnosis)>>,
     /// (store resourceVersion, whole virtual second) the views were last computed at.
     refreshed_at: (u64, i64),
@@ -183,6 +183,16 @@ impl State {
         }
         state.refresh();
         state
+    }
+
+    /// The manifest of the last `kubectl apply -f - <<EOF` in the log (what the editor showed).
+    pub fn last_applied_yaml(&self) -> Option<String> {
+        self.log.iter().rev().find_map(|entry| {
+            let rest = entry.strip_prefix("kubectl apply -f - <<")?;
+            let (terminator, body) = rest.split_once('\n')?;
+            let body = body.strip_suffix(terminator)?;
+            Some(format!("{}\n", body.trim_end_matches('\n')))
+        })
     }
 
     /// The log to save or share.
@@ -276,8 +286,9 @@ impl State {
                 .iter()
                 .filter_map(|(ns, name)| {
                     let d = dsplay_sim::explain::diagnose_rollout(cluster, ns, name).ok()?;
-                    let busy =
-                        d.updated < d.desired || d.available < d.desired || !d.problems.is_empty();
+                    // An update in progress (pods of an older revision left) or anything stuck;
+                    // not the first creation of pods.
+                    let busy = d.updated < d.desired || !d.problems.is_empty();
                     busy.then(|| (format!("{ns}/{name}"), d))
                 })
                 .collect(),
@@ -475,6 +486,10 @@ mod tests {
             "{:?}",
             e.reasons
         );
+        assert!(
+            state.rollouts.is_empty(),
+            "creating the first pods is not a rollout"
+        );
         let mut state = state
             .reduce(Action::Run("sim image busybox:new --ready never".into()))
             .reduce(Action::Run(
@@ -495,6 +510,16 @@ mod tests {
             "{:?}",
             d.problems
         );
+    }
+
+    #[test]
+    fn the_editor_gets_back_the_last_applied_manifest() {
+        let state = Rc::new(State::new());
+        assert_eq!(state.last_applied_yaml().as_deref(), Some(DEMO_DAEMON_SET));
+        let edited = DEMO_DAEMON_SET.replace("image: busybox", "image: busybox:1.36");
+        let state = state.reduce(Action::Apply(edited.clone()));
+        let restored = State::restore(&state.saved());
+        assert_eq!(restored.last_applied_yaml(), Some(edited));
     }
 
     #[test]

@@ -39,7 +39,7 @@ pub fn explain_panel(props: &ExplainPanelProps) -> Html {
                 }
                 { for props.explanations.iter().map(|e| match &e.result {
                     Ok(x) => {
-                        let verdict = if x.placement.should_run { "runs here" } else if x.placement.should_continue_running { "may keep its pod" } else { "no pod here" };
+                        let verdict = if x.placement.should_run { "runs here" } else if x.placement.should_continue_running { "no new pod" } else { "no pod here" };
                         let class = if x.placement.should_run { "ok" } else if x.placement.should_continue_running { "warn" } else { "bad" };
                         html! {
                             <article class="explain-ds" data-ds={e.daemon_set.clone()}>

@@ -85,7 +85,8 @@ pub fn node_card(props: &NodeCardProps) -> Html {
     html! {
         <article class={classes!("node", status_class, failed.then_some("failed"), props.selected.then_some("selected"))} data-node={name.clone()} aria-label={format!("Node {name}")}>
             <header class="node-head">
-                <h3 class="node-name" title={name.clone()}>{&name}</h3>
+                <h3 class="node-name" title={format!("{name}: click to explain")}
+                    onclick={let cb = props.on_explain.clone(); let n = name.clone(); Callback::from(move |_| cb.emit(n.clone()))}>{&name}</h3>
                 <span class={classes!("node-status", status_class)}>{node.status_text()}</span>
             </header>
             <ul class="chips labels" aria-label={format!("Labels of {name}")}>
