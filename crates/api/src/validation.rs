@@ -754,28 +754,13 @@ pub fn validate_pod_spec(spec: &PodSpec, path: &str) -> Vec<FieldError> {
             &format!("{path}.affinity.nodeAffinity"),
         ));
     }
-    if let Some(name) = spec
-        .service_account_name
-        .as_deref()
-        .filter(|n| !n.is_empty())
-    {
-        for msg in is_dns1123_subdomain(name) {
-            errors.push(FieldError::invalid(
-                format!("{path}.serviceAccountName"),
-                go_quote(name),
-                &msg,
-            ));
-        }
-    }
-    if let Some(node_name) = spec.node_name.as_deref().filter(|n| !n.is_empty()) {
-        for msg in is_dns1123_subdomain(node_name) {
-            errors.push(FieldError::invalid(
-                format!("{path}.nodeName"),
-                go_quote(node_name),
-                &msg,
-            ));
-        }
-    }
+    validate_optional_subdomain(
+        &mut errors,
+        path,
+        "serviceAccountName",
+        spec.service_account_name.as_deref(),
+    );
+    validate_optional_subdomain(&mut errors, path, "nodeName", spec.node_name.as_deref());
     if let Some(ads) = spec.active_deadline_seconds {
         if !(1..=i64::from(i32::MAX)).contains(&ads) {
             errors.push(FieldError::invalid(
@@ -802,19 +787,12 @@ pub fn validate_pod_spec(spec: &PodSpec, path: &str) -> Vec<FieldError> {
             &format!("{path}.tolerations"),
         ));
     }
-    if let Some(name) = spec
-        .priority_class_name
-        .as_deref()
-        .filter(|n| !n.is_empty())
-    {
-        for msg in is_dns1123_subdomain(name) {
-            errors.push(FieldError::invalid(
-                format!("{path}.priorityClassName"),
-                go_quote(name),
-                &msg,
-            ));
-        }
-    }
+    validate_optional_subdomain(
+        &mut errors,
+        path,
+        "priorityClassName",
+        spec.priority_class_name.as_deref(),
+    );
     if let Some(grace) = spec.termination_grace_period_seconds {
         errors.extend(validate_nonnegative(
             grace,
@@ -1688,3 +1666,23 @@ pub fn go_label_selector(selector: Option<&LabelSelector>) -> String {
 #[cfg(test)]
 #[path = "validation_tests.rs"]
 mod tests;
+
+/// A pod-spec field that, when set, must be a DNS-1123 subdomain (serviceAccountName, nodeName,
+/// priorityClassName): one `Invalid value` error per broken rule, at `<path>.<field>`.
+fn validate_optional_subdomain(
+    errors: &mut Vec<FieldError>,
+    path: &str,
+    field: &str,
+    value: Option<&str>,
+) {
+    let Some(value) = value.filter(|v| !v.is_empty()) else {
+        return;
+    };
+    for msg in is_dns1123_subdomain(value) {
+        errors.push(FieldError::invalid(
+            format!("{path}.{field}"),
+            go_quote(value),
+            &msg,
+        ));
+    }
+}

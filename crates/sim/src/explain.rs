@@ -43,16 +43,7 @@ pub fn explain(
         None => store.nodes().collect(),
     };
     let uid = ds.metadata.uid.clone().unwrap_or_default();
-    let owned: Vec<&Pod> = store
-        .pods()
-        .filter(|p| {
-            p.metadata
-                .owner_references
-                .iter()
-                .flatten()
-                .any(|r| r.uid == uid)
-        })
-        .collect();
+    let owned: Vec<&Pod> = store.pods_owned_by(&uid).collect();
     let mut out = Vec::new();
     for node in nodes {
         let node_name = node.metadata.name.clone().unwrap_or_default();
@@ -229,14 +220,7 @@ pub fn diagnose_rollout(
         let node_name = node.metadata.name.clone().unwrap_or_default();
         let placement = node_should_run_daemon_pod(node, ds);
         let pods: Vec<&Pod> = store
-            .pods()
-            .filter(|p| {
-                p.metadata
-                    .owner_references
-                    .iter()
-                    .flatten()
-                    .any(|r| r.uid == uid)
-            })
+            .pods_owned_by(&uid)
             .filter(|p| target_node_name(p).as_deref() == Some(node_name.as_str()))
             .collect();
         if !placement.should_run && pods.is_empty() {

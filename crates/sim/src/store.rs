@@ -71,6 +71,16 @@ impl Store {
     pub fn pods(&self) -> impl Iterator<Item = &Pod> {
         self.pods.values()
     }
+    /// Pods with an ownerReference to `uid` (a DaemonSet's pods, released ones excluded), in key order.
+    pub fn pods_owned_by<'a>(&'a self, uid: &'a str) -> impl Iterator<Item = &'a Pod> + 'a {
+        self.pods.values().filter(move |p| {
+            p.metadata
+                .owner_references
+                .iter()
+                .flatten()
+                .any(|r| r.uid == uid)
+        })
+    }
     /// All DaemonSets, by namespace then name.
     pub fn daemon_sets(&self) -> impl Iterator<Item = &DaemonSet> {
         self.daemon_sets.values()

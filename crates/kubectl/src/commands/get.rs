@@ -466,16 +466,7 @@ pub(crate) fn describe_object(cluster: &Cluster, o: &Object) -> String {
     match o {
         Object::DaemonSet(ds) => {
             let uid = ds.metadata.uid.clone().unwrap_or_default();
-            let pods: Vec<&Pod> = store
-                .pods()
-                .filter(|p| {
-                    p.metadata
-                        .owner_references
-                        .iter()
-                        .flatten()
-                        .any(|r| r.uid == uid)
-                })
-                .collect();
+            let pods: Vec<&Pod> = store.pods_owned_by(&uid).collect();
             d::describe_daemon_set(ds, &pods, &events_for(cluster, Some(&uid)), now)
         }
         Object::Pod(pod) => {

@@ -57,18 +57,7 @@ pub(crate) fn sync(cluster: &mut Cluster) {
         .collect();
     for ds in deleting {
         let uid = ds.metadata.uid.clone().unwrap_or_default();
-        let dependents: Vec<Pod> = cluster
-            .store
-            .pods()
-            .filter(|p| {
-                p.metadata
-                    .owner_references
-                    .iter()
-                    .flatten()
-                    .any(|r| r.uid == uid)
-            })
-            .cloned()
-            .collect();
+        let dependents: Vec<Pod> = cluster.store.pods_owned_by(&uid).cloned().collect();
         if dependents.is_empty() {
             let (ns, name) = crate::store::key_of(&ds.metadata);
             cluster.remove_object(Kind::DaemonSet, &ns, &name);

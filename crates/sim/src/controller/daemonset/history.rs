@@ -184,18 +184,7 @@ pub fn construct_history(cluster: &mut Cluster, ds: &DaemonSet) -> Option<(Daemo
 
 fn relabel_pods(cluster: &mut Cluster, ds: &DaemonSet, hash: &str) {
     let uid = ds.metadata.uid.clone().unwrap_or_default();
-    let pods: Vec<Pod> = cluster
-        .store
-        .pods()
-        .filter(|p| {
-            p.metadata
-                .owner_references
-                .iter()
-                .flatten()
-                .any(|r| r.uid == uid)
-        })
-        .cloned()
-        .collect();
+    let pods: Vec<Pod> = cluster.store.pods_owned_by(&uid).cloned().collect();
     for mut pod in pods {
         let labels = pod.metadata.labels.get_or_insert_with(Default::default);
         if labels.get(REVISION_HASH_LABEL).map(String::as_str) != Some(hash) {
@@ -225,14 +214,7 @@ pub fn cleanup_history(cluster: &mut Cluster, ds: &DaemonSet) {
     let uid = ds.metadata.uid.clone().unwrap_or_default();
     let live_hashes: std::collections::BTreeSet<String> = cluster
         .store
-        .pods()
-        .filter(|p| {
-            p.metadata
-                .owner_references
-                .iter()
-                .flatten()
-                .any(|r| r.uid == uid)
-        })
+        .pods_owned_by(&uid)
         .filter_map(|p| {
             p.metadata
                 .labels
