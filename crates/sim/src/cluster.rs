@@ -55,6 +55,9 @@ pub struct Cluster {
     pub(crate) next_pod_cidr: u32,
     /// Per DaemonSet uid: the watch-log length when its last sync started (see `sync_all`).
     pub(crate) ds_synced_at: BTreeMap<String, usize>,
+    /// Per DaemonSet uid: the controller's incremental view of nodes and pods.
+    pub(crate) ds_caches:
+        BTreeMap<String, crate::controller::daemonset::node_cache::DaemonSetCache>,
     /// Set by a `ResyncDaemonSets` timer: the next pass syncs every DaemonSet.
     pub(crate) resync_daemon_sets: bool,
     /// Event identity → store key of the event it aggregates into (`record_event`).
@@ -88,6 +91,7 @@ impl Cluster {
             cluster_change: 0,
             next_pod_cidr: 0,
             ds_synced_at: BTreeMap::new(),
+            ds_caches: BTreeMap::new(),
             resync_daemon_sets: false,
             event_index: BTreeMap::new(),
         };
@@ -215,16 +219,16 @@ impl Cluster {
 
     /// Schedules a timer at an absolute time unless an identical one is already due then.
     pub(crate) fn schedule_at_once(&mut self, at_ms: i64, timer: Timer) {
+        let at_ms = at_ms.max(self.now_ms);
         if self
             .timers
-            .iter()
-            .any(|((t, _), existing)| *t == at_ms && *existing == timer)
+            .range((at_ms, 0)..=(at_ms, u64::MAX))
+            .any(|(_, existing)| *existing == timer)
         {
             return;
         }
         self.timer_seq += 1;
-        self.timers
-            .insert((at_ms.max(self.now_ms), self.timer_seq), timer);
+        self.timers.insert((at_ms, self.timer_seq), timer);
     }
 
     /// Sets how an image behaves in the kubelet model (`sim image`).

@@ -4,6 +4,7 @@
 use dsplay_api::types::*;
 use dsplay_api::{Kind, Object};
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// Key of a stored object: (namespace, name); namespace is "" for cluster-scoped kinds.
 pub type Key = (String, String);
@@ -40,8 +41,10 @@ pub struct WatchEvent {
 #[derive(Clone, Debug, Default)]
 pub struct Store {
     pub(crate) namespaces: BTreeMap<Key, Namespace>,
-    pub(crate) nodes: BTreeMap<Key, Node>,
-    pub(crate) pods: BTreeMap<Key, Pod>,
+    /// Nodes and pods are shared (`Arc`) so controllers can hold a consistent view of them, and
+    /// clone the cluster (rewind snapshots), without deep-copying thousands of objects.
+    pub(crate) nodes: BTreeMap<Key, Arc<Node>>,
+    pub(crate) pods: BTreeMap<Key, Arc<Pod>>,
     pub(crate) daemon_sets: BTreeMap<Key, DaemonSet>,
     pub(crate) controller_revisions: BTreeMap<Key, ControllerRevision>,
     pub(crate) events: BTreeMap<Key, Event>,
@@ -65,15 +68,37 @@ impl Store {
     }
     /// All nodes, by name.
     pub fn nodes(&self) -> impl Iterator<Item = &Node> {
+        self.nodes.values().map(|n| &**n)
+    }
+    /// All nodes, by name, as shared handles (cheap to keep across writes).
+    pub(crate) fn node_handles(&self) -> impl Iterator<Item = &Arc<Node>> {
         self.nodes.values()
     }
     /// All pods, by namespace then name.
     pub fn pods(&self) -> impl Iterator<Item = &Pod> {
-        self.pods.values()
+        self.pods.values().map(|p| &**p)
+    }
+    /// The pods of one namespace, in name order, as shared handles (cheap to keep across writes).
+    pub(crate) fn pod_handles_in<'a>(
+        &'a self,
+        namespace: &'a str,
+    ) -> impl Iterator<Item = &'a Arc<Pod>> + 'a {
+        self.pods
+            .range((namespace.to_string(), String::new())..)
+            .take_while(move |((ns, _), _)| ns == namespace)
+            .map(|(_, p)| p)
+    }
+    /// One node as a shared handle.
+    pub(crate) fn node_handle(&self, name: &str) -> Option<&Arc<Node>> {
+        self.nodes.get(&(String::new(), name.to_string()))
+    }
+    /// One pod as a shared handle.
+    pub(crate) fn pod_handle(&self, namespace: &str, name: &str) -> Option<&Arc<Pod>> {
+        self.pods.get(&(namespace.to_string(), name.to_string()))
     }
     /// Pods with an ownerReference to `uid` (a DaemonSet's pods, released ones excluded), in key order.
     pub fn pods_owned_by<'a>(&'a self, uid: &'a str) -> impl Iterator<Item = &'a Pod> + 'a {
-        self.pods.values().filter(move |p| {
+        self.pods().filter(move |p| {
             p.metadata
                 .owner_references
                 .iter()
@@ -99,11 +124,13 @@ impl Store {
     }
     /// One node.
     pub fn node(&self, name: &str) -> Option<&Node> {
-        self.nodes.get(&(String::new(), name.to_string()))
+        self.nodes
+            .get(&(String::new(), name.to_string()))
+            .map(|n| &**n)
     }
     /// One pod.
     pub fn pod(&self, namespace: &str, name: &str) -> Option<&Pod> {
-        self.pods.get(&(namespace.to_string(), name.to_string()))
+        self.pod_handle(namespace, name).map(|p| &**p)
     }
     /// One DaemonSet.
     pub fn daemon_set(&self, namespace: &str, name: &str) -> Option<&DaemonSet> {
@@ -132,8 +159,8 @@ impl Store {
         );
         match kind {
             Kind::Namespace => self.namespaces.get(&key).cloned().map(Object::Namespace),
-            Kind::Node => self.nodes.get(&key).cloned().map(Object::Node),
-            Kind::Pod => self.pods.get(&key).cloned().map(Object::Pod),
+            Kind::Node => self.nodes.get(&key).map(|n| Object::Node(Node::clone(n))),
+            Kind::Pod => self.pods.get(&key).map(|p| Object::Pod(Pod::clone(p))),
             Kind::DaemonSet => self.daemon_sets.get(&key).cloned().map(Object::DaemonSet),
             Kind::ControllerRevision => self
                 .controller_revisions
@@ -158,8 +185,8 @@ impl Store {
                 .cloned()
                 .map(Object::Namespace)
                 .collect(),
-            Kind::Node => self.nodes.values().cloned().map(Object::Node).collect(),
-            Kind::Pod => self.pods.values().cloned().map(Object::Pod).collect(),
+            Kind::Node => self.nodes().cloned().map(Object::Node).collect(),
+            Kind::Pod => self.pods().cloned().map(Object::Pod).collect(),
             Kind::DaemonSet => self
                 .daemon_sets
                 .values()
@@ -201,8 +228,8 @@ impl Store {
         let key = key_of(object.metadata());
         let existed = match object {
             Object::Namespace(o) => self.namespaces.insert(key.clone(), o).is_some(),
-            Object::Node(o) => self.nodes.insert(key.clone(), o).is_some(),
-            Object::Pod(o) => self.pods.insert(key.clone(), o).is_some(),
+            Object::Node(o) => self.nodes.insert(key.clone(), Arc::new(o)).is_some(),
+            Object::Pod(o) => self.pods.insert(key.clone(), Arc::new(o)).is_some(),
             Object::DaemonSet(o) => self.daemon_sets.insert(key.clone(), o).is_some(),
             Object::ControllerRevision(o) => {
                 self.controller_revisions.insert(key.clone(), o).is_some()
@@ -222,8 +249,14 @@ impl Store {
     pub(crate) fn remove(&mut self, kind: Kind, key: &Key, time_ms: i64) -> Option<Object> {
         let removed = match kind {
             Kind::Namespace => self.namespaces.remove(key).map(Object::Namespace),
-            Kind::Node => self.nodes.remove(key).map(Object::Node),
-            Kind::Pod => self.pods.remove(key).map(Object::Pod),
+            Kind::Node => self
+                .nodes
+                .remove(key)
+                .map(|n| Object::Node(Arc::unwrap_or_clone(n))),
+            Kind::Pod => self
+                .pods
+                .remove(key)
+                .map(|p| Object::Pod(Arc::unwrap_or_clone(p))),
             Kind::DaemonSet => self.daemon_sets.remove(key).map(Object::DaemonSet),
             Kind::ControllerRevision => self
                 .controller_revisions

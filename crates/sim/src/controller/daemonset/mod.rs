@@ -2,6 +2,7 @@
 //! Upstream: pkg/controller/daemon/daemon_controller.go
 
 pub mod history;
+pub(crate) mod node_cache;
 pub mod update;
 pub mod util;
 
@@ -9,8 +10,10 @@ use crate::api_server::{object_reference, DeleteOptions};
 use crate::cluster::{Cluster, Timer};
 use crate::store::key_of;
 use dsplay_api::types::*;
-use dsplay_api::{selector, Kind, Object};
-use std::collections::BTreeMap;
+use dsplay_api::{Kind, Object};
+use node_cache::{Context, DaemonSetCache};
+use std::collections::BTreeSet;
+use std::sync::Arc;
 use util::*;
 
 /// At most this many creates, and separately deletes, per sync (`BurstReplicas`).
@@ -19,9 +22,6 @@ pub const BURST_REPLICAS: usize = 250;
 pub const COMPONENT: &str = "daemonset-controller";
 const FAILED_POD_BACKOFF_INITIAL_MS: i64 = 1000;
 const FAILED_POD_BACKOFF_MAX_MS: i64 = 15 * 60 * 1000;
-
-/// Daemon pods grouped by target node (`getNodesToDaemonPods`).
-pub type NodeToPods = BTreeMap<String, Vec<Pod>>;
 
 /// Syncs every DaemonSet, in namespace/name order.
 ///
@@ -33,6 +33,12 @@ pub type NodeToPods = BTreeMap<String, Vec<Pod>>;
 pub(crate) fn sync_all(cluster: &mut Cluster) {
     let force = std::mem::take(&mut cluster.resync_daemon_sets);
     let keys: Vec<(String, String)> = cluster.store.daemon_sets.keys().cloned().collect();
+    let live: BTreeSet<String> = cluster
+        .store
+        .daemon_sets()
+        .filter_map(|d| d.metadata.uid.clone())
+        .collect();
+    cluster.ds_caches.retain(|uid, _| live.contains(uid));
     for (ns, name) in keys {
         let uid = cluster
             .store
@@ -86,152 +92,63 @@ pub(crate) fn sync_daemon_set(cluster: &mut Cluster, ns: &str, name: &str) {
     let Some((ds, hash)) = history::construct_history(cluster, &ds) else {
         return;
     };
-    // Placement only reads a node's name, labels and taints (SPEC-upstream §1.4), so the controller
-    // works on slim copies instead of cloning every node's status on every pass.
-    let nodes: Vec<Node> = cluster
-        .store
-        .nodes()
-        .map(|n| Node {
-            metadata: ObjectMeta {
-                name: n.metadata.name.clone(),
-                labels: n.metadata.labels.clone(),
-                ..Default::default()
-            },
-            spec: Some(NodeSpec {
-                taints: n.spec.as_ref().and_then(|s| s.taints.clone()),
-                ..Default::default()
-            }),
-            status: None,
-        })
-        .collect();
-    let mut node_to_pods = get_nodes_to_daemon_pods(cluster, &ds);
-    // Re-read the pods only when a step wrote something (the store's resourceVersion moved).
-    let mut seen = cluster.store.resource_version();
-    manage(cluster, &ds, &nodes, &node_to_pods, &hash);
-    if cluster.store.resource_version() != seen {
-        node_to_pods = get_nodes_to_daemon_pods(cluster, &ds);
-        seen = cluster.store.resource_version();
-    }
+    let uid = ds.metadata.uid.clone().unwrap_or_default();
+    let mut cache = cluster.ds_caches.remove(&uid).unwrap_or_default();
+    let cx = Context::new(&ds, &hash, cluster.now_ms);
+    // Each refresh observes the writes of the step before it (creates/deletes are seen at once).
+    cache.refresh(cluster, &cx);
+    manage(cluster, &mut cache, &cx);
+    cache.refresh(cluster, &cx);
     if spec
         .update_strategy
         .as_ref()
         .and_then(|s| s.type_.as_deref())
         != Some("OnDelete")
     {
-        update::rolling_update(cluster, &ds, &nodes, &node_to_pods, &hash);
+        update::rolling_update(cluster, &cache, &cx);
     }
     history::cleanup_history(cluster, &ds);
-    if cluster.store.resource_version() != seen {
-        node_to_pods = get_nodes_to_daemon_pods(cluster, &ds);
-    }
-    update_status(cluster, &ds, &nodes, &node_to_pods, &hash);
-}
-
-/// The DaemonSet's pods by target node, after adopting matching orphans and releasing pods whose
-/// labels no longer match. Terminal pods that are being deleted are left out (v1.30+).
-pub(crate) fn get_nodes_to_daemon_pods(cluster: &mut Cluster, ds: &DaemonSet) -> NodeToPods {
-    let ns = ds.metadata.namespace.clone().unwrap_or_default();
-    let uid = ds.metadata.uid.clone().unwrap_or_default();
-    let sel = selector::from_label_selector(ds.spec.as_ref().map(|s| &s.selector)).unwrap_or(
-        selector::Selector {
-            requirements: vec![],
-            nothing: true,
-        },
-    );
-    let pods: Vec<Pod> = cluster
-        .store
-        .pods()
-        .filter(|p| p.metadata.namespace.as_deref() == Some(ns.as_str()))
-        .cloned()
-        .collect();
-    let mut out = NodeToPods::new();
-    for mut pod in pods {
-        let labels = pod.metadata.labels.clone().unwrap_or_default();
-        let controller = pod
-            .metadata
-            .owner_references
-            .iter()
-            .flatten()
-            .find(|r| r.controller == Some(true))
-            .cloned();
-        match controller {
-            Some(r) if r.uid == uid => {
-                if !sel.matches(&labels) {
-                    // Release.
-                    let refs: Vec<OwnerReference> = pod
-                        .metadata
-                        .owner_references
-                        .take()
-                        .unwrap_or_default()
-                        .into_iter()
-                        .filter(|r| r.uid != uid)
-                        .collect();
-                    pod.metadata.owner_references = (!refs.is_empty()).then_some(refs);
-                    cluster.write(Object::Pod(pod));
-                    continue;
-                }
-            }
-            Some(_) => continue,
-            None => {
-                if !sel.matches(&labels) || pod.metadata.deletion_timestamp.is_some() {
-                    continue;
-                }
-                // Adopt.
-                pod.metadata
-                    .owner_references
-                    .get_or_insert_with(Vec::new)
-                    .push(OwnerReference {
-                        api_version: "apps/v1".into(),
-                        kind: "DaemonSet".into(),
-                        name: ds.metadata.name.clone().unwrap_or_default(),
-                        uid: uid.clone(),
-                        controller: Some(true),
-                        block_owner_deletion: Some(true),
-                    });
-                cluster.write(Object::Pod(pod.clone()));
-            }
-        }
-        let terminal = matches!(phase(&pod), "Succeeded" | "Failed");
-        if terminal && pod.metadata.deletion_timestamp.is_some() {
-            continue;
-        }
-        if let Some(node) = target_node_name(&pod) {
-            out.entry(node).or_default().push(pod);
-        }
-    }
-    out
+    cache.refresh(cluster, &cx);
+    update_status(cluster, &cache, &cx);
+    #[cfg(debug_assertions)]
+    cache.assert_matches_rebuild(cluster, &cx);
+    cluster.ds_caches.insert(uid, cache);
 }
 
 fn surge_enabled(ds: &DaemonSet) -> bool {
     update::max_surge(ds, 1) > 0
 }
 
-/// `manage`: decide per node (`podsShouldBeOnNode`), then act (`syncNodes`).
-fn manage(
-    cluster: &mut Cluster,
-    ds: &DaemonSet,
-    nodes: &[Node],
-    node_to_pods: &NodeToPods,
-    hash: &str,
-) {
+/// `manage`: decide per node (`podsShouldBeOnNode`), then act (`syncNodes`). Only nodes that changed
+/// since the last look, or where it decided to act (or to wait for a back-off) last time, can have
+/// a decision, so only those are examined.
+fn manage(cluster: &mut Cluster, cache: &mut DaemonSetCache, cx: &Context) {
+    let work = cache.take_manage_work();
     let mut nodes_needing_pods = Vec::new();
-    let mut pods_to_delete: Vec<Pod> = Vec::new();
-    for node in nodes {
-        let (create, delete) = pods_should_be_on_node(cluster, node, node_to_pods, ds, hash);
-        if create {
-            nodes_needing_pods.push(node.metadata.name.clone().unwrap_or_default());
+    let mut pods_to_delete: Vec<Arc<Pod>> = Vec::new();
+    let mut pending = BTreeSet::new();
+    for name in &work {
+        let Some(entry) = cache.entries.get(name) else {
+            continue;
+        };
+        let Some(placement) = entry.placement else {
+            continue;
+        };
+        let decision = pods_should_be_on_node(cluster, name, placement, &entry.pods, cx);
+        if decision.create {
+            nodes_needing_pods.push(name.clone());
         }
-        pods_to_delete.extend(delete);
+        if decision.create || decision.waiting || !decision.delete.is_empty() {
+            pending.insert(name.clone());
+        }
+        pods_to_delete.extend(decision.delete);
     }
     // Unscheduled pods whose target node no longer exists.
-    for (node_name, pods) in node_to_pods {
-        if nodes
-            .iter()
-            .any(|n| n.metadata.name.as_deref() == Some(node_name.as_str()))
-        {
+    for name in &work {
+        let Some(entry) = cache.entries.get(name).filter(|e| e.node.is_none()) else {
             continue;
-        }
-        for pod in pods {
+        };
+        for pod in &entry.pods {
             if pod
                 .spec
                 .as_ref()
@@ -240,140 +157,155 @@ fn manage(
                 && pod.metadata.deletion_timestamp.is_none()
             {
                 pods_to_delete.push(pod.clone());
+                pending.insert(name.clone());
             }
         }
     }
-    sync_nodes(cluster, ds, &pods_to_delete, &nodes_needing_pods, hash);
+    cache.manage_pending = pending;
+    sync_nodes(
+        cluster,
+        cx.ds,
+        &pods_to_delete,
+        &nodes_needing_pods,
+        cx.hash,
+    );
 }
 
-/// `podsShouldBeOnNode`: (create a pod here?, pods to delete here).
+/// What `podsShouldBeOnNode` decided for one node.
+struct NodeDecision {
+    /// Create a daemon pod here.
+    create: bool,
+    /// Delete these pods.
+    delete: Vec<Arc<Pod>>,
+    /// A failed pod waits for its back-off to pass (look again on the next sync).
+    waiting: bool,
+}
+
+/// `podsShouldBeOnNode`.
 fn pods_should_be_on_node(
     cluster: &mut Cluster,
-    node: &Node,
-    node_to_pods: &NodeToPods,
-    ds: &DaemonSet,
-    hash: &str,
-) -> (bool, Vec<Pod>) {
-    let placement = node_should_run_daemon_pod(node, ds);
-    let node_name = node.metadata.name.clone().unwrap_or_default();
-    let pods = node_to_pods.get(&node_name);
-    let mut delete = Vec::new();
-    match pods {
-        None => (placement.should_run, delete),
-        Some(pods) if placement.should_continue_running => {
-            let mut running: Vec<Pod> = Vec::new();
-            for pod in pods {
-                if pod.metadata.deletion_timestamp.is_some() {
-                    continue;
-                }
-                match phase(pod) {
-                    "Failed" => {
-                        let key = format!(
-                            "{}/{}/{}",
-                            ds.metadata.uid.clone().unwrap_or_default(),
-                            ds.status
-                                .as_ref()
-                                .and_then(|s| s.observed_generation)
-                                .unwrap_or(0),
-                            node_name
-                        );
-                        let now = cluster.now_ms;
-                        let entry = cluster.failed_pod_backoff.get(&key).copied();
-                        if let Some((delay, not_before)) = entry {
-                            if now < not_before {
-                                cluster.schedule_at_once(not_before, Timer::ResyncDaemonSets);
-                                continue;
-                            }
-                            let next = (delay * 2).min(FAILED_POD_BACKOFF_MAX_MS);
-                            cluster.failed_pod_backoff.insert(key, (next, now + next));
-                        } else {
-                            cluster.failed_pod_backoff.insert(
-                                key,
-                                (
-                                    FAILED_POD_BACKOFF_INITIAL_MS,
-                                    now + FAILED_POD_BACKOFF_INITIAL_MS,
-                                ),
-                            );
-                        }
-                        let msg = format!(
-                            "Found failed daemon pod {}/{} on node {}, will try to kill it",
-                            pod.metadata.namespace.clone().unwrap_or_default(),
-                            pod.metadata.name.clone().unwrap_or_default(),
-                            node_name
-                        );
-                        cluster.record_event(
-                            &object_reference(Kind::DaemonSet, &ds.metadata),
-                            "Warning",
-                            "FailedDaemonPod",
-                            &msg,
-                            COMPONENT,
-                            None,
-                        );
-                        delete.push(pod.clone());
-                    }
-                    "Succeeded" => {
-                        let msg = format!(
-                            "Found succeeded daemon pod {}/{} on node {}, will try to delete it",
-                            pod.metadata.namespace.clone().unwrap_or_default(),
-                            pod.metadata.name.clone().unwrap_or_default(),
-                            node_name
-                        );
-                        cluster.record_event(
-                            &object_reference(Kind::DaemonSet, &ds.metadata),
-                            "Normal",
-                            "SucceededDaemonPod",
-                            &msg,
-                            COMPONENT,
-                            None,
-                        );
-                        delete.push(pod.clone());
-                    }
-                    _ => running.push(pod.clone()),
-                }
-            }
-            let mut create = false;
-            if !surge_enabled(ds) {
-                if running.len() > 1 {
-                    running.sort_by(oldest_first);
-                    delete.extend(running.into_iter().skip(1));
-                }
-                (false, delete)
-            } else {
-                if running.is_empty() && placement.should_run {
-                    create = true;
-                } else if running.len() > 1 {
-                    running.sort_by(oldest_first);
-                    let template_generation = template_generation(ds);
-                    let (mut new_pods, mut old_pods): (Vec<Pod>, Vec<Pod>) = running
-                        .into_iter()
-                        .partition(|p| is_pod_updated(p, hash, template_generation.as_deref()));
-                    let oldest_new = (!new_pods.is_empty()).then(|| new_pods.remove(0));
-                    let oldest_old = (!old_pods.is_empty()).then(|| old_pods.remove(0));
-                    delete.extend(new_pods);
-                    delete.extend(old_pods);
-                    if let (Some(new), Some(old)) = (&oldest_new, &oldest_old) {
-                        let min_ready = ds
-                            .spec
-                            .as_ref()
-                            .and_then(|s| s.min_ready_seconds)
-                            .unwrap_or(0);
-                        if !is_pod_ready(old) || is_pod_available(new, min_ready, cluster.now_ms) {
-                            delete.push(old.clone());
-                        }
-                    }
-                }
-                (create, delete)
-            }
+    node_name: &str,
+    placement: Placement,
+    pods: &[Arc<Pod>],
+    cx: &Context,
+) -> NodeDecision {
+    let ds = cx.ds;
+    let mut decision = NodeDecision {
+        create: false,
+        delete: Vec::new(),
+        waiting: false,
+    };
+    if pods.is_empty() {
+        decision.create = placement.should_run;
+        return decision;
+    }
+    if !placement.should_continue_running {
+        decision.delete.extend(
+            pods.iter()
+                .filter(|p| p.metadata.deletion_timestamp.is_none())
+                .cloned(),
+        );
+        return decision;
+    }
+    let mut running: Vec<&Arc<Pod>> = Vec::new();
+    for pod in pods {
+        if pod.metadata.deletion_timestamp.is_some() {
+            continue;
         }
-        Some(pods) => {
-            delete.extend(
-                pods.iter()
-                    .filter(|p| p.metadata.deletion_timestamp.is_none())
-                    .cloned(),
-            );
-            (false, delete)
+        match phase(pod) {
+            "Failed" => {
+                if failed_pod_backoff_passed(cluster, node_name, cx.ds) {
+                    let msg = format!(
+                        "Found failed daemon pod {}/{} on node {}, will try to kill it",
+                        pod.metadata.namespace.as_deref().unwrap_or_default(),
+                        pod.metadata.name.as_deref().unwrap_or_default(),
+                        node_name
+                    );
+                    cluster.record_event(
+                        &object_reference(Kind::DaemonSet, &ds.metadata),
+                        "Warning",
+                        "FailedDaemonPod",
+                        &msg,
+                        COMPONENT,
+                        None,
+                    );
+                    decision.delete.push(pod.clone());
+                } else {
+                    decision.waiting = true;
+                }
+            }
+            "Succeeded" => {
+                let msg = format!(
+                    "Found succeeded daemon pod {}/{} on node {}, will try to delete it",
+                    pod.metadata.namespace.as_deref().unwrap_or_default(),
+                    pod.metadata.name.as_deref().unwrap_or_default(),
+                    node_name
+                );
+                cluster.record_event(
+                    &object_reference(Kind::DaemonSet, &ds.metadata),
+                    "Normal",
+                    "SucceededDaemonPod",
+                    &msg,
+                    COMPONENT,
+                    None,
+                );
+                decision.delete.push(pod.clone());
+            }
+            _ => running.push(pod),
         }
     }
+    running.sort_by(|a, b| oldest_first(a, b));
+    if !surge_enabled(ds) {
+        // Duplicates: keep the oldest.
+        decision.delete.extend(running.into_iter().skip(1).cloned());
+        return decision;
+    }
+    if running.is_empty() {
+        decision.create = placement.should_run;
+    } else if running.len() > 1 {
+        let (new_pods, old_pods): (Vec<&Arc<Pod>>, Vec<&Arc<Pod>>) =
+            running.into_iter().partition(|p| cx.is_updated(p));
+        // Keep the oldest new and the oldest old pod; the old one goes once the new one is
+        // available (or at once when the old one is not ready).
+        decision
+            .delete
+            .extend(new_pods.iter().skip(1).map(|p| Arc::clone(p)));
+        decision
+            .delete
+            .extend(old_pods.iter().skip(1).map(|p| Arc::clone(p)));
+        if let (Some(new), Some(old)) = (new_pods.first(), old_pods.first()) {
+            if !is_pod_ready(old) || cx.is_available(new) {
+                decision.delete.push(Arc::clone(old));
+            }
+        }
+    }
+    decision
+}
+
+/// The failed-pod back-off per DaemonSet generation and node (upstream's `failedPodsBackoff`):
+/// returns true when the failed pod may be killed now (and doubles the next delay); false while the
+/// back-off runs (a resync is armed for when it ends).
+fn failed_pod_backoff_passed(cluster: &mut Cluster, node_name: &str, ds: &DaemonSet) -> bool {
+    let key = format!(
+        "{}/{}/{}",
+        ds.metadata.uid.as_deref().unwrap_or_default(),
+        ds.status
+            .as_ref()
+            .and_then(|s| s.observed_generation)
+            .unwrap_or(0),
+        node_name
+    );
+    let now = cluster.now_ms;
+    let next = match cluster.failed_pod_backoff.get(&key).copied() {
+        Some((_, not_before)) if now < not_before => {
+            cluster.schedule_at_once(not_before, Timer::ResyncDaemonSets);
+            return false;
+        }
+        Some((delay, _)) => (delay * 2).min(FAILED_POD_BACKOFF_MAX_MS),
+        None => FAILED_POD_BACKOFF_INITIAL_MS,
+    };
+    cluster.failed_pod_backoff.insert(key, (next, now + next));
+    true
 }
 
 /// The DaemonSet's template generation (from the annotation the API server keeps).
@@ -389,7 +321,7 @@ pub(crate) fn template_generation(ds: &DaemonSet) -> Option<String> {
 pub(crate) fn sync_nodes(
     cluster: &mut Cluster,
     ds: &DaemonSet,
-    pods_to_delete: &[Pod],
+    pods_to_delete: &[Arc<Pod>],
     nodes_needing_pods: &[String],
     hash: &str,
 ) {
@@ -436,82 +368,35 @@ pub(crate) fn sync_nodes(
     }
 }
 
-/// `updateDaemonSetStatus`: the counters of SPEC-upstream §3, written only when they change.
-fn update_status(
-    cluster: &mut Cluster,
-    ds: &DaemonSet,
-    nodes: &[Node],
-    node_to_pods: &NodeToPods,
-    hash: &str,
-) {
-    let min_ready = ds
-        .spec
-        .as_ref()
-        .and_then(|s| s.min_ready_seconds)
-        .unwrap_or(0);
-    let template_generation = template_generation(ds);
-    let now = cluster.now_ms;
-    let (mut desired, mut current, mut misscheduled, mut ready, mut available, mut updated) =
-        (0, 0, 0, 0, 0, 0);
-    let mut next_available_check: Option<i64> = None;
-    for node in nodes {
-        let placement = node_should_run_daemon_pod(node, ds);
-        let node_name = node.metadata.name.clone().unwrap_or_default();
-        let pods = node_to_pods.get(&node_name).filter(|p| !p.is_empty());
-        if placement.should_run {
-            desired += 1;
-            if let Some(pods) = pods {
-                current += 1;
-                let oldest = pods
-                    .iter()
-                    .min_by(|a, b| oldest_first(a, b))
-                    .expect("non-empty");
-                if is_pod_ready(oldest) {
-                    ready += 1;
-                    if is_pod_available(oldest, min_ready, now) {
-                        available += 1;
-                    } else if let Some(since) = ready_since_ms(oldest) {
-                        let due = since + i64::from(min_ready) * 1000 + 1000;
-                        next_available_check =
-                            Some(next_available_check.map_or(due, |d: i64| d.min(due)));
-                    }
-                }
-                if is_pod_updated(oldest, hash, template_generation.as_deref()) {
-                    updated += 1;
-                }
-            }
-        } else if pods.is_some() {
-            misscheduled += 1;
-        }
-    }
-    if let Some(due) = next_available_check {
+/// `updateDaemonSetStatus`: the counters of SPEC-upstream §3 (summed per node by the cache), written
+/// only when they change; requeues for the next pod to pass minReadySeconds.
+fn update_status(cluster: &mut Cluster, cache: &DaemonSetCache, cx: &Context) {
+    if let Some(due) = cache.next_status_due() {
         cluster.schedule_at_once(due, Timer::ResyncDaemonSets);
     }
-    let Some(stored) = cluster
-        .store
-        .daemon_set(
-            ds.metadata.namespace.as_deref().unwrap_or(""),
-            ds.metadata.name.as_deref().unwrap_or(""),
-        )
-        .cloned()
-    else {
+    let c = cache.status;
+    let ds = cx.ds;
+    let Some(stored) = cluster.store.daemon_set(
+        ds.metadata.namespace.as_deref().unwrap_or(""),
+        ds.metadata.name.as_deref().unwrap_or(""),
+    ) else {
         return;
     };
     let old = stored.status.clone().unwrap_or_default();
     let status = DaemonSetStatus {
-        desired_number_scheduled: desired,
-        current_number_scheduled: current,
-        number_misscheduled: misscheduled,
-        number_ready: ready,
-        number_available: (available > 0).then_some(available),
-        updated_number_scheduled: (updated > 0).then_some(updated),
-        number_unavailable: (desired - available > 0).then_some(desired - available),
+        desired_number_scheduled: c.desired,
+        current_number_scheduled: c.current,
+        number_misscheduled: c.misscheduled,
+        number_ready: c.ready,
+        number_available: (c.available > 0).then_some(c.available),
+        updated_number_scheduled: (c.updated > 0).then_some(c.updated),
+        number_unavailable: (c.desired - c.available > 0).then_some(c.desired - c.available),
         observed_generation: stored.metadata.generation,
         collision_count: old.collision_count,
         conditions: old.conditions.clone(),
     };
     if status != old {
-        let mut next = stored;
+        let mut next = stored.clone();
         next.status = Some(status);
         cluster.write(Object::DaemonSet(next));
     }

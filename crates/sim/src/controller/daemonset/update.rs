@@ -5,11 +5,12 @@
 //! Invariants: with maxSurge = 0, at most maxUnavailable desired nodes lack an available pod, except
 //! nodes whose old pod was already unavailable (those are replaced regardless of the budget).
 
-use super::util::*;
-use super::{sync_nodes, template_generation, NodeToPods};
+use super::node_cache::{Context, DaemonSetCache};
+use super::sync_nodes;
 use crate::cluster::Cluster;
 use dsplay_api::int_or_percent::scaled_value;
 use dsplay_api::types::*;
+use std::sync::Arc;
 
 fn rolling(ds: &DaemonSet) -> Option<RollingUpdateDaemonSet> {
     let strategy = ds.spec.as_ref()?.update_strategy.as_ref()?;
@@ -46,137 +47,115 @@ pub fn budgets(ds: &DaemonSet, desired: i32) -> (i32, i32) {
     }
 }
 
-/// `rollingUpdate`.
-pub(crate) fn rolling_update<'a>(
-    cluster: &mut Cluster,
-    ds: &DaemonSet,
-    nodes: &[Node],
-    node_to_pods: &'a NodeToPods,
-    hash: &str,
-) {
-    let now = cluster.now_ms;
-    let min_ready = ds
-        .spec
-        .as_ref()
-        .and_then(|s| s.min_ready_seconds)
-        .unwrap_or(0);
-    let template_generation = template_generation(ds);
-    // updatedDesiredNodeCounts: desired nodes, each with an entry.
-    let mut map: Vec<(String, &[Pod], bool)> = Vec::new();
-    let mut desired = 0;
-    for node in nodes {
-        let placement = node_should_run_daemon_pod(node, ds);
-        let name = node.metadata.name.clone().unwrap_or_default();
-        if placement.should_run {
-            desired += 1;
-        }
-        match node_to_pods.get(&name) {
-            Some(pods) => map.push((name, pods.as_slice(), placement.should_run)),
-            None if placement.should_run => map.push((name, &[], true)),
-            None => {}
+/// One node's part in `rollingUpdate`, for both paths (the DaemonSet's maxSurge picks which one is
+/// used). The rollout sums these per node instead of re-walking every node on every sync.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct NodeRollout {
+    /// maxSurge = 0: the node counts against maxUnavailable.
+    pub zero_surge_unavailable: bool,
+    /// maxSurge = 0: its old pod is unavailable and is replaced regardless of the budget.
+    pub allowed_replacement: bool,
+    /// maxSurge = 0: its old pod is available and is replaced within the budget.
+    pub candidate: bool,
+    /// maxSurge > 0: the node counts against maxSurge.
+    pub uses_surge: bool,
+    /// maxSurge > 0: the node's pod (old if any, else new) is available.
+    pub surge_available: bool,
+    /// maxSurge > 0: its old pod is deleted now.
+    pub to_delete: bool,
+    /// maxSurge > 0: it gets a new pod regardless of the budget.
+    pub allowed_new_node: bool,
+    /// maxSurge > 0: it gets a new pod within the budget.
+    pub candidate_new_node: bool,
+    /// maxSurge > 0: its available old pod runs on a node that should not run one.
+    pub should_not_run: bool,
+}
+
+/// Classifies one node with pods or `shouldRun` (upstream's loop body over `nodeToDaemonPods`).
+pub(crate) fn classify(pods: &[Arc<Pod>], should_run: bool, cx: &Context) -> NodeRollout {
+    let mut r = NodeRollout::default();
+    let (mut new, mut old) = (Vec::new(), Vec::new());
+    for pod in pods
+        .iter()
+        .filter(|p| p.metadata.deletion_timestamp.is_none())
+    {
+        if cx.is_updated(pod) {
+            new.push(pod);
+        } else {
+            old.push(pod);
         }
     }
-    let (max_unavailable, max_surge) = budgets(ds, desired);
-    let classify = |pods: &'a [Pod]| -> Option<(Option<&'a Pod>, Option<&'a Pod>)> {
-        let live: Vec<&Pod> = pods
-            .iter()
-            .filter(|p| p.metadata.deletion_timestamp.is_none())
-            .collect();
-        let (new, old): (Vec<&Pod>, Vec<&Pod>) = live
-            .into_iter()
-            .partition(|p| is_pod_updated(p, hash, template_generation.as_deref()));
-        if new.len() > 1 || old.len() > 1 {
-            return None;
+    if new.len() > 1 || old.len() > 1 {
+        // Several pods of one kind: upstream's findUpdatedPodsOnNode fails, the node counts as
+        // unavailable (and as using surge).
+        r.zero_surge_unavailable = true;
+        r.uses_surge = true;
+        return r;
+    }
+    let (new, old) = (new.first(), old.first());
+    match (new, old) {
+        (None, None) | (Some(_), Some(_)) => r.zero_surge_unavailable = true,
+        (Some(new), None) => r.zero_surge_unavailable = !cx.is_available(new),
+        (None, Some(old)) if !cx.is_available(old) => {
+            r.allowed_replacement = true;
+            r.zero_surge_unavailable = true;
         }
-        Some((new.first().copied(), old.first().copied()))
-    };
-    if max_surge == 0 {
-        let mut num_unavailable = 0;
-        let mut allowed_replacement = Vec::new();
-        let mut candidates = Vec::new();
-        for (_, pods, _) in &map {
-            let Some((new, old)) = classify(pods) else {
-                num_unavailable += 1;
-                continue;
-            };
-            match (new, old) {
-                (None, None) | (Some(_), Some(_)) => num_unavailable += 1,
-                (Some(new), None) => {
-                    if !is_pod_available(new, min_ready, now) {
-                        num_unavailable += 1;
-                    }
-                }
-                (None, Some(old)) => {
-                    if !is_pod_available(old, min_ready, now) {
-                        allowed_replacement.push(old);
-                        num_unavailable += 1;
-                    } else if num_unavailable >= max_unavailable {
-                        continue;
-                    } else {
-                        candidates.push(old);
-                    }
-                }
+        (None, Some(_)) => r.candidate = true,
+    }
+    if let Some(pod) = old.or(new) {
+        r.surge_available = cx.is_available(pod);
+    }
+    match (new, old) {
+        (_, None) => {}
+        (None, Some(old)) => match (cx.is_available(old), should_run) {
+            (false, false) => r.to_delete = true,
+            (false, true) => r.allowed_new_node = true,
+            (true, false) => r.should_not_run = true,
+            (true, true) => r.candidate_new_node = true,
+        },
+        (Some(new), Some(_)) => {
+            if cx.is_available(new) {
+                r.to_delete = true;
+            } else {
+                r.uses_surge = true;
             }
         }
+    }
+    r
+}
+
+/// `rollingUpdate`, from the per-node classes the cache keeps. Candidates are taken in node-name
+/// order (upstream walks a Go map, so any order is faithful; this one is deterministic).
+pub(crate) fn rolling_update(cluster: &mut Cluster, cache: &DaemonSetCache, cx: &Context) {
+    let desired = cache.status.desired;
+    let (max_unavailable, max_surge) = budgets(cx.ds, desired);
+    let t = &cache.rollout;
+    let old_pod = |node: &String| cache.old_pod(node, cx);
+    if max_surge == 0 {
         let remaining =
-            (max_unavailable - num_unavailable).clamp(0, candidates.len() as i32) as usize;
-        let mut to_delete = allowed_replacement;
-        to_delete.extend(candidates.into_iter().take(remaining));
-        let to_delete: Vec<Pod> = to_delete.into_iter().cloned().collect();
-        sync_nodes(cluster, ds, &to_delete, &[], hash);
+            (max_unavailable - t.num_unavailable).clamp(0, t.candidates.len() as i32) as usize;
+        let to_delete: Vec<Arc<Pod>> = t
+            .allowed_replacement
+            .iter()
+            .chain(t.candidates.iter().take(remaining))
+            .filter_map(old_pod)
+            .collect();
+        sync_nodes(cluster, cx.ds, &to_delete, &[], cx.hash);
         return;
     }
-    // Surge path.
-    let mut num_surge = 0;
-    let mut num_available = 0;
-    let mut allowed_new_nodes = Vec::new();
-    let mut candidate_new_nodes = Vec::new();
-    let mut should_not_run = Vec::new();
-    let mut to_delete = Vec::new();
-    for (node, pods, should_run) in &map {
-        let Some((new, old)) = classify(pods) else {
-            num_surge += 1;
-            continue;
-        };
-        // Availability of the node: its old pod's if it has one, else its new pod's.
-        if let Some(pod) = old.as_ref().or(new.as_ref()) {
-            if is_pod_available(pod, min_ready, now) {
-                num_available += 1;
-            }
-        }
-        match (new, old) {
-            (_, None) => {}
-            (None, Some(old)) => {
-                if !is_pod_available(old, min_ready, now) {
-                    if !should_run {
-                        to_delete.push(old);
-                    } else {
-                        allowed_new_nodes.push(node.clone());
-                    }
-                } else if !should_run {
-                    should_not_run.push(old);
-                } else if num_surge >= max_surge {
-                    continue;
-                } else {
-                    candidate_new_nodes.push(node.clone());
-                }
-            }
-            (Some(new), Some(old)) => {
-                if !is_pod_available(new, min_ready, now) {
-                    num_surge += 1;
-                } else {
-                    to_delete.push(old);
-                }
-            }
-        }
-    }
-    let remaining = (max_surge - num_surge).clamp(0, candidate_new_nodes.len() as i32) as usize;
-    let mut create = allowed_new_nodes;
-    create.extend(candidate_new_nodes.into_iter().take(remaining));
-    let excess = num_available - desired;
-    if excess > 0 {
-        to_delete.extend(should_not_run.into_iter().take(excess as usize));
-    }
-    let to_delete: Vec<Pod> = to_delete.into_iter().cloned().collect();
-    sync_nodes(cluster, ds, &to_delete, &create, hash);
+    let remaining = (max_surge - t.num_surge).clamp(0, t.candidate_new_nodes.len() as i32) as usize;
+    let create: Vec<String> = t
+        .allowed_new_nodes
+        .iter()
+        .chain(t.candidate_new_nodes.iter().take(remaining))
+        .cloned()
+        .collect();
+    let excess = (t.num_available - desired).max(0) as usize;
+    let to_delete: Vec<Arc<Pod>> = t
+        .to_delete
+        .iter()
+        .chain(t.should_not_run.iter().take(excess))
+        .filter_map(old_pod)
+        .collect();
+    sync_nodes(cluster, cx.ds, &to_delete, &create, cx.hash);
 }

@@ -228,11 +228,16 @@ pub fn replace_node_name_affinity(spec: &mut PodSpec, node_name: &str) {
 /// `IsPodUpdated`: the pod's hash label equals the current hash, or its template-generation label
 /// equals the DaemonSet's template generation.
 pub fn is_pod_updated(pod: &Pod, hash: &str, template_generation: Option<&str>) -> bool {
-    let labels = pod.metadata.labels.clone().unwrap_or_default();
-    let generation_matches = template_generation.is_some()
-        && labels.get(TEMPLATE_GENERATION_LABEL).map(String::as_str) == template_generation;
-    let hash_matches =
-        !hash.is_empty() && labels.get(REVISION_HASH_LABEL).map(String::as_str) == Some(hash);
+    let label = |key: &str| {
+        pod.metadata
+            .labels
+            .as_ref()
+            .and_then(|l| l.get(key))
+            .map(String::as_str)
+    };
+    let generation_matches =
+        template_generation.is_some() && label(TEMPLATE_GENERATION_LABEL) == template_generation;
+    let hash_matches = !hash.is_empty() && label(REVISION_HASH_LABEL) == Some(hash);
     hash_matches || generation_matches
 }
 

@@ -1,0 +1,503 @@
+//! The DaemonSet controller's memory between syncs: per node, the placement verdict and the daemon
+//! pods (`getNodesToDaemonPods`), and the per-node verdicts that `updateDaemonSetStatus` and
+//! `rollingUpdate` add up — all maintained from the watch log, so a sync touches only the nodes
+//! whose node object or pods changed.
+//!
+//! Upstream recomputes everything from the informer caches on every sync (O(nodes)); at 5 000 nodes a
+//! rolling update makes tens of thousands of syncs, so that would be quadratic. The results here are
+//! the same as recomputing: every verdict is a pure function of (node, its pods, the DaemonSet, the
+//! current hash, the clock), it is recomputed whenever one of those changes, and time-dependent
+//! verdicts (minReadySeconds) are recomputed at the instant they flip. In debug builds every sync
+//! checks this against a cache rebuilt from scratch (`assert_matches_rebuild`).
+
+use super::template_generation;
+use super::update::{classify, NodeRollout};
+use super::util::*;
+use crate::cluster::Cluster;
+use dsplay_api::types::*;
+use dsplay_api::{selector, Kind, Object};
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+
+/// What a cache was computed for; when any of it changes the cache is rebuilt.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct Basis {
+    /// The DaemonSet's spec generation (spec changes: template, strategy, minReadySeconds, ...).
+    generation: Option<i64>,
+    /// Part of the failed-pod back-off key.
+    observed_generation: Option<i64>,
+    /// The current revision hash.
+    hash: String,
+    /// The `deprecated.daemonset.template.generation` annotation.
+    template_generation: Option<String>,
+}
+
+/// One node's contribution to `DaemonSetStatus` (`updateDaemonSetStatus` per node).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct StatusCounts {
+    /// desiredNumberScheduled.
+    pub desired: i32,
+    /// currentNumberScheduled.
+    pub current: i32,
+    /// numberMisscheduled.
+    pub misscheduled: i32,
+    /// numberReady.
+    pub ready: i32,
+    /// numberAvailable.
+    pub available: i32,
+    /// updatedNumberScheduled.
+    pub updated: i32,
+}
+
+impl StatusCounts {
+    fn add(&mut self, other: &StatusCounts, sign: i32) {
+        self.desired += sign * other.desired;
+        self.current += sign * other.current;
+        self.misscheduled += sign * other.misscheduled;
+        self.ready += sign * other.ready;
+        self.available += sign * other.available;
+        self.updated += sign * other.updated;
+    }
+}
+
+/// Everything a sync needs to know about one node, at the instant it was computed.
+#[derive(Clone, Debug, Default, PartialEq)]
+struct Verdict {
+    status: StatusCounts,
+    /// When the oldest pod becomes available (the status requeue, `+1s` like upstream's `AddAfter`).
+    status_due: Option<i64>,
+    /// The node's part in `rollingUpdate`.
+    rollout: NodeRollout,
+    /// The next instant any pod here changes availability (minReadySeconds passing).
+    flips_at: Option<i64>,
+}
+
+/// A node of the cache: the node (None once deleted), its placement, its daemon pods by name.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct NodeEntry {
+    /// The node object, while it exists.
+    pub node: Option<Arc<Node>>,
+    /// `NodeShouldRunDaemonPod` for it (both false while the node does not exist).
+    pub placement: Option<Placement>,
+    /// The DaemonSet's pods targeting this node, in name order.
+    pub pods: Vec<Arc<Pod>>,
+    verdict: Verdict,
+}
+
+/// The node names of each `rollingUpdate` class, in node order, plus the counters.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct RolloutTally {
+    /// maxSurge = 0: nodes counted as unavailable.
+    pub num_unavailable: i32,
+    /// maxSurge = 0: old pods already unavailable, replaced regardless of the budget.
+    pub allowed_replacement: BTreeSet<String>,
+    /// maxSurge = 0: available old pods, replaced within the budget.
+    pub candidates: BTreeSet<String>,
+    /// maxSurge > 0: nodes using surge.
+    pub num_surge: i32,
+    /// maxSurge > 0: nodes whose pod is available.
+    pub num_available: i32,
+    /// maxSurge > 0: old pods to delete now.
+    pub to_delete: BTreeSet<String>,
+    /// maxSurge > 0: nodes that get a new pod regardless of the budget.
+    pub allowed_new_nodes: BTreeSet<String>,
+    /// maxSurge > 0: nodes that get a new pod within the budget.
+    pub candidate_new_nodes: BTreeSet<String>,
+    /// maxSurge > 0: available pods on nodes that should not run one.
+    pub should_not_run: BTreeSet<String>,
+}
+
+/// The cache of one DaemonSet.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct DaemonSetCache {
+    /// How far into the watch log this cache has read.
+    cursor: usize,
+    basis: Basis,
+    /// Every existing node, plus deleted nodes that still have pods.
+    pub entries: BTreeMap<String, NodeEntry>,
+    /// Pod name → the node it is filed under.
+    pod_nodes: BTreeMap<String, String>,
+    /// Nodes changed since `manage` last looked at them (`take_manage_work` drains it).
+    changed_for_manage: BTreeSet<String>,
+    /// Nodes where `manage` decided to act last time (re-examined until it decides nothing).
+    pub manage_pending: BTreeSet<String>,
+    /// (instant, node): when a node's verdict changes with the clock alone.
+    flips: BTreeSet<(i64, String)>,
+    /// (instant, node): the status requeues.
+    status_dues: BTreeSet<(i64, String)>,
+    /// The sum of every node's status counts.
+    pub status: StatusCounts,
+    /// The `rollingUpdate` classes.
+    pub rollout: RolloutTally,
+}
+
+/// The inputs every verdict depends on besides the node and its pods.
+pub(crate) struct Context<'a> {
+    /// The DaemonSet.
+    pub ds: &'a DaemonSet,
+    /// The current revision hash.
+    pub hash: &'a str,
+    /// The template generation annotation.
+    pub template_generation: Option<String>,
+    /// `spec.minReadySeconds`.
+    pub min_ready: i32,
+    /// The clock.
+    pub now: i64,
+}
+
+impl<'a> Context<'a> {
+    /// The context of a sync of `ds` at `now`.
+    pub fn new(ds: &'a DaemonSet, hash: &'a str, now: i64) -> Context<'a> {
+        Context {
+            ds,
+            hash,
+            template_generation: template_generation(ds),
+            min_ready: ds
+                .spec
+                .as_ref()
+                .and_then(|s| s.min_ready_seconds)
+                .unwrap_or(0),
+            now,
+        }
+    }
+
+    /// Whether the pod runs the current template (`IsPodUpdated`).
+    pub fn is_updated(&self, pod: &Pod) -> bool {
+        is_pod_updated(pod, self.hash, self.template_generation.as_deref())
+    }
+
+    /// `IsPodAvailable` now.
+    pub fn is_available(&self, pod: &Pod) -> bool {
+        is_pod_available(pod, self.min_ready, self.now)
+    }
+
+    fn basis(&self) -> Basis {
+        Basis {
+            generation: self.ds.metadata.generation,
+            observed_generation: self.ds.status.as_ref().and_then(|s| s.observed_generation),
+            hash: self.hash.to_string(),
+            template_generation: self.template_generation.clone(),
+        }
+    }
+}
+
+/// How a pod relates to the DaemonSet (`ClaimPods`: adopt matching orphans, release mismatches).
+enum Claim {
+    Owned,
+    Adopt,
+    Release,
+    NotOurs,
+}
+
+fn claim(pod: &Pod, uid: &str, sel: &selector::Selector) -> Claim {
+    let empty = BTreeMap::new();
+    let labels = pod.metadata.labels.as_ref().unwrap_or(&empty);
+    let controller = pod
+        .metadata
+        .owner_references
+        .iter()
+        .flatten()
+        .find(|r| r.controller == Some(true));
+    match controller {
+        Some(r) if r.uid == uid => {
+            if sel.matches(labels) {
+                Claim::Owned
+            } else {
+                Claim::Release
+            }
+        }
+        Some(_) => Claim::NotOurs,
+        None if sel.matches(labels) && pod.metadata.deletion_timestamp.is_none() => Claim::Adopt,
+        None => Claim::NotOurs,
+    }
+}
+
+/// Writes the adoption or release of a pod; returns whether the pod is now the DaemonSet's.
+fn apply_claim(cluster: &mut Cluster, ds: &DaemonSet, pod: &Pod, uid: &str, claim: Claim) -> bool {
+    match claim {
+        Claim::Owned => true,
+        Claim::NotOurs => false,
+        Claim::Release => {
+            let mut pod = pod.clone();
+            let refs: Vec<OwnerReference> = pod
+                .metadata
+                .owner_references
+                .take()
+                .unwrap_or_default()
+                .into_iter()
+                .filter(|r| r.uid != uid)
+                .collect();
+            pod.metadata.owner_references = (!refs.is_empty()).then_some(refs);
+            cluster.write(Object::Pod(pod));
+            false
+        }
+        Claim::Adopt => {
+            let mut pod = pod.clone();
+            pod.metadata
+                .owner_references
+                .get_or_insert_with(Vec::new)
+                .push(OwnerReference {
+                    api_version: "apps/v1".into(),
+                    kind: "DaemonSet".into(),
+                    name: ds.metadata.name.clone().unwrap_or_default(),
+                    uid: uid.to_string(),
+                    controller: Some(true),
+                    block_owner_deletion: Some(true),
+                });
+            cluster.write(Object::Pod(pod));
+            true
+        }
+    }
+}
+
+fn ds_selector(ds: &DaemonSet) -> selector::Selector {
+    selector::from_label_selector(ds.spec.as_ref().map(|s| &s.selector)).unwrap_or(
+        selector::Selector {
+            requirements: vec![],
+            nothing: true,
+        },
+    )
+}
+
+/// The node a pod is filed under, if the sync should see it at all: terminal pods that are being
+/// deleted are left out (v1.30+).
+fn filed_node(pod: &Pod) -> Option<String> {
+    let terminal = matches!(phase(pod), "Succeeded" | "Failed");
+    if terminal && pod.metadata.deletion_timestamp.is_some() {
+        return None;
+    }
+    target_node_name(pod)
+}
+
+impl DaemonSetCache {
+    /// Brings the cache up to date with the store and the clock: rebuilds it when the DaemonSet (or
+    /// the hash) changed, else reads the watch log since the last refresh; then recomputes the nodes
+    /// that changed or whose verdict flips with time. Adopts and releases pods on the way, like
+    /// `getNodesToDaemonPods`.
+    pub fn refresh(&mut self, cluster: &mut Cluster, cx: &Context) {
+        let ns = cx.ds.metadata.namespace.clone().unwrap_or_default();
+        let uid = cx.ds.metadata.uid.clone().unwrap_or_default();
+        let sel = ds_selector(cx.ds);
+        let mut changed_nodes = BTreeSet::new();
+        let mut changed_pods = BTreeSet::new();
+        if self.basis != cx.basis() || self.cursor == 0 {
+            *self = DaemonSetCache {
+                basis: cx.basis(),
+                ..Default::default()
+            };
+            changed_nodes.extend(
+                cluster
+                    .store
+                    .node_handles()
+                    .filter_map(|n| n.metadata.name.clone()),
+            );
+            changed_pods.extend(
+                cluster
+                    .store
+                    .pod_handles_in(&ns)
+                    .filter_map(|p| p.metadata.name.clone()),
+            );
+        } else {
+            for event in
+                &cluster.store.watch_log()[self.cursor.min(cluster.store.watch_log().len())..]
+            {
+                match event.kind {
+                    Kind::Node => {
+                        changed_nodes.insert(event.name.clone());
+                    }
+                    Kind::Pod if event.namespace == ns => {
+                        changed_pods.insert(event.name.clone());
+                    }
+                    _ => {}
+                }
+            }
+        }
+        for name in changed_pods {
+            if let Some(node) = self.pod_nodes.remove(&name) {
+                if let Some(entry) = self.entries.get_mut(&node) {
+                    entry
+                        .pods
+                        .retain(|p| p.metadata.name.as_deref() != Some(name.as_str()));
+                }
+                changed_nodes.insert(node);
+            }
+            let Some(pod) = cluster.store.pod_handle(&ns, &name).cloned() else {
+                continue;
+            };
+            let claim = claim(&pod, &uid, &sel);
+            if !apply_claim(cluster, cx.ds, &pod, &uid, claim) {
+                continue;
+            }
+            // An adoption rewrote the pod: file the stored version.
+            let pod = cluster.store.pod_handle(&ns, &name).cloned().unwrap_or(pod);
+            if let Some(node) = filed_node(&pod) {
+                let pods = &mut self.entries.entry(node.clone()).or_default().pods;
+                let at = pods.partition_point(|p| p.metadata.name < pod.metadata.name);
+                pods.insert(at, pod);
+                self.pod_nodes.insert(name, node.clone());
+                changed_nodes.insert(node);
+            }
+        }
+        self.cursor = cluster.store.watch_log().len();
+        while let Some((at, node)) = self.flips.first().cloned() {
+            if at > cx.now {
+                break;
+            }
+            self.flips.remove(&(at, node.clone()));
+            changed_nodes.insert(node);
+        }
+        for name in changed_nodes {
+            let node = cluster.store.node_handle(&name).cloned();
+            self.update_node(&name, node, cx);
+            self.changed_for_manage.insert(name);
+        }
+    }
+
+    /// Recomputes one node's placement and verdict, moving its contribution in the tallies.
+    fn update_node(&mut self, name: &str, node: Option<Arc<Node>>, cx: &Context) {
+        let mut entry = self.entries.remove(name).unwrap_or_default();
+        self.tally(name, &entry.verdict, -1);
+        if node.is_none() && entry.pods.is_empty() {
+            return;
+        }
+        entry.placement = node.as_ref().map(|n| node_should_run_daemon_pod(n, cx.ds));
+        entry.node = node;
+        entry.verdict = verdict(&entry, cx);
+        self.tally(name, &entry.verdict, 1);
+        self.entries.insert(name.to_string(), entry);
+    }
+
+    /// Adds (`sign` 1) or removes (`sign` -1) one node's verdict from the tallies and sets.
+    fn tally(&mut self, name: &str, v: &Verdict, sign: i32) {
+        self.status.add(&v.status, sign);
+        let key = |at: i64| (at, name.to_string());
+        set_membership(&mut self.status_dues, v.status_due.map(key), sign);
+        set_membership(&mut self.flips, v.flips_at.map(key), sign);
+        let r = &v.rollout;
+        let t = &mut self.rollout;
+        t.num_unavailable += sign * i32::from(r.zero_surge_unavailable);
+        t.num_surge += sign * i32::from(r.uses_surge);
+        t.num_available += sign * i32::from(r.surge_available);
+        let node = || name.to_string();
+        for (flag, set) in [
+            (r.allowed_replacement, &mut t.allowed_replacement),
+            (r.candidate, &mut t.candidates),
+            (r.to_delete, &mut t.to_delete),
+            (r.allowed_new_node, &mut t.allowed_new_nodes),
+            (r.candidate_new_node, &mut t.candidate_new_nodes),
+            (r.should_not_run, &mut t.should_not_run),
+        ] {
+            set_membership(set, flag.then(node), sign);
+        }
+    }
+
+    /// The nodes `manage` must look at: changed ones and those it acted on last time, in order.
+    pub fn take_manage_work(&mut self) -> BTreeSet<String> {
+        let mut work = std::mem::take(&mut self.changed_for_manage);
+        work.extend(std::mem::take(&mut self.manage_pending));
+        work
+    }
+
+    /// The earliest status requeue, if any pod is ready but not yet available.
+    pub fn next_status_due(&self) -> Option<i64> {
+        self.status_dues.first().map(|(at, _)| *at)
+    }
+
+    /// The live (not terminating) pod of a node that `rollingUpdate` classified as old.
+    pub fn old_pod(&self, node: &str, cx: &Context) -> Option<Arc<Pod>> {
+        let pods = &self.entries.get(node)?.pods;
+        pods.iter()
+            .find(|p| p.metadata.deletion_timestamp.is_none() && !cx.is_updated(p))
+            .cloned()
+    }
+
+    /// Debug builds: the incremental cache equals one rebuilt from the store (the test oracle).
+    #[cfg(debug_assertions)]
+    pub fn assert_matches_rebuild(&self, cluster: &Cluster, cx: &Context) {
+        let mut fresh = DaemonSetCache::default();
+        let ns = cx.ds.metadata.namespace.clone().unwrap_or_default();
+        let uid = cx.ds.metadata.uid.clone().unwrap_or_default();
+        let sel = ds_selector(cx.ds);
+        for pod in cluster.store.pod_handles_in(&ns) {
+            if matches!(claim(pod, &uid, &sel), Claim::Owned) {
+                if let Some(node) = filed_node(pod) {
+                    fresh
+                        .entries
+                        .entry(node)
+                        .or_default()
+                        .pods
+                        .push(pod.clone());
+                }
+            }
+        }
+        let names: BTreeSet<String> = cluster
+            .store
+            .node_handles()
+            .filter_map(|n| n.metadata.name.clone())
+            .chain(fresh.entries.keys().cloned())
+            .collect();
+        for name in names {
+            fresh.update_node(&name, cluster.store.node_handle(&name).cloned(), cx);
+        }
+        assert_eq!(
+            self.entries, fresh.entries,
+            "DaemonSet cache entries diverged"
+        );
+        assert_eq!(self.status, fresh.status, "DaemonSet cache status diverged");
+        assert_eq!(
+            self.rollout, fresh.rollout,
+            "DaemonSet cache rollout diverged"
+        );
+        assert_eq!(self.status_dues, fresh.status_dues);
+    }
+}
+
+fn set_membership<T: Ord>(set: &mut BTreeSet<T>, item: Option<T>, sign: i32) {
+    if let Some(item) = item {
+        if sign > 0 {
+            set.insert(item);
+        } else {
+            set.remove(&item);
+        }
+    }
+}
+
+/// One node's verdict now: its status counts (`updateDaemonSetStatus`), its `rollingUpdate` class
+/// and when the clock alone would change either.
+fn verdict(entry: &NodeEntry, cx: &Context) -> Verdict {
+    let mut v = Verdict::default();
+    let Some(placement) = entry.placement else {
+        // A deleted node: its pods only matter to `manage`.
+        return v;
+    };
+    let pods = &entry.pods;
+    if placement.should_run {
+        v.status.desired = 1;
+        if let Some(oldest) = pods.iter().min_by(|a, b| oldest_first(a, b)) {
+            v.status.current = 1;
+            if let Some(since) = ready_since_ms(oldest) {
+                v.status.ready = 1;
+                if cx.is_available(oldest) {
+                    v.status.available = 1;
+                } else {
+                    v.status_due = Some(since + i64::from(cx.min_ready) * 1000 + 1000);
+                }
+            }
+            v.status.updated = i32::from(cx.is_updated(oldest));
+        }
+    } else if !pods.is_empty() {
+        v.status.misscheduled = 1;
+    }
+    if !pods.is_empty() || placement.should_run {
+        v.rollout = classify(pods, placement.should_run, cx);
+    }
+    if cx.min_ready > 0 {
+        v.flips_at = pods
+            .iter()
+            .filter_map(|p| ready_since_ms(p))
+            .map(|since| since + i64::from(cx.min_ready) * 1000 + 1)
+            .filter(|at| *at > cx.now)
+            .min();
+    }
+    v
+}
