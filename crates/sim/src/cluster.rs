@@ -3,7 +3,7 @@
 
 use crate::images::ImageBehavior;
 use crate::kubelet::{NodeRuntime, PodRuntime};
-use crate::store::Store;
+use crate::store::{ChangeCursor, Store};
 use chrono::{DateTime, TimeZone, Utc};
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
@@ -29,6 +29,17 @@ pub(crate) enum Timer {
     TaintEviction { namespace: String, pod: String },
     /// Pod GC: delete pods bound to nodes that no longer exist.
     PodGc,
+}
+
+/// Where each loop has read the watch log up to: a pass handles only what changed since its last
+/// one (upstream's informers feed work queues the same way).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct LoopCursors {
+    pub node_lifecycle: ChangeCursor,
+    pub taint_eviction: ChangeCursor,
+    pub gc: ChangeCursor,
+    pub scheduling: ChangeCursor,
+    pub kubelet: ChangeCursor,
 }
 
 /// One simulated cluster: the store, the clock, and the state of every loop.
@@ -58,6 +69,8 @@ pub struct Cluster {
     /// Per DaemonSet uid: the controller's incremental view of nodes and pods.
     pub(crate) ds_caches:
         BTreeMap<String, crate::controller::daemonset::node_cache::DaemonSetCache>,
+    /// Each loop's position in the watch log.
+    pub(crate) cursors: LoopCursors,
     /// Set by a `ResyncDaemonSets` timer: the next pass syncs every DaemonSet.
     pub(crate) resync_daemon_sets: bool,
     /// Event identity → store key of the event it aggregates into (`record_event`).
@@ -92,6 +105,7 @@ impl Cluster {
             next_pod_cidr: 0,
             ds_synced_at: BTreeMap::new(),
             ds_caches: BTreeMap::new(),
+            cursors: LoopCursors::default(),
             resync_daemon_sets: false,
             event_index: BTreeMap::new(),
         };

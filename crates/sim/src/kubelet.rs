@@ -64,10 +64,22 @@ pub struct PodRuntime {
 
 /// Starts the kubelet for newly bound pods and termination for newly deleted ones.
 pub(crate) fn sync(cluster: &mut Cluster) {
-    // Clone only the pods the kubelet has to act on (not started yet, or deleted and not stopping).
-    let pods: Vec<Pod> = cluster
-        .store
-        .pods()
+    // A kubelet acts on pod writes (bound, or deleted) and resumes skipped pods when their node is
+    // written (created, recovered): look at those only. Clone just the pods it has to act on (not
+    // started yet, or deleted and not stopping).
+    let changes = cluster.cursors.kubelet.read(&cluster.store);
+    let store = &cluster.store;
+    let mut keys = changes.pods;
+    for node in &changes.nodes {
+        keys.extend(
+            store
+                .pods_on_node(node)
+                .map(|p| crate::store::key_of(&p.metadata)),
+        );
+    }
+    let pods: Vec<Pod> = keys
+        .iter()
+        .filter_map(|(ns, name)| store.pod(ns, name))
         .filter(|p| p.spec.as_ref().is_some_and(|s| s.node_name.is_some()))
         .filter(|p| {
             let uid = p.metadata.uid.as_deref().unwrap_or("");

@@ -3,11 +3,13 @@
 
 use crate::api_server::object_reference;
 use crate::cluster::{k8s_time, Cluster};
-use crate::scheduler::{preemption, schedule_batch, NodeInfo, ScheduleResult};
+use crate::scheduler::{pre_filter, preemption, schedule_batch, NodeInfo, ScheduleResult};
+use crate::store::{key_of, Key, Store};
 use dsplay_api::types::*;
 use dsplay_api::{Kind, Object};
+use rand_chacha::ChaCha8Rng;
 use rand_core::RngCore;
-use std::collections::BTreeMap;
+use std::collections::BTreeSet;
 
 const COMPONENT: &str = "default-scheduler";
 
@@ -26,18 +28,18 @@ fn is_pending(pod: &Pod) -> bool {
 /// Schedules every pending pod whose situation may have changed since its last attempt.
 pub(crate) fn sync(cluster: &mut Cluster) {
     let change = cluster.cluster_change;
-    let mut pending: Vec<Pod> = cluster
-        .store
-        .pods()
+    let written = cluster.cursors.scheduling.read(&cluster.store).pods;
+    // Every pending pod was either written since the last pass or found unschedulable before (and
+    // is retried after a change that can make it fit), so those are the only candidates.
+    let candidates: BTreeSet<&Key> = written.iter().chain(cluster.unschedulable.keys()).collect();
+    let mut pending: Vec<Pod> = candidates
+        .into_iter()
+        .filter_map(|(ns, name)| cluster.store.pod(ns, name))
         .filter(|p| is_pending(p))
         .filter(|p| {
-            let key = (
-                p.metadata.namespace.clone().unwrap_or_default(),
-                p.metadata.name.clone().unwrap_or_default(),
-            );
             cluster
                 .unschedulable
-                .get(&key)
+                .get(&key_of(&p.metadata))
                 .is_none_or(|(_, seen)| *seen != change)
         })
         .cloned()
@@ -58,43 +60,63 @@ pub(crate) fn sync(cluster: &mut Cluster) {
             })
             .then_with(|| a.metadata.name.cmp(&b.metadata.name))
     });
-    // Borrow the store for the scheduling cycle (no per-pass clone of every node and pod); the
-    // results are applied once the borrow ends.
+    // DaemonSet pods name their node (PreFilter's NodeNames): when every pending pod does, the
+    // cycle only needs those nodes. The outcome is the same as on the whole cluster as long as every
+    // pod fits; when one does not, the FitError message counts every node and preemption may look
+    // at any, so the cycle runs again on the whole cluster (from the same random state).
+    let targets: Option<BTreeSet<String>> = pending
+        .iter()
+        .map(|p| pre_filter(p).ok().and_then(|state| state.node_names))
+        .collect::<Option<Vec<_>>>()
+        .map(|sets| sets.into_iter().flatten().collect());
     let mut rng = cluster.rng.clone();
-    let results = {
-        let store = &cluster.store;
-        let mut by_node: BTreeMap<&str, Vec<&Pod>> = BTreeMap::new();
-        for pod in store.pods() {
-            let phase = pod
-                .status
-                .as_ref()
-                .and_then(|s| s.phase.as_deref())
-                .unwrap_or("");
-            if phase == "Succeeded" || phase == "Failed" {
-                continue;
-            }
-            if let Some(node) = pod.spec.as_ref().and_then(|s| s.node_name.as_deref()) {
-                by_node.entry(node).or_default().push(pod);
-            }
-        }
-        let infos: Vec<NodeInfo> = store
-            .nodes()
-            .map(|n| {
-                NodeInfo::new(
-                    n,
-                    by_node
-                        .remove(n.metadata.name.as_deref().unwrap_or(""))
-                        .unwrap_or_default(),
-                )
-            })
-            .collect();
-        let refs: Vec<&Pod> = pending.iter().collect();
-        schedule_batch(&refs, infos, &mut |n| (rng.next_u32() as usize) % n.max(1))
-    };
+    let mut results = targets
+        .map(|targets| schedule_cycle(&cluster.store, &pending, Some(&targets), &mut rng))
+        .filter(|results| {
+            results
+                .iter()
+                .all(|r| matches!(r, ScheduleResult::Bound { .. }))
+        });
+    if results.is_none() {
+        rng = cluster.rng.clone();
+        results = Some(schedule_cycle(&cluster.store, &pending, None, &mut rng));
+    }
     cluster.rng = rng;
-    for (pod, result) in pending.iter().zip(results) {
+    for (pod, result) in pending.iter().zip(results.unwrap_or_default()) {
         apply_result(cluster, pod, result, change);
     }
+}
+
+/// One scheduling cycle over `pending` on the store's nodes (only the `only` ones, if given),
+/// borrowing the store: no per-pass clone of nodes and pods.
+fn schedule_cycle(
+    store: &Store,
+    pending: &[Pod],
+    only: Option<&BTreeSet<String>>,
+    rng: &mut ChaCha8Rng,
+) -> Vec<ScheduleResult> {
+    let infos: Vec<NodeInfo> = match only {
+        Some(names) => names
+            .iter()
+            .filter_map(|name| store.node(name))
+            .map(|node| node_info(store, node))
+            .collect(),
+        None => store.nodes().map(|node| node_info(store, node)).collect(),
+    };
+    let refs: Vec<&Pod> = pending.iter().collect();
+    schedule_batch(&refs, infos, &mut |n| (rng.next_u32() as usize) % n.max(1))
+}
+
+/// A node with the pods the scheduler counts on it (bound, not finished).
+fn node_info<'a>(store: &'a Store, node: &'a Node) -> NodeInfo<'a> {
+    let pods = store
+        .pods_on_node(node.metadata.name.as_deref().unwrap_or(""))
+        .filter(|p| {
+            let phase = p.status.as_ref().and_then(|s| s.phase.as_deref());
+            !matches!(phase, Some("Succeeded" | "Failed"))
+        })
+        .collect();
+    NodeInfo::new(node, pods)
 }
 
 fn apply_result(cluster: &mut Cluster, pod: &Pod, result: ScheduleResult, change: u64) {

@@ -3,7 +3,7 @@
 
 use dsplay_api::types::*;
 use dsplay_api::{Kind, Object};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 /// Key of a stored object: (namespace, name); namespace is "" for cluster-scoped kinds.
@@ -51,6 +51,62 @@ pub struct Store {
     pub(crate) priority_classes: BTreeMap<Key, PriorityClass>,
     pub(crate) resource_version: u64,
     pub(crate) watch_log: Vec<WatchEvent>,
+    /// Node name → keys of the pods bound to it (`spec.nodeName`): the kubelet's and the
+    /// scheduler's per-node view without scanning every pod.
+    pods_by_node: BTreeMap<String, BTreeSet<Key>>,
+}
+
+/// A loop's read position in the watch log (an informer's resume point), so each pass of a loop
+/// looks only at the objects written since its previous pass.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct ChangeCursor(usize);
+
+/// The objects written (added, modified or deleted) since a cursor's previous read, in key order.
+#[derive(Debug, Default)]
+pub(crate) struct Changes {
+    /// Node names.
+    pub nodes: BTreeSet<String>,
+    /// Pod keys.
+    pub pods: BTreeSet<Key>,
+    /// ControllerRevision keys.
+    pub controller_revisions: BTreeSet<Key>,
+    /// A DaemonSet was deleted (its dependents may now be orphans).
+    pub daemon_set_deleted: bool,
+}
+
+impl ChangeCursor {
+    /// What changed since the previous call (everything ever written, on the first call).
+    pub fn read(&mut self, store: &Store) -> Changes {
+        let mut changes = Changes::default();
+        for event in &store.watch_log[self.0.min(store.watch_log.len())..] {
+            let key = || (event.namespace.clone(), event.name.clone());
+            match event.kind {
+                Kind::Node => {
+                    changes.nodes.insert(event.name.clone());
+                }
+                Kind::Pod => {
+                    changes.pods.insert(key());
+                }
+                Kind::ControllerRevision => {
+                    changes.controller_revisions.insert(key());
+                }
+                Kind::DaemonSet if event.event_type == WatchEventType::Deleted => {
+                    changes.daemon_set_deleted = true;
+                }
+                _ => {}
+            }
+        }
+        self.0 = store.watch_log.len();
+        changes
+    }
+}
+
+/// The node a pod is bound to, if any.
+fn bound_node(pod: &Pod) -> Option<&str> {
+    pod.spec
+        .as_ref()
+        .and_then(|s| s.node_name.as_deref())
+        .filter(|n| !n.is_empty())
 }
 
 /// The store key of an object.
@@ -87,6 +143,14 @@ impl Store {
             .range((namespace.to_string(), String::new())..)
             .take_while(move |((ns, _), _)| ns == namespace)
             .map(|(_, p)| p)
+    }
+    /// The pods bound to a node, in key order.
+    pub fn pods_on_node<'a>(&'a self, node: &str) -> impl Iterator<Item = &'a Pod> + 'a {
+        self.pods_by_node
+            .get(node)
+            .into_iter()
+            .flatten()
+            .filter_map(|key| self.pods.get(key).map(|p| &**p))
     }
     /// One node as a shared handle.
     pub(crate) fn node_handle(&self, name: &str) -> Option<&Arc<Node>> {
@@ -229,7 +293,10 @@ impl Store {
         let existed = match object {
             Object::Namespace(o) => self.namespaces.insert(key.clone(), o).is_some(),
             Object::Node(o) => self.nodes.insert(key.clone(), Arc::new(o)).is_some(),
-            Object::Pod(o) => self.pods.insert(key.clone(), Arc::new(o)).is_some(),
+            Object::Pod(o) => {
+                self.index_pod(&key, bound_node(&o));
+                self.pods.insert(key.clone(), Arc::new(o)).is_some()
+            }
             Object::DaemonSet(o) => self.daemon_sets.insert(key.clone(), o).is_some(),
             Object::ControllerRevision(o) => {
                 self.controller_revisions.insert(key.clone(), o).is_some()
@@ -270,6 +337,28 @@ impl Store {
             self.log(WatchEventType::Deleted, kind, key.clone(), time_ms);
         }
         removed
+    }
+
+    /// Files a pod under the node it is (now) bound to, moving it from the node it was bound to.
+    fn index_pod(&mut self, key: &Key, node: Option<&str>) {
+        let old = self.pods.get(key).and_then(|p| bound_node(p));
+        if old == node {
+            return;
+        }
+        if let Some(old) = old {
+            if let Some(keys) = self.pods_by_node.get_mut(old) {
+                keys.remove(key);
+                if keys.is_empty() {
+                    self.pods_by_node.remove(old);
+                }
+            }
+        }
+        if let Some(node) = node {
+            self.pods_by_node
+                .entry(node.to_string())
+                .or_default()
+                .insert(key.clone());
+        }
     }
 
     fn log(&mut self, event_type: WatchEventType, kind: Kind, key: Key, time_ms: i64) {

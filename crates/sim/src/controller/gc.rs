@@ -7,44 +7,51 @@ use dsplay_api::Kind;
 
 /// Deletes dependents whose controller owner is gone; finishes foreground deletions.
 pub(crate) fn sync(cluster: &mut Cluster) {
-    let live_uids: std::collections::BTreeSet<String> = cluster
-        .store
+    let changes = cluster.cursors.gc.read(&cluster.store);
+    let store = &cluster.store;
+    let live_uids: std::collections::BTreeSet<String> = store
         .daemon_sets()
         .filter_map(|d| d.metadata.uid.clone())
         .collect();
-    let orphans: Vec<Pod> = cluster
-        .store
-        .pods()
-        .filter(|p| p.metadata.deletion_timestamp.is_none())
-        .filter(|p| {
-            p.metadata
-                .owner_references
-                .iter()
-                .flatten()
-                .any(|r| r.kind == "DaemonSet" && !live_uids.contains(&r.uid))
-        })
-        .cloned()
-        .collect();
-    for pod in orphans {
-        cluster.delete_pod(&pod, None);
-    }
-    let dead_revisions: Vec<(String, String)> = cluster
-        .store
+    let dead_owner = |refs: &Option<Vec<OwnerReference>>| {
+        refs.iter()
+            .flatten()
+            .any(|r| r.kind == "DaemonSet" && !live_uids.contains(&r.uid))
+    };
+    // An object becomes an orphan when it is written with a dead owner, or when its owner is
+    // deleted: look at everything after a DaemonSet deletion, else at what was written.
+    let orphans: Vec<Pod> = if changes.daemon_set_deleted {
+        store
+            .pods()
+            .filter(|p| dead_owner(&p.metadata.owner_references))
+            .cloned()
+            .collect()
+    } else {
+        changes
+            .pods
+            .iter()
+            .filter_map(|(ns, name)| store.pod(ns, name))
+            .filter(|p| dead_owner(&p.metadata.owner_references))
+            .cloned()
+            .collect()
+    };
+    let dead_revisions: Vec<(String, String)> = store
         .controller_revisions()
         .filter(|r| {
-            r.metadata
-                .owner_references
-                .iter()
-                .flatten()
-                .any(|o| o.kind == "DaemonSet" && !live_uids.contains(&o.uid))
+            changes.daemon_set_deleted
+                || changes
+                    .controller_revisions
+                    .contains(&crate::store::key_of(&r.metadata))
         })
-        .map(|r| {
-            (
-                r.metadata.namespace.clone().unwrap_or_default(),
-                r.metadata.name.clone().unwrap_or_default(),
-            )
-        })
+        .filter(|r| dead_owner(&r.metadata.owner_references))
+        .map(|r| crate::store::key_of(&r.metadata))
         .collect();
+    for pod in orphans
+        .iter()
+        .filter(|p| p.metadata.deletion_timestamp.is_none())
+    {
+        cluster.delete_pod(pod, None);
+    }
     for (ns, name) in dead_revisions {
         cluster.remove_object(Kind::ControllerRevision, &ns, &name);
     }

@@ -71,8 +71,10 @@ pub fn desired_taints(node: &Node) -> Vec<Taint> {
 /// Reconciles managed taints on every node.
 pub(crate) fn sync(cluster: &mut Cluster) {
     // Compute on borrowed nodes; clone only the (rare) nodes whose taints change.
+    // Desired taints depend on the node alone, so only nodes written since the last pass can change.
+    let written = cluster.cursors.node_lifecycle.read(&cluster.store).nodes;
     let mut changed: Vec<(String, Vec<Taint>)> = Vec::new();
-    for node in cluster.store.nodes() {
+    for node in written.iter().filter_map(|name| cluster.store.node(name)) {
         let current: &[Taint] = node
             .spec
             .as_ref()

@@ -48,28 +48,36 @@ pub fn verdict(taints: &[Taint], tolerations: &[Toleration]) -> Verdict {
 
 /// Schedules, cancels and performs evictions for every bound pod.
 pub(crate) fn sync(cluster: &mut Cluster) {
-    // Only pods on nodes with a NoExecute taint, or with an eviction pending, can need action.
-    let tainted: std::collections::BTreeSet<&str> = cluster
-        .store
-        .nodes()
-        .filter(|n| {
-            n.spec
-                .as_ref()
-                .and_then(|s| s.taints.as_ref())
-                .is_some_and(|t| t.iter().any(|t| t.effect == NO_EXECUTE))
-        })
-        .filter_map(|n| n.metadata.name.as_deref())
-        .collect();
-    let pods: Vec<Pod> = cluster
-        .store
-        .pods()
+    // A pod's verdict depends on the pod and its node's taints alone: look at pods written since
+    // the last pass and at the pods of nodes written since then. Of those, only pods on nodes with a
+    // NoExecute taint, or with an eviction pending, can need action.
+    let changes = cluster.cursors.taint_eviction.read(&cluster.store);
+    let store = &cluster.store;
+    let mut keys = changes.pods;
+    for node in &changes.nodes {
+        keys.extend(
+            store
+                .pods_on_node(node)
+                .map(|p| crate::store::key_of(&p.metadata)),
+        );
+    }
+    let tainted = |node: &str| {
+        store
+            .node(node)
+            .and_then(|n| n.spec.as_ref())
+            .and_then(|s| s.taints.as_ref())
+            .is_some_and(|t| t.iter().any(|t| t.effect == NO_EXECUTE))
+    };
+    let pods: Vec<Pod> = keys
+        .iter()
+        .filter_map(|(ns, name)| store.pod(ns, name))
         .filter(|p| p.metadata.deletion_timestamp.is_none())
         .filter(|p| {
             let on_tainted = p
                 .spec
                 .as_ref()
                 .and_then(|s| s.node_name.as_deref())
-                .is_some_and(|n| tainted.contains(n));
+                .is_some_and(tainted);
             on_tainted
                 || cluster
                     .evictions
