@@ -54,6 +54,8 @@ pub struct Store {
     /// Node name → keys of the pods bound to it (`spec.nodeName`): the kubelet's and the
     /// scheduler's per-node view without scanning every pod.
     pods_by_node: BTreeMap<String, BTreeSet<Key>>,
+    /// The resourceVersion of the last ControllerRevision write (history work is skipped until it moves).
+    revisions_version: u64,
 }
 
 /// A loop's read position in the watch log (an informer's resume point), so each pass of a loop
@@ -278,6 +280,11 @@ impl Store {
         self.resource_version
     }
 
+    /// The resourceVersion of the last ControllerRevision write or removal.
+    pub fn controller_revisions_version(&self) -> u64 {
+        self.revisions_version
+    }
+
     /// Every change so far, oldest first.
     pub fn watch_log(&self) -> &[WatchEvent] {
         &self.watch_log
@@ -362,6 +369,9 @@ impl Store {
     }
 
     fn log(&mut self, event_type: WatchEventType, kind: Kind, key: Key, time_ms: i64) {
+        if kind == Kind::ControllerRevision {
+            self.revisions_version = self.resource_version;
+        }
         self.watch_log.push(WatchEvent {
             resource_version: self.resource_version,
             time_ms,

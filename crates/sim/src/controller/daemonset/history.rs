@@ -194,8 +194,29 @@ fn relabel_pods(cluster: &mut Cluster, ds: &DaemonSet, hash: &str) {
     }
 }
 
+/// What `constructHistory` and `cleanupHistory` read besides pods: the template (generation), the
+/// collisionCount and every ControllerRevision write. While it is unchanged they have nothing to do.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct HistoryKey {
+    generation: Option<i64>,
+    collision_count: Option<i32>,
+    revisions_version: u64,
+}
+
+impl HistoryKey {
+    /// The key of the DaemonSet and the store now.
+    pub(crate) fn of(cluster: &Cluster, ds: &DaemonSet) -> HistoryKey {
+        HistoryKey {
+            generation: ds.metadata.generation,
+            collision_count: ds.status.as_ref().and_then(|s| s.collision_count),
+            revisions_version: cluster.store.controller_revisions_version(),
+        }
+    }
+}
+
 /// `cleanupHistory`: keep revisionHistoryLimit old revisions (never ones a live pod still uses).
-pub fn cleanup_history(cluster: &mut Cluster, ds: &DaemonSet) {
+/// Returns true when no more than the limit are left (false while live pods keep extra ones).
+pub fn cleanup_history(cluster: &mut Cluster, ds: &DaemonSet) -> bool {
     let limit = ds
         .spec
         .as_ref()
@@ -209,7 +230,7 @@ pub fn cleanup_history(cluster: &mut Cluster, ds: &DaemonSet) {
         .filter(|r| r.data.as_ref().map(|d| &d.0) != Some(&data))
         .collect();
     if old.len() <= limit {
-        return;
+        return true;
     }
     let uid = ds.metadata.uid.clone().unwrap_or_default();
     let live_hashes: std::collections::BTreeSet<String> = cluster
@@ -246,6 +267,7 @@ pub fn cleanup_history(cluster: &mut Cluster, ds: &DaemonSet) {
         );
         to_kill -= 1;
     }
+    to_kill == 0
 }
 
 /// The hash of the DaemonSet's current revision, read-only (for views and diagnosis): the label of

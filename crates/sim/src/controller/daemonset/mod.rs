@@ -73,7 +73,7 @@ pub(crate) fn sync_daemon_set(cluster: &mut Cluster, ns: &str, name: &str) {
     let Some(ds) = cluster.store.daemon_set(ns, name).cloned() else {
         return;
     };
-    let Some(spec) = ds.spec.clone() else { return };
+    let Some(spec) = ds.spec.as_ref() else { return };
     if spec.selector == LabelSelector::default() {
         let reference = object_reference(Kind::DaemonSet, &ds.metadata);
         cluster.record_event(
@@ -89,25 +89,34 @@ pub(crate) fn sync_daemon_set(cluster: &mut Cluster, ns: &str, name: &str) {
     if ds.metadata.deletion_timestamp.is_some() {
         return;
     }
-    let Some((ds, hash)) = history::construct_history(cluster, &ds) else {
-        return;
-    };
+    let on_delete = spec
+        .update_strategy
+        .as_ref()
+        .and_then(|s| s.type_.as_deref())
+        == Some("OnDelete");
     let uid = ds.metadata.uid.clone().unwrap_or_default();
     let mut cache = cluster.ds_caches.remove(&uid).unwrap_or_default();
+    // constructHistory and cleanupHistory change nothing while the template and the revisions
+    // stay as they were when both last finished with nothing left to do.
+    let history_key = history::HistoryKey::of(cluster, &ds);
+    let (ds, hash) = match cache.history.take().filter(|(key, _)| *key == history_key) {
+        Some((_, hash)) => (ds, hash),
+        None => match history::construct_history(cluster, &ds) {
+            Some(found) => found,
+            None => return,
+        },
+    };
     let cx = Context::new(&ds, &hash, cluster.now_ms);
     // Each refresh observes the writes of the step before it (creates/deletes are seen at once).
     cache.refresh(cluster, &cx);
     manage(cluster, &mut cache, &cx);
     cache.refresh(cluster, &cx);
-    if spec
-        .update_strategy
-        .as_ref()
-        .and_then(|s| s.type_.as_deref())
-        != Some("OnDelete")
-    {
+    if !on_delete {
         update::rolling_update(cluster, &cache, &cx);
     }
-    history::cleanup_history(cluster, &ds);
+    if history::cleanup_history(cluster, &ds) {
+        cache.history = Some((history::HistoryKey::of(cluster, &ds), hash.clone()));
+    }
     cache.refresh(cluster, &cx);
     update_status(cluster, &cache, &cx);
     #[cfg(debug_assertions)]

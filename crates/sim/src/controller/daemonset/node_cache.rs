@@ -129,6 +129,8 @@ pub(crate) struct DaemonSetCache {
     pub status: StatusCounts,
     /// The `rollingUpdate` classes.
     pub rollout: RolloutTally,
+    /// When history needed no work last time: the key it was checked at and the current hash.
+    pub history: Option<(super::history::HistoryKey, String)>,
 }
 
 /// The inputs every verdict depends on besides the node and its pods.
@@ -283,6 +285,7 @@ impl DaemonSetCache {
         if self.basis != cx.basis() || self.cursor == 0 {
             *self = DaemonSetCache {
                 basis: cx.basis(),
+                history: self.history.take(),
                 ..Default::default()
             };
             changed_nodes.extend(
