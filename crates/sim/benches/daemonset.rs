@@ -63,6 +63,7 @@ fn rolled_out(nodes: usize, max_unavailable: IntOrString) -> Cluster {
 
 fn bench_initial_rollout(cr: &mut Criterion) {
     let mut group = cr.benchmark_group("ds_initial_rollout");
+    group.sample_size(10);
     for n in [100usize, 1_000, 5_000] {
         if n > max_nodes() {
             continue;
@@ -87,6 +88,7 @@ fn bench_initial_rollout(cr: &mut Criterion) {
 fn bench_add_node(cr: &mut Criterion) {
     let n = 5_000usize.min(max_nodes());
     let mut group = cr.benchmark_group("ds_add_node");
+    group.sample_size(20);
     group.bench_function(format!("{n}_nodes_plus_one"), |b| {
         let base = rolled_out(n, IntOrString::Int(1));
         b.iter_batched(
@@ -104,6 +106,7 @@ fn bench_add_node(cr: &mut Criterion) {
 
 fn bench_rolling_update(cr: &mut Criterion) {
     let mut group = cr.benchmark_group("ds_rolling_update");
+    group.sample_size(10);
     for n in [500usize, 5_000] {
         if n > max_nodes() {
             continue;

@@ -157,6 +157,31 @@ impl Cluster {
         }
     }
 
+    /// Steps the clock one timer instant at a time until `done` holds (it is checked first, and after
+    /// every step), or until no timer is due by `deadline_ms`; the clock then moves to the deadline.
+    /// Returns whether `done` held. This is how kubectl's waiting commands (`wait`, `delete --wait`,
+    /// `rollout status`, watches) spend virtual time: they observe every instant, like a watch would.
+    pub fn advance_until(
+        &mut self,
+        deadline_ms: i64,
+        mut done: impl FnMut(&Cluster) -> bool,
+    ) -> bool {
+        loop {
+            if done(self) {
+                return true;
+            }
+            match self.timers.keys().next() {
+                Some(&(t, _)) if t <= deadline_ms => {
+                    self.step();
+                }
+                _ => {
+                    self.run_until(deadline_ms.max(self.now_ms));
+                    return false;
+                }
+            }
+        }
+    }
+
     /// Advances until no timer is pending, or until `max` has passed. Returns the time advanced.
     pub fn settle(&mut self, max: Duration) -> Duration {
         let start = self.now_ms;

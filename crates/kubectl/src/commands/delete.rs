@@ -145,32 +145,23 @@ pub(crate) fn delete(ctx: &mut Ctx, words: &[String]) -> CmdResult {
             .filter(|d| !d.is_zero())
             .unwrap_or(std::time::Duration::from_secs(3600));
         let deadline = ctx.cluster.now_ms() + timeout.as_millis() as i64;
-        loop {
-            let remaining: Vec<&(Kind, String, String)> = waiting
+        // The first object still there when the clock was last looked at (named on a timeout).
+        let mut left = None;
+        let all_gone = ctx.cluster.advance_until(deadline, |c| {
+            left = waiting
                 .iter()
-                .filter(|(k, ns, n)| ctx.cluster.store().get(*k, ns, n).is_some())
-                .collect();
-            if remaining.is_empty() {
-                break;
+                .find(|(k, ns, n)| c.store().get(*k, ns, n).is_some())
+                .cloned();
+            left.is_none()
+        });
+        if !all_gone {
+            if let Some((k, _, n)) = left {
+                ctx.err(format!(
+                    "error: timed out waiting for the condition on {}/{n}",
+                    k.plural()
+                ));
             }
-            let next = ctx.cluster.next_timer().map(|t| t.timestamp_millis());
-            match next {
-                Some(t) if t <= deadline => {
-                    ctx.cluster.step();
-                }
-                _ => {
-                    let (k, _, n) = remaining[0];
-                    let now = ctx.cluster.now_ms();
-                    ctx.cluster.advance(std::time::Duration::from_millis(
-                        (deadline - now).max(0) as u64
-                    ));
-                    ctx.err(format!(
-                        "error: timed out waiting for the condition on {}/{n}",
-                        k.plural()
-                    ));
-                    return Err(Failed);
-                }
-            }
+            return Err(Failed);
         }
     }
     if failed {

@@ -130,57 +130,51 @@ fn status(ctx: &mut Ctx, ns: &str, name: &str, parsed: &crate::flags::Parsed) ->
         .get("timeout")
         .and_then(parse_duration)
         .filter(|d| !d.is_zero());
-    let deadline = timeout.map(|t| ctx.cluster.now_ms() + t.as_millis() as i64);
-    let mut last = String::new();
-    loop {
-        let Some(ds) = ctx.cluster.store().daemon_set(ns, name).cloned() else {
-            return ctx.api_fail(
-                &ApiError::NotFound {
-                    kind: Kind::DaemonSet,
-                    name: name.to_string(),
-                },
-                None,
-            );
+    // A real kubectl without --timeout waits forever; the simulated one gives up after an hour of
+    // virtual time (a crash-looping rollout would otherwise step its back-off timers forever).
+    let deadline = ctx.cluster.now_ms()
+        + timeout
+            .unwrap_or(std::time::Duration::from_secs(3600))
+            .as_millis() as i64;
+    let mut messages: Vec<String> = Vec::new();
+    // Ok(done), or why the wait stopped early: the DaemonSet is gone (None) or has no status view.
+    let mut outcome: Result<bool, Option<String>> = Ok(false);
+    let key = (ns.to_string(), name.to_string());
+    ctx.cluster.advance_until(deadline, |c| {
+        let Some(ds) = c.store().daemon_set(&key.0, &key.1) else {
+            outcome = Err(None);
+            return true;
         };
-        match status_message(&ds) {
-            Err(e) => return ctx.fail(e),
+        match status_message(ds) {
+            Err(e) => {
+                outcome = Err(Some(e));
+                true
+            }
             Ok((message, done)) => {
-                if message != last {
-                    ctx.out(message.clone());
-                    last = message;
+                if messages.last() != Some(&message) {
+                    messages.push(message);
                 }
-                if done || !watch {
-                    return Ok(());
-                }
+                outcome = Ok(done);
+                done || !watch
             }
         }
-        let next = ctx.cluster.next_timer().map(|t| t.timestamp_millis());
-        match (next, deadline) {
-            (Some(t), Some(d)) if t > d => break,
-            (Some(_), _) => {
-                ctx.cluster.step();
-            }
-            (None, Some(d)) => {
-                let now = ctx.cluster.now_ms();
-                ctx.cluster
-                    .advance(std::time::Duration::from_millis((d - now).max(0) as u64));
-                break;
-            }
-            (None, None) => {
-                // Nothing will ever change: a real kubectl would wait forever; stop after the default settle time.
-                ctx.cluster.advance(std::time::Duration::from_secs(600));
-                break;
-            }
-        }
+    });
+    for message in messages {
+        ctx.out(message);
     }
-    if let Some(d) = deadline {
-        let now = ctx.cluster.now_ms();
-        if now < d {
-            ctx.cluster
-                .advance(std::time::Duration::from_millis((d - now) as u64));
-        }
+    match outcome {
+        Ok(true) => Ok(()),
+        Ok(false) if !watch => Ok(()),
+        Ok(false) => ctx.fail("timed out waiting for the condition"),
+        Err(Some(e)) => ctx.fail(e),
+        Err(None) => ctx.api_fail(
+            &ApiError::NotFound {
+                kind: Kind::DaemonSet,
+                name: name.to_string(),
+            },
+            None,
+        ),
     }
-    ctx.fail("timed out waiting for the condition")
 }
 
 fn revisions(ctx: &Ctx, ds: &DaemonSet) -> Vec<ControllerRevision> {

@@ -5,6 +5,7 @@ use super::{parse_duration, parse_flags, resource_args, CmdResult, Ctx, Failed};
 use crate::flags::{boolean, value};
 use dsplay_api::types::*;
 use dsplay_api::{Kind, Object};
+use dsplay_sim::Cluster;
 use std::collections::BTreeMap;
 
 /// `kubectl run NAME --image=IMAGE [--labels k=v,…] [--restart=Always|Never] [--priority-class-name?]`.
@@ -132,8 +133,8 @@ pub(crate) fn wait(ctx: &mut Ctx, words: &[String]) -> CmdResult {
         return ctx.fail("no matching resources found");
     }
     let deadline = ctx.cluster.now_ms() + timeout.as_millis() as i64;
-    let met = |ctx: &Ctx, (kind, ns, name): &(Kind, String, String)| -> bool {
-        let object = ctx.cluster.store().get(*kind, ns, name);
+    let met = |cluster: &Cluster, (kind, ns, name): &(Kind, String, String)| -> bool {
+        let object = cluster.store().get(*kind, ns, name);
         if condition == "delete" {
             return object.is_none();
         }
@@ -159,40 +160,34 @@ pub(crate) fn wait(ctx: &mut Ctx, words: &[String]) -> CmdResult {
     if condition != "delete" && !condition.starts_with("condition=") {
         return ctx.fail(format!("unrecognized condition: \"{condition}\""));
     }
+    // Targets are reported as they meet the condition, in order, at the instant they do.
     let mut pending = targets.clone();
-    loop {
-        let mut still = Vec::new();
-        for t in pending {
-            if met(ctx, &t) {
-                let verb = if condition == "delete" {
-                    "deleted"
-                } else {
-                    "condition met"
-                };
-                ctx.out(format!("{}/{} {verb}", t.0.qualified_singular(), t.2));
+    let mut lines = Vec::new();
+    let verb = if condition == "delete" {
+        "deleted"
+    } else {
+        "condition met"
+    };
+    let all_met = ctx.cluster.advance_until(deadline, |c| {
+        pending.retain(|t| {
+            if met(c, t) {
+                lines.push(format!("{}/{} {verb}", t.0.qualified_singular(), t.2));
+                false
             } else {
-                still.push(t);
+                true
             }
-        }
-        pending = still;
-        if pending.is_empty() {
-            return Ok(());
-        }
-        match ctx.cluster.next_timer().map(|t| t.timestamp_millis()) {
-            Some(t) if t <= deadline => {
-                ctx.cluster.step();
-            }
-            _ => {
-                let now = ctx.cluster.now_ms();
-                ctx.cluster.advance(std::time::Duration::from_millis(
-                    (deadline - now).max(0) as u64
-                ));
-                let (k, _, n) = &pending[0];
-                return ctx.fail(format!(
-                    "timed out waiting for the condition on {}/{n}",
-                    k.plural()
-                ));
-            }
-        }
+        });
+        pending.is_empty()
+    });
+    for line in lines {
+        ctx.out(line);
     }
+    if all_met {
+        return Ok(());
+    }
+    let (k, _, n) = &pending[0];
+    ctx.fail(format!(
+        "timed out waiting for the condition on {}/{n}",
+        k.plural()
+    ))
 }

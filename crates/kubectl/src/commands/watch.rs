@@ -86,19 +86,13 @@ impl Watch {
 
 /// Advances the clock to `target_ms` one timer instant at a time, printing watch rows after each.
 pub(crate) fn advance_watched(cluster: &mut Cluster, target_ms: i64, watch: &mut Watch) -> String {
-    // Changes made by commands since the watch started (e.g. `kubectl set image`) come first.
-    let mut out = watch.changes(cluster);
-    while let Some(t) = cluster.next_timer().map(|t| t.timestamp_millis()) {
-        if t > target_ms {
-            break;
-        }
-        cluster.step();
-        out.push_str(&watch.changes(cluster));
-    }
-    let now = cluster.now_ms();
-    if target_ms > now {
-        cluster.advance(std::time::Duration::from_millis((target_ms - now) as u64));
-        out.push_str(&watch.changes(cluster));
-    }
+    // The first call prints changes made by commands since the watch started (e.g. `kubectl set
+    // image`); the last one those of the final stretch to the target.
+    let mut out = String::new();
+    cluster.advance_until(target_ms, |c| {
+        out.push_str(&watch.changes(c));
+        false
+    });
+    out.push_str(&watch.changes(cluster));
     out
 }
