@@ -162,6 +162,7 @@ proptest! {
         nodes in 1usize..=12,
         budget in budget_gen(),
         ready_delay in prop::option::of(0i32..20),
+        min_ready in prop_oneof![3 => Just(0i32), 1 => 1i32..8],
         new_image in prop_oneof![4 => Just(NewImage::Healthy), 1 => Just(NewImage::NeverReady), 1 => Just(NewImage::Crash), 1 => Just(NewImage::PullFail)],
         seed in 0u64..1000,
     ) {
@@ -173,6 +174,9 @@ proptest! {
         }
         if let Some(d) = ready_delay {
             pod_spec(&mut ds).containers[0].readiness_probe = Some(serde_json::from_value(json!({"initialDelaySeconds": d, "periodSeconds": 1})).unwrap());
+        }
+        if min_ready > 0 {
+            ds.spec.as_mut().unwrap().min_ready_seconds = Some(min_ready);
         }
         create_ds(&mut c, ds);
         settle(&mut c);

@@ -100,6 +100,24 @@ fn updates_pods_with_max_surge_table() {
     assert_eq!(ds_status(&c, "foo"), st(5, 5, 5, 5, 5, 0, 0));
 }
 
+// SPEC-upstream §1.8: a pod turning Ready with minReadySeconds > 0 enqueues the DaemonSet after
+// minReadySeconds + 1s. With maxSurge nothing else would wake the controller when the surge pod
+// becomes available (the old pod is still the one status counts), so the rollout relies on it.
+#[test]
+fn surge_with_min_ready_seconds_completes() {
+    let mut c = cluster_with_nodes(1, 2);
+    ready_ds(&mut c, "foo", |d| {
+        set_rolling(d, int(0), int(1));
+        d.spec.as_mut().unwrap().min_ready_seconds = Some(5);
+    });
+    update_ds(&mut c, "foo", |d| set_image(d, IMAGE_V2));
+    settle(&mut c);
+    assert_eq!(ds_status(&c, "foo"), st(2, 2, 2, 2, 2, 0, 0));
+    let pods = live_ds_pods(&c, "foo");
+    assert_eq!(pods.len(), 2);
+    assert!(pods.iter().all(|p| pod_image(p) == IMAGE_V2));
+}
+
 // SPEC-upstream §3 consequence: during a surge the node counts by its OLD pod (ready, not updated).
 #[test]
 fn status_during_surge_counts_oldest_pod() {

@@ -378,9 +378,9 @@ pub(crate) fn sync_nodes(
 }
 
 /// `updateDaemonSetStatus`: the counters of SPEC-upstream §3 (summed per node by the cache), written
-/// only when they change; requeues for the next pod to pass minReadySeconds.
+/// only when they change; requeues for the next pod to pass minReadySeconds (SPEC-upstream §1.8).
 fn update_status(cluster: &mut Cluster, cache: &DaemonSetCache, cx: &Context) {
-    if let Some(due) = cache.next_status_due() {
+    if let Some(due) = cache.next_requeue() {
         cluster.schedule_at_once(due, Timer::ResyncDaemonSets);
     }
     let c = cache.status;

@@ -64,8 +64,9 @@ impl StatusCounts {
 #[derive(Clone, Debug, Default, PartialEq)]
 struct Verdict {
     status: StatusCounts,
-    /// When the oldest pod becomes available (the status requeue, `+1s` like upstream's `AddAfter`).
-    status_due: Option<i64>,
+    /// When a pod that turned Ready passes minReadySeconds: upstream enqueues the DaemonSet then
+    /// (minReadySeconds + 1s after the pod turned Ready), so status and a surge rollout move on.
+    requeue_at: Option<i64>,
     /// The node's part in `rollingUpdate`.
     rollout: NodeRollout,
     /// The next instant any pod here changes availability (minReadySeconds passing).
@@ -123,8 +124,8 @@ pub(crate) struct DaemonSetCache {
     pub manage_pending: BTreeSet<String>,
     /// (instant, node): when a node's verdict changes with the clock alone.
     flips: BTreeSet<(i64, String)>,
-    /// (instant, node): the status requeues.
-    status_dues: BTreeSet<(i64, String)>,
+    /// (instant, node): the minReadySeconds requeues.
+    requeues: BTreeSet<(i64, String)>,
     /// The sum of every node's status counts.
     pub status: StatusCounts,
     /// The `rollingUpdate` classes.
@@ -374,7 +375,7 @@ impl DaemonSetCache {
     fn tally(&mut self, name: &str, v: &Verdict, sign: i32) {
         self.status.add(&v.status, sign);
         let key = |at: i64| (at, name.to_string());
-        set_membership(&mut self.status_dues, v.status_due.map(key), sign);
+        set_membership(&mut self.requeues, v.requeue_at.map(key), sign);
         set_membership(&mut self.flips, v.flips_at.map(key), sign);
         let r = &v.rollout;
         let t = &mut self.rollout;
@@ -401,9 +402,9 @@ impl DaemonSetCache {
         work
     }
 
-    /// The earliest status requeue, if any pod is ready but not yet available.
-    pub fn next_status_due(&self) -> Option<i64> {
-        self.status_dues.first().map(|(at, _)| *at)
+    /// The earliest minReadySeconds requeue, if any pod is Ready but not yet available.
+    pub fn next_requeue(&self) -> Option<i64> {
+        self.requeues.first().map(|(at, _)| *at)
     }
 
     /// The live (not terminating) pod of a node that `rollingUpdate` classified as old.
@@ -451,7 +452,7 @@ impl DaemonSetCache {
             self.rollout, fresh.rollout,
             "DaemonSet cache rollout diverged"
         );
-        assert_eq!(self.status_dues, fresh.status_dues);
+        assert_eq!(self.requeues, fresh.requeues);
     }
 }
 
@@ -478,13 +479,9 @@ fn verdict(entry: &NodeEntry, cx: &Context) -> Verdict {
         v.status.desired = 1;
         if let Some(oldest) = pods.iter().min_by(|a, b| oldest_first(a, b)) {
             v.status.current = 1;
-            if let Some(since) = ready_since_ms(oldest) {
+            if is_pod_ready(oldest) {
                 v.status.ready = 1;
-                if cx.is_available(oldest) {
-                    v.status.available = 1;
-                } else {
-                    v.status_due = Some(since + i64::from(cx.min_ready) * 1000 + 1000);
-                }
+                v.status.available = i32::from(cx.is_available(oldest));
             }
             v.status.updated = i32::from(cx.is_updated(oldest));
         }
@@ -494,6 +491,12 @@ fn verdict(entry: &NodeEntry, cx: &Context) -> Verdict {
     if !pods.is_empty() || placement.should_run {
         v.rollout = classify(pods, placement.should_run, cx);
     }
+    v.requeue_at = pods
+        .iter()
+        .filter(|p| !cx.is_available(p))
+        .filter_map(|p| ready_since_ms(p))
+        .map(|since| since + i64::from(cx.min_ready) * 1000 + 1000)
+        .min();
     if cx.min_ready > 0 {
         v.flips_at = pods
             .iter()
