@@ -1,7 +1,7 @@
 // The demo DaemonSet: pods on the two workers only; invalid YAML; the terminal.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveDist, launch, openPlayground, screenshot, pause, runInTerminal, podChips } from './harness.mjs';
+import { serveDist, launch, openPlayground, screenshot, pause, runInTerminal, podChips, fillEditor } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serveDist(); browser = await launch(); });
@@ -40,7 +40,7 @@ test('invalid YAML shows an inline error and changes nothing', async () => {
   await settleDemo(page);
   const before = await podChips(page);
   const clock = await page.getByLabel('Clock').textContent();
-  await page.getByLabel('Manifest YAML').fill('apiVersion: apps/v1\nkind: DaemonSet\nmetadata: [oops\n');
+  await fillEditor(page, 'apiVersion: apps/v1\nkind: DaemonSet\nmetadata: [oops\n');
   await page.getByRole('button', { name: 'Apply', exact: true }).click();
   const error = page.getByRole('alert');
   await error.waitFor();

@@ -2,7 +2,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { deflateRawSync } from 'node:zlib';
-import { serveDist, launch, openPlayground, screenshot, pause, runInTerminal, podChips } from './harness.mjs';
+import { serveDist, launch, openPlayground, screenshot, pause, runInTerminal, podChips, editorText, fillEditor } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serveDist(); browser = await launch(); });
@@ -144,8 +144,7 @@ test('a reload restores the autosave; Reset clears it', async () => {
   await pause(page);
   await runInTerminal(page, 'sim node add kind-worker3');
   await runInTerminal(page, 'kubectl label nodes kind-worker color=blue');
-  const editor = page.getByLabel('Manifest YAML');
-  await editor.fill((await editor.inputValue()).replace('image: busybox', 'image: busybox:1.36'));
+  await fillEditor(page, (await editorText(page)).replace('image: busybox', 'image: busybox:1.36'));
   await page.getByRole('button', { name: 'Apply', exact: true }).click();
   await page.locator('.term-output', { hasText: 'daemonset.apps/demo configured' }).waitFor();
   for (let i = 0; i < 5; i++) await step(page);
@@ -155,7 +154,7 @@ test('a reload restores the autosave; Reset clears it', async () => {
   await page.locator('.node[data-node="kind-worker3"]').waitFor();
   assert.deepEqual(await snapshot(page), expected);
   assert.match(await page.locator('.node[data-node="kind-worker"]').textContent(), /color=blue/);
-  assert.match(await page.getByLabel('Manifest YAML').inputValue(), /image: busybox:1\.36/, 'the editor shows the last applied manifest');
+  assert.match(await editorText(page), /image: busybox:1\.36/, 'the editor shows the last applied manifest');
   await page.getByRole('button', { name: 'Reset', exact: true }).click();
   await page.waitForFunction(() => !document.querySelector('.node[data-node="kind-worker3"]'));
   assert.equal(await page.evaluate(() => localStorage.getItem('dsplay:state')), null, 'Reset clears the autosave');

@@ -105,3 +105,18 @@ export async function runInTerminal(page, line) {
 export async function podChips(page, selector = '[data-pod]') {
   return page.locator(selector).evaluateAll((els) => els.map((e) => ({ ...e.dataset })));
 }
+
+/**
+ * The manifest editor's text. CodeMirror renders one `.cm-line` per line (all of them for a
+ * manifest of a few screens; longer ones are rendered only around the viewport).
+ */
+export async function editorText(page) {
+  return (await page.getByLabel('Manifest YAML').locator('.cm-line').allTextContents()).join('\n');
+}
+
+/** Replaces the manifest editor's text as a user pasting would: select all, then insert. */
+export async function fillEditor(page, text) {
+  await page.getByLabel('Manifest YAML').click();
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.insertText(text);
+}

@@ -3,7 +3,7 @@
 // Opt-in (slow): DSPLAY_PERF=1 node --test tests/e2e/perf.test.mjs  (DSPLAY_PERF_NODES=200 by default).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveDist, launch, openPlayground, screenshot, pause, runInTerminal } from './harness.mjs';
+import { serveDist, launch, openPlayground, screenshot, pause, runInTerminal, fillEditor } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serveDist(); browser = await launch(); });
@@ -25,8 +25,7 @@ function nodeManifests(n) {
 test(`frame time with ${NODES} nodes rolling at 16x`, { timeout: 900_000, skip: !process.env.DSPLAY_PERF && 'opt-in: set DSPLAY_PERF=1' }, async () => {
   const page = await openPlayground(browser, server.url);
   await pause(page);
-  const editor = page.getByLabel('Manifest YAML');
-  await editor.fill(nodeManifests(EXTRA_NODES));
+  await fillEditor(page, nodeManifests(EXTRA_NODES));
   let t = Date.now();
   await page.getByRole('button', { name: 'Apply', exact: true }).click({ timeout: 600_000 });
   await page.locator(`.node[data-node="${LAST}"]`).waitFor({ timeout: 600_000 });

@@ -1,7 +1,7 @@
 // Placement changes seen in the browser: a nodeSelector applied from the editor, and a NoExecute taint.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveDist, launch, openPlayground, screenshot, pause, runInTerminal, podChips } from './harness.mjs';
+import { serveDist, launch, openPlayground, screenshot, pause, runInTerminal, podChips, editorText, fillEditor } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serveDist(); browser = await launch(); });
@@ -27,10 +27,9 @@ test('editing the manifest to add a nodeSelector and pressing Apply makes the po
   const page = await openPlayground(browser, server.url);
   await stepUntil(page, allReadyOn(['kind-worker', 'kind-worker2']), 'demo pods ready on both workers');
   await runInTerminal(page, 'kubectl label node kind-worker2 gpu=cuda');
-  const editor = page.getByLabel('Manifest YAML');
-  const yaml = await editor.inputValue();
+  const yaml = await editorText(page);
   assert.match(yaml, /\n    spec:\n/, 'the demo manifest has a pod template spec');
-  await editor.fill(yaml.replace('\n    spec:\n', '\n    spec:\n      nodeSelector:\n        gpu: cuda\n'));
+  await fillEditor(page, yaml.replace('\n    spec:\n', '\n    spec:\n      nodeSelector:\n        gpu: cuda\n'));
   await page.getByRole('button', { name: 'Apply', exact: true }).click();
   await page.waitForFunction(() => /daemonset\.apps\/demo configured/.test(document.querySelector('.term-output')?.textContent ?? ''));
   const pods = await stepUntil(page, allReadyOn(['kind-worker2']), 'only the labelled node keeps a demo pod');

@@ -1,17 +1,25 @@
 //! `cargo xtask dist`: the self-contained static site in `dist/`.
 //!
 //! Layout (relative URLs only, so any static host can serve the folder as is):
-//! `index.html`, `style.css` (and anything else in `web/`), `dsplay_web.js`, `dsplay_web_bg.wasm`.
+//! `index.html`, `style.css` (and anything else in `web/`), `dsplay_web.js`, `dsplay_web_bg.wasm`,
+//! and `editor.js`: the CodeMirror editor, bundled from `web/editor/` and its npm packages by esbuild.
 
 use crate::{root, setup, sh, Result};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+/// The editor bundle's source folder: built into `dist/editor.js`, not copied as is.
+const EDITOR_SOURCE: &str = "web/editor";
+
 /// Builds the wasm app in release mode and writes `dist/`; returns its path.
 pub fn run() -> Result<PathBuf> {
     setup::build_tools()?;
     let root = root();
-    let pkg = root.join("target/wasm-pkg");
+    // Honour CARGO_TARGET_DIR, so parallel builds with their own target dirs do not share it.
+    let pkg = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root.join("target"))
+        .join("wasm-pkg");
     sh(Command::new("wasm-pack")
         .args([
             "build",
@@ -36,6 +44,7 @@ pub fn run() -> Result<PathBuf> {
     for file in ["dsplay_web.js", "dsplay_web_bg.wasm"] {
         copy(&pkg.join(file), &dist.join(file))?;
     }
+    bundle_editor(&dist.join("editor.js"))?;
     report_sizes(&dist);
     Ok(dist)
 }
@@ -50,7 +59,22 @@ fn copy(from: &Path, to: &Path) -> Result {
         .map_err(|e| format!("copying {} to {}: {e}", from.display(), to.display()))
 }
 
-/// Copies the static assets, skipping what only the build needs (npm sources, e2e tests).
+/// Bundles the editor (CodeMirror and its npm packages) into one minified ES module.
+fn bundle_editor(out: &Path) -> Result {
+    sh(Command::new(root().join("node_modules/.bin/esbuild"))
+        .arg(format!("{EDITOR_SOURCE}/index.js"))
+        .args([
+            "--bundle",
+            "--minify",
+            "--format=esm",
+            "--target=es2020",
+            "--log-level=warning",
+        ])
+        .arg(format!("--outfile={}", out.display())))
+}
+
+/// Copies the static assets, skipping what only the build needs (npm sources, the editor's
+/// source).
 fn copy_dir(from: &Path, to: &Path) -> Result {
     std::fs::create_dir_all(to).map_err(|e| format!("creating {}: {e}", to.display()))?;
     let entries =
@@ -62,6 +86,9 @@ fn copy_dir(from: &Path, to: &Path) -> Result {
             continue;
         }
         let path = entry.path();
+        if path == root().join(EDITOR_SOURCE) {
+            continue;
+        }
         if path.is_dir() {
             copy_dir(&path, &to.join(&name))?;
         } else {

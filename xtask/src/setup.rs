@@ -3,8 +3,10 @@
 //! apt): wasm-pack's own binary downloads are never triggered (`--mode no-install` everywhere).
 //!
 //! Deliberately absent: `wasm-opt`. Debian's binaryen is too old to parse today's wasm and the
-//! crates.io `wasm-opt` crate takes ~24 minutes to build; with `strip = true` in the release
-//! profile the gzip size is about the same without it (see DESIGN.md).
+//! crates.io `wasm-opt` crate takes ~24 minutes to build. npm's `binaryen` 132 works (with
+//! `--enable-bulk-memory --enable-nontrapping-float-to-int` at least), but measured on this app
+//! (2026-12-03) `-Oz`, `-Os` and `-O2` shrink the raw wasm 10–14% and *grow* it gzipped by ~22%
+//! (~800 KB → 970–987 KB), while `-O1` saves 2% gzipped (15 KB) for ~30 s per build: not worth it.
 
 use crate::{output_of, root, sh, Result};
 use std::path::Path;
@@ -19,14 +21,17 @@ pub fn all() -> Result {
     test_tools()
 }
 
-/// What `cargo xtask dist` needs: the wasm target, wasm-pack and a matching wasm-bindgen-cli.
+/// What `cargo xtask dist` needs: the wasm target, wasm-pack, a matching wasm-bindgen-cli, and
+/// node with the npm packages (esbuild and CodeMirror, for the editor bundle).
 pub fn build_tools() -> Result {
     rust_target()?;
     wasm_pack()?;
-    wasm_bindgen_cli()
+    wasm_bindgen_cli()?;
+    node_packages()
 }
 
-/// What the browser tests need: Debian Chromium + chromedriver, node and the npm packages.
+/// What the browser tests need besides the build tools: Debian Chromium + chromedriver (and the
+/// npm packages: `playwright-core`).
 pub fn test_tools() -> Result {
     chromium()?;
     node_packages()

@@ -216,13 +216,17 @@ pub fn diagnose_rollout(
             problems.push((p, f));
         }
     };
+    // The DaemonSet's pods by target node, grouped once (the UI diagnoses on every refresh).
+    let mut pods_by_node: std::collections::BTreeMap<String, Vec<&Pod>> = Default::default();
+    for pod in store.pods_owned_by(&uid) {
+        if let Some(node) = target_node_name(pod) {
+            pods_by_node.entry(node).or_default().push(pod);
+        }
+    }
     for node in store.nodes() {
         let node_name = node.metadata.name.clone().unwrap_or_default();
         let placement = node_should_run_daemon_pod(node, ds);
-        let pods: Vec<&Pod> = store
-            .pods_owned_by(&uid)
-            .filter(|p| target_node_name(p).as_deref() == Some(node_name.as_str()))
-            .collect();
+        let pods: Vec<&Pod> = pods_by_node.remove(&node_name).unwrap_or_default();
         if !placement.should_run && pods.is_empty() {
             continue;
         }

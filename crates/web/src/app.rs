@@ -10,6 +10,7 @@ use crate::components::shortcuts::ShortcutsSheet;
 use crate::components::status_bar::StatusBar;
 use crate::components::terminal::Terminal;
 use crate::components::time_controls::TimeControls;
+use crate::components::timeline::Timeline;
 use crate::demo::DEMO_DAEMON_SET;
 use crate::persist::{parse_advance_entry, PageParams, Saved, LONG_URL, STORAGE_KEY};
 use crate::state::{Action, State};
@@ -56,7 +57,7 @@ pub fn app() -> Html {
         use_shortcuts(state.dispatcher(), on_key);
     }
     use_autosave(&state, params.embed);
-    use_message_api(&state);
+    use_message_api(&state, &params);
 
     let dispatch = |f: fn(()) -> Action| {
         let d = state.dispatcher();
@@ -128,6 +129,13 @@ pub fn app() -> Html {
             on_toggle={dispatch(|_| Action::TogglePlay)} on_step={dispatch(|_| Action::Step)}
             {on_reset} {on_speed} />
     };
+    let timeline = html! {
+        <Timeline started={state.started} at_ms={state.elapsed_ms()} latest_ms={state.latest().elapsed_ms()}
+            marks={state.latest().marks.clone()} warnings={state.latest().warnings.clone()}
+            viewing_past={state.viewing_past()}
+            on_seek={let d = state.dispatcher(); Callback::from(move |ms| d.dispatch(Action::Rewind(ms)))}
+            on_back={dispatch(|_| Action::BackToNow)} on_continue={dispatch(|_| Action::ContinueHere)} />
+    };
     let side_panels = html! {
         <>
             if let Some(node) = state.selected.clone() {
@@ -155,6 +163,7 @@ pub fn app() -> Html {
                     {time_controls}
                 </header>
             }
+            {timeline}
             if let Some(text) = state.notice.clone() {
                 <div class="notice" role="alert">
                     <span>{text.to_string()}</span>
@@ -419,14 +428,16 @@ fn copy_to_clipboard(_: &web_sys::Window, _: &str) {}
 
 /// The postMessage API: `{type: "dsplay:run", id, command}` runs `command`; the answer
 /// `{type: "dsplay:output", id, output, success}` goes to the parent window (to this window when
-/// not framed). Anything else is ignored.
+/// not framed). Anything else is ignored, and so is every request from another origin than the
+/// page's `origin=` parameter when it is given (replies then go to that origin only).
 #[hook]
-fn use_message_api(state: &UseReducerHandle<State>) {
+fn use_message_api(state: &UseReducerHandle<State>, params: &PageParams) {
     let dispatcher = state.dispatcher();
+    let accepted = params.clone();
     use_effect_with((), move |_| {
         let listener = web_sys::window().map(|window| {
             gloo::events::EventListener::new(&window, "message", move |e| {
-                if let Some((id, command)) = parse_message(e) {
+                if let Some((id, command)) = parse_message(e, &accepted) {
                     dispatcher.dispatch(Action::Remote { id, command });
                 }
             })
@@ -434,17 +445,22 @@ fn use_message_api(state: &UseReducerHandle<State>) {
         move || drop(listener)
     });
     let reply = state.reply.clone();
+    let target_origin = params.reply_origin().to_string();
     use_effect_with(reply.as_ref().map(|r| r.seq), move |_| {
         if let Some(reply) = reply {
-            post_reply(&reply);
+            post_reply(&reply, &target_origin);
         }
     });
 }
 
 #[cfg(target_arch = "wasm32")]
-fn parse_message(e: &web_sys::Event) -> Option<(String, String)> {
+fn parse_message(e: &web_sys::Event, params: &PageParams) -> Option<(String, String)> {
     use wasm_bindgen::JsCast;
-    let data = e.dyn_ref::<web_sys::MessageEvent>()?.data();
+    let event = e.dyn_ref::<web_sys::MessageEvent>()?;
+    if !params.accepts_origin(&event.origin()) {
+        return None;
+    }
+    let data = event.data();
     if !data.is_object() {
         return None;
     }
@@ -461,12 +477,12 @@ fn parse_message(e: &web_sys::Event) -> Option<(String, String)> {
 }
 
 #[cfg(not(target_arch = "wasm32"))]
-fn parse_message(_: &web_sys::Event) -> Option<(String, String)> {
+fn parse_message(_: &web_sys::Event, _: &PageParams) -> Option<(String, String)> {
     None
 }
 
 #[cfg(target_arch = "wasm32")]
-fn post_reply(reply: &crate::state::Reply) {
+fn post_reply(reply: &crate::state::Reply, target_origin: &str) {
     let Some(window) = web_sys::window() else {
         return;
     };
@@ -482,11 +498,11 @@ fn post_reply(reply: &crate::state::Reply) {
     set("output", reply.output.as_str().into());
     set("success", reply.success.into());
     let target = window.parent().ok().flatten().unwrap_or(window);
-    let _ = target.post_message(&message, "*");
+    let _ = target.post_message(&message, target_origin);
 }
 
 #[cfg(not(target_arch = "wasm32"))]
-fn post_reply(_: &crate::state::Reply) {}
+fn post_reply(_: &crate::state::Reply, _: &str) {}
 
 /// While `playing`, dispatches [`Action::Tick`] with the wall-clock time since the last tick.
 #[hook]
@@ -534,7 +550,11 @@ fn use_shortcuts(dispatcher: UseReducerDispatcher<State>, on_key: Callback<&'sta
                             matches!(
                                 el.tag_name().as_str(),
                                 "INPUT" | "TEXTAREA" | "SELECT" | "BUTTON"
-                            )
+                            ) || el
+                                .closest("[contenteditable='true']")
+                                .ok()
+                                .flatten()
+                                .is_some()
                         })
                         .unwrap_or(false);
                     if typing {

@@ -12,3 +12,4 @@ pub mod shortcuts;
 pub mod status_bar;
 pub mod terminal;
 pub mod time_controls;
+pub mod timeline;

@@ -13,6 +13,7 @@ pub mod export;
 pub mod model;
 pub mod persist;
 pub mod state;
+pub mod timeline;
 
 /// Entry point called by the generated JS glue: mounts the app into `#app` (or `<body>`).
 #[cfg(target_arch = "wasm32")]

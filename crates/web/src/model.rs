@@ -3,9 +3,10 @@
 //! **Architecture Invariant:** no Yew or DOM here, so it is unit-tested natively. Everything is
 //! sorted (nodes by name, pods by name, events newest first) so rendering is deterministic.
 
+use crate::timeline::Mark;
 use dsplay_api::quantity;
 use dsplay_api::types::{ControllerRevision, Event, Node, Pod};
-use dsplay_sim::Store;
+use dsplay_sim::{Cluster, Store};
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
@@ -324,7 +325,11 @@ fn event_rows<'a>(
     events: impl Iterator<Item = &'a Event>,
     now: chrono::DateTime<chrono::Utc>,
 ) -> Vec<EventRow> {
-    let mut rows: Vec<(chrono::DateTime<chrono::Utc>, u64, EventRow)> = events
+    // Pick the newest first, then build rows for those only: a long session has thousands of
+    // events and the list is rebuilt on every refresh.
+    let events: Vec<&Event> = events.collect();
+    let mut newest: Vec<(chrono::DateTime<chrono::Utc>, usize)> = events
+        .iter()
         .enumerate()
         .map(|(i, e)| {
             let at = e
@@ -334,6 +339,15 @@ fn event_rows<'a>(
                 .or_else(|| e.event_time.as_ref().map(|t| t.0))
                 .or_else(|| e.metadata.creation_timestamp.as_ref().map(|t| t.0))
                 .unwrap_or(now);
+            (at, i)
+        })
+        .collect();
+    newest.sort_by_key(|key| std::cmp::Reverse(*key));
+    newest.truncate(MAX_EVENTS);
+    newest
+        .into_iter()
+        .map(|(at, i)| {
+            let e = events[i];
             let kind = e
                 .involved_object
                 .kind
@@ -341,7 +355,7 @@ fn event_rows<'a>(
                 .unwrap_or_default()
                 .to_lowercase();
             let name = e.involved_object.name.clone().unwrap_or_default();
-            let row = EventRow {
+            EventRow {
                 type_: e.type_.clone().unwrap_or_else(|| "Normal".into()),
                 reason: e.reason.clone().unwrap_or_default(),
                 object: if kind.is_empty() {
@@ -351,13 +365,107 @@ fn event_rows<'a>(
                 },
                 message: e.message.clone().unwrap_or_default(),
                 age: format_age(now - at),
-            };
-            (at, i as u64, row)
+            }
+        })
+        .collect()
+}
+
+/// Every Warning event as a timeline mark, oldest first: where it first happened (virtual ms
+/// since `started`) and `Reason kind/name: message`, so the Timeline shows when things went wrong.
+pub fn warning_marks(store: &Store, started: chrono::DateTime<chrono::Utc>) -> Vec<Mark> {
+    let mut marks: Vec<Mark> = store
+        .events()
+        .filter(|e| e.type_.as_deref() == Some("Warning"))
+        .filter_map(|e| {
+            let at = e
+                .first_timestamp
+                .as_ref()
+                .or(e.last_timestamp.as_ref())
+                .map(|t| t.0)
+                .or_else(|| e.event_time.as_ref().map(|t| t.0))?;
+            let kind = e.involved_object.kind.as_deref().unwrap_or_default();
+            let label = format!(
+                "{} {}/{}: {}",
+                e.reason.as_deref().unwrap_or_default(),
+                kind.to_lowercase(),
+                e.involved_object.name.as_deref().unwrap_or_default(),
+                e.message.as_deref().unwrap_or_default()
+            );
+            Some(Mark::new((at - started).num_milliseconds(), &label))
         })
         .collect();
-    rows.sort_by_key(|r| std::cmp::Reverse((r.0, r.1)));
-    rows.truncate(MAX_EVENTS);
-    rows.into_iter().map(|(_, _, row)| row).collect()
+    marks.sort_by_key(|m| m.at_ms);
+    marks
+}
+
+/// One daemon pod of a DaemonSet being rolled out, as the Rollout panel lists it on its node.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RolloutPod {
+    /// `metadata.name`.
+    pub name: String,
+    /// The node it is meant for.
+    pub node: String,
+    /// `labels["controller-revision-hash"]` (empty if none).
+    pub revision: String,
+    /// Its hash is the DaemonSet's current revision (the template it should run).
+    pub new: bool,
+    /// The Ready condition is True.
+    pub ready: bool,
+    /// `metadata.deletionTimestamp` is set.
+    pub terminating: bool,
+    /// Ready but not yet available: whole seconds left of minReadySeconds (as `sim rollout`
+    /// counts them).
+    pub available_in: Option<i64>,
+}
+
+/// The daemon pods of DaemonSet `namespace/name`, by node then name, with what the Rollout panel
+/// shows per node: old or new revision and the minReadySeconds countdown. Empty if there is no
+/// such DaemonSet.
+pub fn rollout_pods(cluster: &Cluster, namespace: &str, name: &str) -> Vec<RolloutPod> {
+    use dsplay_sim::controller::daemonset::{history::current_hash, util};
+    let Some(ds) = cluster.store().daemon_set(namespace, name) else {
+        return Vec::new();
+    };
+    let hash = current_hash(cluster, ds).unwrap_or_default();
+    let min_ready = ds
+        .spec
+        .as_ref()
+        .and_then(|s| s.min_ready_seconds)
+        .unwrap_or(0);
+    let now = cluster.now_ms();
+    let uid = ds.metadata.uid.clone().unwrap_or_default();
+    let mut pods: Vec<RolloutPod> = cluster
+        .store()
+        .pods_owned_by(&uid)
+        .map(|pod| {
+            let revision = pod
+                .metadata
+                .labels
+                .as_ref()
+                .and_then(|l| l.get("controller-revision-hash").cloned())
+                .unwrap_or_default();
+            let ready_since = util::ready_since_ms(pod);
+            RolloutPod {
+                name: pod.metadata.name.clone().unwrap_or_default(),
+                node: util::target_node_name(pod).unwrap_or_default(),
+                new: !hash.is_empty() && revision == hash,
+                revision,
+                ready: ready_since.is_some(),
+                terminating: pod.metadata.deletion_timestamp.is_some(),
+                available_in: ready_since
+                    .filter(|_| !util::is_pod_available(pod, min_ready, now))
+                    .map(|since| available_in_secs(since, min_ready, now)),
+            }
+        })
+        .collect();
+    pods.sort_by(|a, b| (&a.node, &a.name).cmp(&(&b.node, &b.name)));
+    pods
+}
+
+/// Whole seconds until a pod Ready since `ready_since_ms` becomes available (Ready for more than
+/// `min_ready_seconds`), counted like `sim rollout`'s "available in Ns".
+pub fn available_in_secs(ready_since_ms: i64, min_ready_seconds: i32, now_ms: i64) -> i64 {
+    ((ready_since_ms + i64::from(min_ready_seconds) * 1000 - now_ms) / 1000 + 1).max(1)
 }
 
 /// kubectl's short human duration: `0s`, `45s`, `2m3s`, `5m`, `1h2m`, `3d4h`.
@@ -401,6 +509,70 @@ mod tests {
         for (secs, want) in cases {
             assert_eq!(format_age(chrono::Duration::seconds(secs)), want, "{secs}s");
         }
+    }
+
+    #[test]
+    fn warning_events_become_timeline_marks() {
+        let mut session = dsplay_kubectl::Session::new(dsplay_kubectl::SessionOptions {
+            seed: 1,
+            empty: false,
+        });
+        let started = session.cluster().now();
+        session.execute("sim image busybox:bad --pull fail");
+        session.execute(&crate::demo::apply_command(
+            &crate::demo::DEMO_DAEMON_SET.replace("image: busybox", "image: busybox:bad"),
+        ));
+        session.execute("sim advance 30s");
+        let marks = warning_marks(session.cluster().store(), started);
+        assert!(
+            marks
+                .iter()
+                .any(|m| m.label.starts_with("Failed pod/demo-")),
+            "{marks:?}"
+        );
+        assert!(marks.windows(2).all(|w| w[0].at_ms <= w[1].at_ms));
+        assert!(marks.iter().all(|m| (0..=30_000).contains(&m.at_ms)));
+    }
+
+    #[test]
+    fn the_countdown_reaches_one_second_not_zero() {
+        assert_eq!(available_in_secs(0, 10, 3_000), 8);
+        assert_eq!(available_in_secs(0, 10, 9_999), 1);
+        assert_eq!(available_in_secs(0, 10, 10_000), 1);
+    }
+
+    #[test]
+    fn rollout_pods_show_old_and_new_revisions_and_the_min_ready_countdown() {
+        let mut session = dsplay_kubectl::Session::new(dsplay_kubectl::SessionOptions {
+            seed: 1,
+            empty: false,
+        });
+        let manifest =
+            crate::demo::DEMO_DAEMON_SET.replacen("spec:\n", "spec:\n  minReadySeconds: 10\n", 1);
+        assert_ne!(manifest, crate::demo::DEMO_DAEMON_SET);
+        session.execute(&crate::demo::apply_command(&manifest));
+        session.execute("sim settle");
+        session.execute("kubectl set image ds/demo demo=busybox:new");
+        let mut seen = Vec::new();
+        for _ in 0..40 {
+            session.execute("sim advance 1s");
+            let pods = rollout_pods(session.cluster(), "default", "demo");
+            if let Some(p) = pods.iter().find(|p| p.new && p.available_in.is_some()) {
+                seen.push(p.available_in.unwrap_or_default());
+            }
+            if pods.iter().any(|p| !p.new) && pods.iter().any(|p| p.new) {
+                assert!(pods.windows(2).all(|w| w[0].node <= w[1].node));
+            }
+        }
+        assert!(seen.contains(&10) || seen.contains(&9), "{seen:?}");
+        assert!(seen.contains(&1), "{seen:?}");
+        let done = rollout_pods(session.cluster(), "default", "demo");
+        assert_eq!(done.len(), 2);
+        assert!(
+            done.iter().all(|p| p.new && p.available_in.is_none()),
+            "{done:?}"
+        );
+        assert!(rollout_pods(session.cluster(), "default", "nope").is_empty());
     }
 
     #[test]

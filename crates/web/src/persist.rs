@@ -110,6 +110,10 @@ pub struct PageParams {
     pub script: Option<String>,
     /// A share link's state (`s=`).
     pub shared: Option<String>,
+    /// `origin=`: the only origin the postMessage API answers (requests from others are ignored,
+    /// replies are posted to it only); normalized by [`normalize_origin`], or kept as given if it
+    /// is not an origin, so that it matches no sender. `None`: any origin (the default).
+    pub origin: Option<String>,
 }
 
 impl PageParams {
@@ -125,12 +129,50 @@ impl PageParams {
                     "readonly" => params.readonly = true,
                     "script" => params.script = Some(percent_decode(value)),
                     HASH_KEY => params.shared = Some(value.to_string()),
+                    "origin" => {
+                        let raw = percent_decode(value);
+                        params.origin = Some(normalize_origin(&raw).unwrap_or(raw));
+                    }
                     _ => {}
                 }
             }
         }
         params
     }
+
+    /// Whether a postMessage request from `origin` (the event's `origin`) may run.
+    pub fn accepts_origin(&self, origin: &str) -> bool {
+        self.origin.as_deref().is_none_or(|only| only == origin)
+    }
+
+    /// The target origin of postMessage replies: the `origin=` parameter, else `*`.
+    pub fn reply_origin(&self) -> &str {
+        self.origin.as_deref().unwrap_or("*")
+    }
+}
+
+/// `text` as browsers serialize an origin (`MessageEvent.origin`): `http(s)://host[:port]`,
+/// lowercase, without a trailing `/` and without the scheme's default port. `None` if `text` is
+/// not such an origin (another scheme, a path, a query, credentials, spaces).
+pub fn normalize_origin(text: &str) -> Option<String> {
+    let text = text.trim().to_ascii_lowercase();
+    let (scheme, rest) = text.split_once("://")?;
+    let default_port = match scheme {
+        "https" => ":443",
+        "http" => ":80",
+        _ => return None,
+    };
+    let authority = rest.strip_suffix('/').unwrap_or(rest);
+    let valid = !authority.is_empty()
+        && !authority.starts_with(':')
+        && authority
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-.:[]".contains(c));
+    if !valid {
+        return None;
+    }
+    let host = authority.strip_suffix(default_port).unwrap_or(authority);
+    Some(format!("{scheme}://{host}"))
 }
 
 /// Decodes `%XX` escapes and `+` (as a space), keeping invalid escapes as they are.
@@ -223,6 +265,49 @@ mod tests {
         assert_eq!(PageParams::parse("", ""), PageParams::default());
         assert_eq!(percent_decode("100%"), "100%");
         assert_eq!(percent_decode("%zz%4"), "%zz%4");
+    }
+
+    #[test]
+    fn the_origin_parameter_limits_who_may_post() {
+        let any = PageParams::parse("?embed", "");
+        assert!(any.accepts_origin("https://anyone.example"));
+        assert_eq!(any.reply_origin(), "*");
+        let only = PageParams::parse("?embed&origin=https%3A%2F%2FDocs.Example%3A443%2F", "");
+        assert_eq!(only.origin.as_deref(), Some("https://docs.example"));
+        assert!(only.accepts_origin("https://docs.example"));
+        assert!(!only.accepts_origin("https://evil.example"));
+        assert!(!only.accepts_origin("http://docs.example"));
+        assert_eq!(only.reply_origin(), "https://docs.example");
+        let hash = PageParams::parse("", "#embed&origin=http://localhost:8000");
+        assert!(hash.accepts_origin("http://localhost:8000"));
+        // Not an origin: kept as given, so it matches no sender.
+        let bad = PageParams::parse("?origin=https://docs.example/page", "");
+        assert_eq!(bad.origin.as_deref(), Some("https://docs.example/page"));
+        assert!(!bad.accepts_origin("https://docs.example"));
+    }
+
+    #[test]
+    fn origins_are_normalized_like_browsers_serialize_them() {
+        let n = |t: &str| normalize_origin(t);
+        assert_eq!(n("https://a.example"), Some("https://a.example".into()));
+        assert_eq!(n(" HTTP://A.example:80/ "), Some("http://a.example".into()));
+        assert_eq!(
+            n("http://127.0.0.1:8080"),
+            Some("http://127.0.0.1:8080".into())
+        );
+        assert_eq!(n("https://[::1]:8443"), Some("https://[::1]:8443".into()));
+        for bad in [
+            "*",
+            "null",
+            "a.example",
+            "ftp://a.example",
+            "https://",
+            "https://a/b",
+            "https://u@a",
+            "https://a?x",
+        ] {
+            assert_eq!(n(bad), None, "{bad}");
+        }
     }
 
     #[test]

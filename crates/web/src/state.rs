@@ -2,8 +2,9 @@
 //! cluster goes through `Session::execute` (so it is echoed in the terminal) or the virtual clock.
 
 use crate::demo::{apply_command, DEMO_DAEMON_SET};
-use crate::model::ClusterModel;
+use crate::model::{rollout_pods, warning_marks, ClusterModel, RolloutPod};
 use crate::persist::{advance_entry, parse_advance_entry, Saved};
+use crate::timeline::{cut_log, Mark};
 use chrono::{DateTime, Utc};
 use dsplay_kubectl::{CommandOutput, Session, SessionOptions};
 use dsplay_sim::explain::{NodeExplanation, RolloutDiagnosis};
@@ -48,6 +49,13 @@ pub enum Action {
         /// The command line.
         command: String,
     },
+    /// Show the session as it was this many virtual milliseconds after it started (pauses the
+    /// clock; the latest instant or later goes back to now).
+    Rewind(i64),
+    /// Leave the past: the latest state, exactly as it was.
+    BackToNow,
+    /// Fork at the instant shown: later log entries are dropped and the clock plays.
+    ContinueHere,
 }
 
 /// The answer to an [`Action::Remote`].
@@ -70,6 +78,17 @@ pub struct DsExplanation {
     pub daemon_set: String,
     /// The explanation, or the error text.
     pub result: Result<NodeExplanation, String>,
+}
+
+/// A DaemonSet being rolled out (or stuck), as the Rollout panel shows it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RolloutView {
+    /// `namespace/name`.
+    pub daemon_set: String,
+    /// `sim rollout`'s diagnosis: budget, nodes, problems and fixes.
+    pub diagnosis: RolloutDiagnosis,
+    /// Its daemon pods by node, with old/new revision and the minReadySeconds countdown.
+    pub pods: Vec<RolloutPod>,
 }
 
 /// What the components render.
@@ -100,8 +119,17 @@ pub struct State {
     pub seed: u64,
     /// The replayable log: every command and every clock advance, in order.
     pub log: Rc<Vec<String>>,
+    /// Where each log entry ended: virtual ms since `started`, one per entry of `log`.
+    ends: Rc<Vec<i64>>,
+    /// Every command of `log` on the timeline.
+    pub marks: Rc<Vec<Mark>>,
+    /// Every Warning event in the store on the timeline.
+    pub warnings: Rc<Vec<Mark>>,
     /// The last log entry was written by the clock (so the next tick may be merged into it).
     last_is_tick: bool,
+    /// While the timeline shows the past, the latest state (kept whole, so "Back to now" is
+    /// exact and needs no replay); `None` when showing now.
+    present: Option<Rc<State>>,
     /// A message for the user (corrupted storage or link, ...).
     pub notice: Option<Rc<str>>,
     /// The answer to the last postMessage command.
@@ -111,7 +139,7 @@ pub struct State {
     /// Per DaemonSet, the verdict for the selected node.
     pub explanations: Rc<Vec<DsExplanation>>,
     /// DaemonSets being updated or stuck, with the diagnosis.
-    pub rollouts: Rc<Vec<(String, RolloutDiagnosis)>>,
+    pub rollouts: Rc<Vec<RolloutView>>,
     /// (store resourceVersion, whole virtual second) the views were last computed at.
     refreshed_at: (u64, i64),
 }
@@ -165,7 +193,11 @@ impl State {
             show_system: true,
             seed: saved.seed,
             log: Rc::new(Vec::new()),
+            ends: Rc::default(),
+            marks: Rc::default(),
+            warnings: Rc::default(),
             last_is_tick: false,
+            present: None,
             notice: None,
             reply: None,
             selected: None,
@@ -195,13 +227,78 @@ impl State {
         })
     }
 
-    /// The log to save or share.
+    /// The log to save or share: the latest one, also while the timeline shows the past (until
+    /// the user forks, the later entries are still the session).
     pub fn saved(&self) -> Saved {
+        let latest = self.latest();
         Saved {
-            seed: self.seed,
-            log: self.log.to_vec(),
+            seed: latest.seed,
+            log: latest.log.to_vec(),
             playing: self.playing,
         }
+    }
+
+    /// The state at the latest instant: this one, or the one kept while showing the past.
+    pub fn latest(&self) -> &State {
+        self.present.as_deref().unwrap_or(self)
+    }
+
+    /// The timeline shows the past (and the banner offers to continue from it or go back).
+    pub fn viewing_past(&self) -> bool {
+        self.present.is_some()
+    }
+
+    /// Virtual milliseconds since the session started.
+    pub fn elapsed_ms(&self) -> i64 {
+        (self.now - self.started).num_milliseconds()
+    }
+
+    /// The session as it was `at_ms` after it started: the log cut at that instant, replayed.
+    /// `None` when that is now already (nothing to change).
+    fn rewound(&self, at_ms: i64) -> Option<State> {
+        let latest = self.latest();
+        if at_ms >= latest.elapsed_ms() {
+            return self.viewing_past().then(|| self.back_to_now());
+        }
+        if self.viewing_past() && at_ms == self.elapsed_ms() {
+            return None;
+        }
+        let log = cut_log(&latest.log, &latest.ends, at_ms.max(0));
+        let mut past = State::restore(&Saved {
+            seed: latest.seed,
+            log,
+            playing: false,
+        });
+        past.keep_settings(self);
+        past.present = Some(
+            self.present
+                .clone()
+                .unwrap_or_else(|| Rc::new(self.clone())),
+        );
+        Some(past)
+    }
+
+    /// The latest state, paused, with the current view settings.
+    fn back_to_now(&self) -> State {
+        let mut now = self.latest().clone();
+        now.keep_settings(self);
+        now.playing = false;
+        now
+    }
+
+    /// Carries what the user set about the view (not the cluster) over to `self`.
+    fn keep_settings(&mut self, from: &State) {
+        self.speed = from.speed;
+        self.show_system = from.show_system;
+        self.selected = from.selected.clone();
+        self.notice = from.notice.clone();
+        self.reply = from.reply.clone();
+        self.refreshed_at = (u64::MAX, i64::MIN);
+    }
+
+    /// Virtual milliseconds since the session started, read from the session's clock.
+    fn clock_ms(&self) -> i64 {
+        (self.session.borrow().cluster().now() - self.started).num_milliseconds()
     }
 
     /// Runs `line` and returns the outputs' text and whether every command succeeded (the
@@ -220,8 +317,12 @@ impl State {
     /// Runs `line` through the interpreter and echoes it in the terminal.
     fn run(&mut self, line: &str) -> bool {
         Rc::make_mut(&mut self.log).push(line.to_string());
+        let start = self.clock_ms();
+        Rc::make_mut(&mut self.marks).push(Mark::new(start, line));
         self.last_is_tick = false;
         let outputs = self.session.borrow_mut().execute(line);
+        let end = self.clock_ms();
+        Rc::make_mut(&mut self.ends).push(end);
         let success = outputs.iter().all(|o| o.success);
         let terminal = Rc::make_mut(&mut self.terminal);
         terminal.extend(outputs);
@@ -248,12 +349,18 @@ impl State {
     fn advance(&mut self, d: Duration) {
         self.session.borrow_mut().cluster_mut().advance(d);
         let ms = d.as_millis() as u64;
+        let end = self.clock_ms();
         let log = Rc::make_mut(&mut self.log);
+        let ends = Rc::make_mut(&mut self.ends);
         match log.last().and_then(|e| parse_advance_entry(e)) {
             Some(previous) if self.last_is_tick => {
-                *log.last_mut().expect("just seen") = advance_entry(previous + ms)
+                *log.last_mut().expect("just seen") = advance_entry(previous + ms);
+                *ends.last_mut().expect("one end per entry") = end;
             }
-            _ => log.push(advance_entry(ms)),
+            _ => {
+                log.push(advance_entry(ms));
+                ends.push(end);
+            }
         }
         self.last_is_tick = true;
     }
@@ -269,6 +376,10 @@ impl State {
         }
         self.refreshed_at = key;
         self.model = Rc::new(ClusterModel::from_store(cluster.store(), self.now));
+        let warnings = warning_marks(cluster.store(), self.started);
+        if *self.warnings != warnings {
+            self.warnings = Rc::new(warnings);
+        }
         self.ds_table = Rc::from(get_ds_all_namespaces(cluster.store(), self.now));
         let mut names: Vec<(String, String)> = cluster
             .store()
@@ -284,12 +395,21 @@ impl State {
         self.rollouts = Rc::new(
             names
                 .iter()
+                .filter(|(ns, name)| !rollout_settled(cluster, ns, name))
                 .filter_map(|(ns, name)| {
                     let d = dsplay_sim::explain::diagnose_rollout(cluster, ns, name).ok()?;
-                    // An update in progress (pods of an older revision left) or anything stuck;
-                    // not the first creation of pods.
-                    let busy = d.updated < d.desired || !d.problems.is_empty();
-                    busy.then(|| (format!("{ns}/{name}"), d))
+                    let pods = rollout_pods(cluster, ns, name);
+                    // An update in progress (pods of an older revision left), pods still
+                    // counting minReadySeconds down, or anything stuck; not the first creation
+                    // of pods without minReadySeconds.
+                    let busy = d.updated < d.desired
+                        || !d.problems.is_empty()
+                        || pods.iter().any(|p| p.available_in.is_some());
+                    busy.then(|| RolloutView {
+                        daemon_set: format!("{ns}/{name}"),
+                        diagnosis: d,
+                        pods,
+                    })
                 })
                 .collect(),
         );
@@ -306,6 +426,32 @@ impl State {
             None => Vec::new(),
         });
     }
+}
+
+/// A DaemonSet whose status says its rollout is complete and healthy (every desired node has an
+/// updated, available pod, nothing misscheduled, the spec observed) and without minReadySeconds
+/// countdowns: the Rollout panel has nothing to show, so the per-node diagnosis is skipped (it is
+/// the costliest part of a refresh with many nodes).
+fn rollout_settled(cluster: &dsplay_sim::Cluster, namespace: &str, name: &str) -> bool {
+    let Some(ds) = cluster.store().daemon_set(namespace, name) else {
+        return true;
+    };
+    let min_ready = ds
+        .spec
+        .as_ref()
+        .and_then(|s| s.min_ready_seconds)
+        .unwrap_or(0);
+    let Some(status) = ds.status.as_ref() else {
+        return false;
+    };
+    let desired = status.desired_number_scheduled;
+    min_ready == 0
+        && status.observed_generation == ds.metadata.generation
+        && status.current_number_scheduled == desired
+        && status.number_ready == desired
+        && status.number_available.unwrap_or(0) == desired
+        && status.updated_number_scheduled.unwrap_or(0) == desired
+        && status.number_misscheduled == 0
 }
 
 /// The text `kubectl get ds -A` prints, from kubectl's own printer. Called directly rather than
@@ -331,6 +477,14 @@ impl Reducible for State {
 
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
         let mut next = (*self).clone();
+        // Changing the cluster while the timeline shows the past forks there: the later entries
+        // are dropped with the kept present.
+        if matches!(
+            action,
+            Action::Run(_) | Action::Apply(_) | Action::Step | Action::Remote { .. }
+        ) {
+            next.present = None;
+        }
         match action {
             Action::Run(line) => {
                 if line.trim().is_empty() {
@@ -358,20 +512,15 @@ impl Reducible for State {
                     .unwrap_or(Duration::from_secs(1));
                 next.advance(d);
             }
-            Action::TogglePlay => next.playing = !next.playing,
+            Action::TogglePlay => next.playing = next.present.take().is_some() || !next.playing,
             Action::SetSpeed(speed) => {
                 next.speed = speed.clamp(SPEEDS[0], SPEEDS[SPEEDS.len() - 1])
             }
             Action::Reset => {
-                let fresh = State::new();
-                next = State {
-                    playing: self.playing,
-                    speed: self.speed,
-                    show_system: self.show_system,
-                    selected: self.selected.clone(),
-                    ..fresh
-                };
-                next.refreshed_at = (u64::MAX, i64::MIN);
+                next = State::new();
+                next.keep_settings(&self);
+                next.playing = self.playing;
+                next.notice = None;
             }
             Action::ToggleSystem => next.show_system = !next.show_system,
             Action::SelectNode(node) => {
@@ -388,6 +537,20 @@ impl Reducible for State {
                     output,
                     success,
                 }));
+            }
+            Action::Rewind(at_ms) => match self.rewound(at_ms) {
+                Some(state) => next = state,
+                None => return self,
+            },
+            Action::BackToNow => match self.present {
+                Some(_) => next = self.back_to_now(),
+                None => return self,
+            },
+            Action::ContinueHere => {
+                if next.present.take().is_none() {
+                    return self;
+                }
+                next.playing = true;
             }
         }
         next.refresh();
@@ -498,11 +661,18 @@ mod tests {
         for _ in 0..10 {
             state = state.reduce(Action::Step);
         }
-        let (_, d) = state
+        let view = state
             .rollouts
             .iter()
-            .find(|(n, _)| n == "default/demo")
+            .find(|r| r.daemon_set == "default/demo")
             .expect("the stuck rollout is listed");
+        let d = &view.diagnosis;
+        // Both old pods were unavailable, so both were replaced by new pods that never become Ready.
+        assert!(
+            view.pods.len() == 2 && view.pods.iter().all(|p| p.new && !p.ready),
+            "{:?}",
+            view.pods
+        );
         assert!(
             d.problems
                 .iter()
@@ -520,6 +690,129 @@ mod tests {
         let state = state.reduce(Action::Apply(edited.clone()));
         let restored = State::restore(&state.saved());
         assert_eq!(restored.last_applied_yaml(), Some(edited));
+    }
+
+    /// Every pod's (node, name, revision hash), the cluster as the chips show it.
+    fn chips(s: &State) -> Vec<(String, String, String)> {
+        s.model
+            .nodes
+            .iter()
+            .flat_map(|n| {
+                n.pods
+                    .iter()
+                    .map(|p| (n.name.clone(), p.name.clone(), p.revision.clone()))
+            })
+            .collect()
+    }
+
+    /// The demo settled, then `kubectl set image` and its rollout; returns the state and the
+    /// instant of the set image.
+    fn rolled_out() -> (Rc<State>, i64) {
+        let mut state = Rc::new(State::new());
+        for _ in 0..40 {
+            state = state.reduce(Action::Tick(250.0));
+        }
+        let set_at = state.elapsed_ms();
+        state = state.reduce(Action::Run(
+            "kubectl set image ds/demo demo=busybox:new".into(),
+        ));
+        for _ in 0..80 {
+            state = state.reduce(Action::Tick(250.0));
+        }
+        (state, set_at)
+    }
+
+    #[test]
+    fn rewinding_shows_the_cluster_as_it_was_and_back_to_now_is_exact() {
+        let (now, set_at) = rolled_out();
+        let past = now.clone().reduce(Action::Rewind(set_at - 1));
+        assert!(past.viewing_past() && !past.playing);
+        assert_eq!(past.elapsed_ms(), set_at - 1);
+        assert!(!past.log.iter().any(|e| e.contains("set image")));
+        let demo = |s: &State| -> Vec<String> {
+            let mut revisions: Vec<String> = chips(s)
+                .into_iter()
+                .filter(|(_, name, _)| name.starts_with("demo-"))
+                .map(|(_, _, revision)| revision)
+                .collect();
+            revisions.dedup();
+            revisions
+        };
+        let (old, new) = (demo(&past), demo(&now));
+        assert_eq!((old.len(), new.len()), (1, 1), "{old:?} {new:?}");
+        assert_ne!(old, new, "the past runs the old revision");
+        // The past equals a fresh replay of the log cut there.
+        let replayed = State::restore(&Saved {
+            seed: past.seed,
+            log: past.log.to_vec(),
+            playing: false,
+        });
+        assert_eq!(chips(&replayed), chips(&past));
+        // Scrubbing again inside the past keeps the present; the save is still the whole log.
+        let past = past.reduce(Action::Rewind(set_at + 1500));
+        assert!(past.log.iter().any(|e| e.contains("set image")));
+        assert_eq!(past.saved().log, now.log.to_vec());
+        let back = past.reduce(Action::BackToNow);
+        assert!(!back.viewing_past());
+        assert_eq!(back.now, now.now);
+        assert_eq!(back.log, now.log);
+        assert_eq!(chips(&back), chips(&now));
+        assert_eq!(back.ds_table, now.ds_table);
+    }
+
+    #[test]
+    fn continuing_or_running_a_command_in_the_past_forks_there() {
+        let (now, set_at) = rolled_out();
+        let forked = now
+            .clone()
+            .reduce(Action::Rewind(set_at - 1))
+            .reduce(Action::ContinueHere);
+        assert!(!forked.viewing_past() && forked.playing);
+        assert_eq!(forked.elapsed_ms(), set_at - 1);
+        assert!(!forked.log.iter().any(|e| e.contains("set image")));
+        assert!(!forked.saved().log.iter().any(|e| e.contains("set image")));
+        let old = chips(&forked);
+        let mut later = forked.reduce(Action::Tick(250.0));
+        for _ in 0..20 {
+            later = later.reduce(Action::Tick(250.0));
+        }
+        let revisions = |c: Vec<(String, String, String)>| -> Vec<String> {
+            c.into_iter().map(|(_, _, r)| r).collect()
+        };
+        assert_eq!(
+            revisions(chips(&later)),
+            revisions(old),
+            "no rollout after the fork"
+        );
+
+        let typed = now
+            .reduce(Action::Rewind(set_at - 1))
+            .reduce(Action::Run("kubectl get pods".into()));
+        assert!(!typed.viewing_past());
+        assert_eq!(
+            typed.log.last().map(String::as_str),
+            Some("kubectl get pods")
+        );
+        assert!(!typed.log.iter().any(|e| e.contains("set image")));
+        assert_eq!(
+            typed.marks.len(),
+            typed
+                .log
+                .iter()
+                .filter(|e| parse_advance_entry(e).is_none())
+                .count()
+        );
+    }
+
+    #[test]
+    fn seeking_to_now_while_live_changes_nothing() {
+        let state = Rc::new(State::new());
+        let same = state
+            .clone()
+            .reduce(Action::Rewind(state.elapsed_ms() + 10));
+        assert!(Rc::ptr_eq(&state, &same));
+        let same = state.clone().reduce(Action::ContinueHere);
+        assert!(Rc::ptr_eq(&state, &same));
     }
 
     #[test]

@@ -23,4 +23,8 @@ async fn app_renders_the_default_nodes() {
     }
     let clock = root.query_selector("[aria-label=\"Clock\"]").unwrap();
     assert!(clock.is_some(), "the clock is labelled");
+    let timeline = root
+        .query_selector("input[type=\"range\"][aria-label=\"Timeline\"]")
+        .unwrap();
+    assert!(timeline.is_some(), "the timeline slider is labelled");
 }

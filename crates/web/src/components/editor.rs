@@ -1,16 +1,24 @@
-//! The manifest editor: a textarea with live diagnostics (debounced) and the Apply button.
+//! The manifest editor: CodeMirror 6 (YAML highlighting, inline lint marks from our own
+//! diagnostics, debounced) with the diagnostics list under it and the Apply button.
 //! Ctrl/Cmd+Enter applies.
 
+mod code_mirror;
+
 use crate::diagnostics::{check, Diagnostic};
+use code_mirror::CodeMirror;
 use gloo::timers::callback::Timeout;
+use std::cell::RefCell;
 use std::rc::Rc;
-use web_sys::HtmlTextAreaElement;
+use web_sys::Element;
 use yew::prelude::*;
+
+/// How long typing must pause before the text is checked again (milliseconds).
+const DEBOUNCE_MS: u32 = 300;
 
 /// Props of [`Editor`].
 #[derive(Properties, PartialEq)]
 pub struct EditorProps {
-    /// The text the editor starts with.
+    /// The text the editor starts with; a new value replaces the text.
     pub initial: AttrValue,
     /// The error of the last Apply (kubectl's text), if it failed.
     pub error: Option<Rc<str>>,
@@ -18,36 +26,56 @@ pub struct EditorProps {
     pub on_apply: Callback<String>,
 }
 
+/// The mounted CodeMirror, shared by the effects and the callbacks JS calls.
+type Slot = Rc<RefCell<Option<CodeMirror>>>;
+
 /// The editor panel.
 #[function_component(Editor)]
 pub fn editor(props: &EditorProps) -> Html {
-    let text = use_mut_ref(|| props.initial.to_string());
+    let host = use_node_ref();
+    let slot: Slot = use_mut_ref(|| None);
     let diagnostics = use_state(|| check(&props.initial));
-    let debounce = use_mut_ref(|| None::<Timeout>);
-    let oninput = {
-        let (text, diagnostics, debounce) = (text.clone(), diagnostics.clone(), debounce.clone());
-        Callback::from(move |e: InputEvent| {
-            let area: HtmlTextAreaElement = e.target_unchecked_into();
-            *text.borrow_mut() = area.value();
-            let (text, diagnostics) = (text.clone(), diagnostics.clone());
-            *debounce.borrow_mut() = Some(Timeout::new(300, move || {
-                diagnostics.set(check(&text.borrow()))
-            }));
-        })
-    };
-    let apply = {
-        let (text, on_apply) = (text.clone(), props.on_apply.clone());
-        move || on_apply.emit(text.borrow().clone())
-    };
-    let onkeydown = {
-        let apply = apply.clone();
-        Callback::from(move |e: KeyboardEvent| {
-            if e.key() == "Enter" && (e.ctrl_key() || e.meta_key()) {
-                e.prevent_default();
-                apply();
+    // JS keeps its callbacks across renders: they read the latest `on_apply` from here.
+    let on_apply = use_mut_ref(|| props.on_apply.clone());
+    *on_apply.borrow_mut() = props.on_apply.clone();
+    let apply: Rc<dyn Fn()> = {
+        let slot = slot.clone();
+        Rc::new(move || {
+            let text = slot.borrow().as_ref().map(CodeMirror::text);
+            let callback = on_apply.borrow().clone();
+            if let Some(text) = text {
+                callback.emit(text);
             }
         })
     };
+    {
+        let (host, slot, apply) = (host.clone(), slot.clone(), apply.clone());
+        let on_change = recheck_later(slot.clone(), diagnostics.setter());
+        let (initial, shown) = (props.initial.clone(), diagnostics.clone());
+        use_effect_with((), move |_| {
+            if let Some(parent) = host.cast::<Element>() {
+                match CodeMirror::create(&parent, &initial, on_change, move || apply()) {
+                    Ok(editor) => {
+                        editor.set_diagnostics(&shown);
+                        *slot.borrow_mut() = Some(editor);
+                    }
+                    Err(e) => gloo::console::error!(format!("the manifest editor failed: {e}")),
+                }
+            }
+            // Dropping the editor unmounts it (and breaks the slot ↔ closure cycle).
+            move || drop(slot.borrow_mut().take())
+        });
+    }
+    {
+        let slot = slot.clone();
+        use_effect_with(props.initial.clone(), move |initial| {
+            if let Some(editor) = slot.borrow().as_ref() {
+                if editor.text() != initial.as_str() {
+                    editor.set_text(initial);
+                }
+            }
+        });
+    }
     let onclick = Callback::from(move |_: MouseEvent| apply());
     html! {
         <section class="panel editor" aria-label="Manifest editor">
@@ -55,12 +83,11 @@ pub fn editor(props: &EditorProps) -> Html {
                 <h2>{"Manifest"}</h2>
                 <button class="btn primary" {onclick} title="Apply (Ctrl+Enter)">{"Apply"}</button>
             </header>
-            <textarea class="yaml" spellcheck="false" aria-label="Manifest YAML" {oninput} {onkeydown}
-                defaultvalue={props.initial.clone()} autocomplete="off" autocapitalize="off" />
+            <div class="yaml code-editor" ref={host} />
             if !diagnostics.is_empty() {
                 <ul class="diagnostics" aria-label="Diagnostics">
-                    { for diagnostics.iter().map(|Diagnostic { severity, message }| html! {
-                        <li class={classes!("diagnostic", *severity)}>{message}</li>
+                    { for diagnostics.iter().map(|Diagnostic { severity, message, line }| html! {
+                        <li class={classes!("diagnostic", *severity)} title={format!("line {line}")}>{message}</li>
                     }) }
                 </ul>
             }
@@ -68,5 +95,28 @@ pub fn editor(props: &EditorProps) -> Html {
                 <pre class="apply-error" role="alert">{error.to_string()}</pre>
             }
         </section>
+    }
+}
+
+/// The editor's change handler: (re)starts a timer that checks the text, marks the problems
+/// inline and lists them. Only arms a timer, because CodeMirror is mid-update when it runs.
+fn recheck_later(slot: Slot, diagnostics: UseStateSetter<Vec<Diagnostic>>) -> impl FnMut() {
+    let mut pending = None::<Timeout>;
+    move || {
+        let (slot, diagnostics) = (slot.clone(), diagnostics.clone());
+        let timer = Timeout::new(DEBOUNCE_MS, move || {
+            let found = match slot.borrow().as_ref() {
+                Some(editor) => {
+                    let found = check(&editor.text());
+                    editor.set_diagnostics(&found);
+                    found
+                }
+                None => return,
+            };
+            diagnostics.set(found);
+        });
+        if let Some(previous) = pending.replace(timer) {
+            previous.cancel();
+        }
     }
 }

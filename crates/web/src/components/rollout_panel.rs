@@ -1,15 +1,41 @@
 //! The Rollout panel: for each DaemonSet being rolled out, the maxUnavailable / maxSurge budget in
-//! use, old/new pods per node, and why progress stopped, with the fix to try (`sim rollout`).
+//! use, per node its pods' old/new revision and minReadySeconds countdown, and why progress
+//! stopped, with the fix to try (`sim rollout`).
 
-use dsplay_sim::explain::RolloutDiagnosis;
+use crate::model::RolloutPod;
+use crate::state::RolloutView;
 use std::rc::Rc;
 use yew::prelude::*;
 
 /// Props of [`RolloutPanel`].
 #[derive(Properties, PartialEq)]
 pub struct RolloutPanelProps {
-    /// `(namespace/name, diagnosis)` per DaemonSet in progress.
-    pub rollouts: Rc<Vec<(String, RolloutDiagnosis)>>,
+    /// Every DaemonSet in progress.
+    pub rollouts: Rc<Vec<RolloutView>>,
+}
+
+/// One daemon pod on its node's row: revision (old/new, short hash), name, readiness and the
+/// "available in Ns" countdown while minReadySeconds runs.
+fn pod_badge(p: &RolloutPod) -> Html {
+    let state = if p.terminating {
+        "terminating"
+    } else if p.ready {
+        "ready"
+    } else {
+        "not ready"
+    };
+    let short_hash: String = p.revision.chars().take(5).collect();
+    html! {
+        <span class={classes!("rp-pod", if p.new { "new" } else { "old" })}
+            data-pod={p.name.clone()} data-revision={p.revision.clone()}>
+            <span class="rp-rev">{format!("{} {short_hash}", if p.new { "new" } else { "old" })}</span>
+            <span class="mono">{&p.name}</span>
+            <span class="rp-state">{state}</span>
+            if let Some(secs) = p.available_in {
+                <span class="rp-countdown">{format!("available in {secs}s")}</span>
+            }
+        </span>
+    }
 }
 
 /// The Rollout panel (rendered only while something rolls out).
@@ -19,7 +45,7 @@ pub fn rollout_panel(props: &RolloutPanelProps) -> Html {
         <section class="panel rollout" aria-label="Rollout">
             <header class="panel-head"><h2>{"Rollout"}</h2></header>
             <div class="rollout-body">
-                { for props.rollouts.iter().map(|(name, d)| html! {
+                { for props.rollouts.iter().map(|RolloutView { daemon_set: name, diagnosis: d, pods }| html! {
                     <article class="rollout-ds" data-ds={name.clone()}>
                         <h3 class="mono">{name}<span class="count">{&d.strategy}</span></h3>
                         <p class="budget">
@@ -28,10 +54,12 @@ pub fn rollout_panel(props: &RolloutPanelProps) -> Html {
                         </p>
                         <ul class="rollout-nodes">
                             { for d.nodes.iter().map(|n| html! {
-                                <li class={classes!(n.unavailable.then_some("unavailable"))} data-node={n.node.clone()}>
+                                <li class={classes!(n.unavailable.then_some("unavailable"))} data-node={n.node.clone()}
+                                    title={n.pods.join("\n")}>
                                     <span class="mono node-label">{&n.node}</span>
                                     if n.unavailable { <span class="verdict bad">{"unavailable"}</span> }
-                                    <span class="mono pods-text">{ if n.pods.is_empty() { "no pod".to_string() } else { n.pods.join(", ") } }</span>
+                                    if n.pods.is_empty() { <span class="pods-text">{"no pod"}</span> }
+                                    { for pods.iter().filter(|p| p.node == n.node).map(pod_badge) }
                                 </li>
                             }) }
                         </ul>

@@ -3,9 +3,13 @@
 use yew::prelude::*;
 
 /// Every shortcut: (keys, what it does).
-pub const SHORTCUTS: [(&str, &str); 8] = [
+pub const SHORTCUTS: [(&str, &str); 9] = [
     ("Space", "Play / pause the clock"),
     ("→", "Step to the next event"),
+    (
+        "← / →",
+        "Move one command or second back / forward (on the Timeline)",
+    ),
     ("?", "Show / hide this sheet"),
     ("Esc", "Close this sheet, a dialog or the Explain panel"),
     ("Ctrl/Cmd + Enter", "Apply the manifest (in the editor)"),

@@ -1,6 +1,7 @@
 //! Play/Pause, Step, Reset, the speed selector and the virtual clock.
 
 use crate::state::SPEEDS;
+use crate::timeline::format_elapsed;
 use chrono::{DateTime, Utc};
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
@@ -29,13 +30,7 @@ pub struct TimeControlsProps {
 /// The time controls in the header.
 #[function_component(TimeControls)]
 pub fn time_controls(props: &TimeControlsProps) -> Html {
-    let elapsed = (props.now - props.started).num_milliseconds().max(0);
-    let elapsed_text = format!(
-        "T+{}:{:02}.{}",
-        elapsed / 60_000,
-        elapsed / 1000 % 60,
-        elapsed % 1000 / 100
-    );
+    let elapsed_text = format_elapsed((props.now - props.started).num_milliseconds());
     let on_speed = {
         let cb = props.on_speed.clone();
         Callback::from(move |e: Event| {
