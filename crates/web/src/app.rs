@@ -44,18 +44,19 @@ pub fn app() -> Html {
     let export_open = use_state(|| false);
     let share_link = use_state(|| None::<String>);
     use_clock(state.playing, state.dispatcher());
-    {
-        let shortcuts_open = shortcuts_open.clone();
-        let d = state.dispatcher();
-        let on_key = Callback::from(move |key: &'static str| match key {
-            "?" => shortcuts_open.set(!*shortcuts_open),
+    // Callbacks handed to components are memoized: a new Callback every render would make every
+    // node card (and the keyboard listener) re-render or re-register on every clock tick.
+    let on_key = use_callback(
+        (state.dispatcher(), shortcuts_open.clone()),
+        |key: &'static str, (d, shortcuts_open)| match key {
+            "?" => shortcuts_open.set(!**shortcuts_open),
             _ => {
                 shortcuts_open.set(false);
                 d.dispatch(Action::SelectNode(None));
             }
-        });
-        use_shortcuts(state.dispatcher(), on_key);
-    }
+        },
+    );
+    use_shortcuts(state.dispatcher(), on_key);
     use_autosave(&state, params.embed);
     use_message_api(&state, &params);
 
@@ -63,10 +64,9 @@ pub fn app() -> Html {
         let d = state.dispatcher();
         Callback::from(move |_| d.dispatch(f(())))
     };
-    let on_command = {
-        let d = state.dispatcher();
-        Callback::from(move |line: String| d.dispatch(Action::Run(line)))
-    };
+    let on_command = use_callback(state.dispatcher(), |line: String, d| {
+        d.dispatch(Action::Run(line))
+    });
     let on_apply = {
         let d = state.dispatcher();
         Callback::from(move |yaml: String| d.dispatch(Action::Apply(yaml)))
@@ -75,10 +75,12 @@ pub fn app() -> Html {
         let d = state.dispatcher();
         Callback::from(move |s: f64| d.dispatch(Action::SetSpeed(s)))
     };
-    let on_explain = {
-        let d = state.dispatcher();
-        Callback::from(move |node: String| d.dispatch(Action::SelectNode(Some(node))))
-    };
+    let on_explain = use_callback(state.dispatcher(), |node: String, d| {
+        d.dispatch(Action::SelectNode(Some(node)))
+    });
+    let on_toggle_system = use_callback(state.dispatcher(), |_: (), d| {
+        d.dispatch(Action::ToggleSystem)
+    });
     let on_reset = {
         let d = state.dispatcher();
         let share_link = share_link.clone();
@@ -98,7 +100,9 @@ pub fn app() -> Html {
         })
     };
     let model = state.model.clone();
-    let names: Rc<Vec<String>> = Rc::new(
+    // Completion names change only with the model: computed once per refresh, not per frame (the
+    // same Rc also lets the Terminal skip re-rendering).
+    let names: Rc<Vec<String>> = use_memo(model.clone(), |model| {
         model
             .nodes
             .iter()
@@ -106,16 +110,14 @@ pub fn app() -> Html {
                 std::iter::once(n.name.clone()).chain(n.pods.iter().map(|p| p.name.clone()))
             })
             .chain(std::iter::once("demo".to_string()))
-            .collect(),
-    );
+            .collect()
+    });
     let suggested = (3..)
         .map(|i| format!("kind-worker{i}"))
         .find(|n| !model.nodes.iter().any(|node| &node.name == n))
         .unwrap_or_default();
-    let open_dialog = {
-        let o = dialog_open.clone();
-        Callback::from(move |_| o.set(true))
-    };
+    let open_dialog = use_callback(dialog_open.setter(), |_: (), open| open.set(true));
+    let event_rows = use_memo(model.clone(), |model| model.events.clone());
     let close_dialog = {
         let o = dialog_open.clone();
         Callback::from(move |_| o.set(false))
@@ -196,13 +198,13 @@ pub fn app() -> Html {
                 }
                 <div class="col-main">
                     <ClusterView model={model.clone()} show_system={state.show_system}
-                        on_toggle_system={dispatch(|_| Action::ToggleSystem)}
+                        {on_toggle_system}
                         on_command={on_command.clone()} on_add_node={open_dialog}
                         {on_explain} selected={state.selected.clone()} />
                     if embed { {side_panels} }
                     <div class="bottom">
                         <Terminal entries={state.terminal.clone()} names={names} on_run={on_command.clone()} readonly={params.readonly} />
-                        <Events rows={Rc::new(model.events.clone())} />
+                        <Events rows={event_rows} />
                     </div>
                 </div>
             </main>
