@@ -119,7 +119,7 @@ pub(crate) fn sync_daemon_set(cluster: &mut Cluster, ns: &str, name: &str) {
     }
     cache.refresh(cluster, &cx);
     update_status(cluster, &cache, &cx);
-    #[cfg(debug_assertions)]
+    #[cfg(feature = "cache-oracle")]
     cache.assert_matches_rebuild(cluster, &cx);
     cluster.ds_caches.insert(uid, cache);
 }

@@ -7,8 +7,9 @@
 //! rolling update makes tens of thousands of syncs, so that would be quadratic. The results here are
 //! the same as recomputing: every verdict is a pure function of (node, its pods, the DaemonSet, the
 //! current hash, the clock), it is recomputed whenever one of those changes, and time-dependent
-//! verdicts (minReadySeconds) are recomputed at the instant they flip. In debug builds every sync
-//! checks this against a cache rebuilt from scratch (`assert_matches_rebuild`).
+//! verdicts (minReadySeconds) are recomputed at the instant they flip. With the `cache-oracle` feature
+//! (every test build) each sync checks this against a cache rebuilt from scratch
+//! (`assert_matches_rebuild`).
 
 use super::template_generation;
 use super::update::{classify, NodeRollout};
@@ -415,8 +416,8 @@ impl DaemonSetCache {
             .cloned()
     }
 
-    /// Debug builds: the incremental cache equals one rebuilt from the store (the test oracle).
-    #[cfg(debug_assertions)]
+    /// Test builds (`cache-oracle`): the incremental cache equals one rebuilt from the store.
+    #[cfg(feature = "cache-oracle")]
     pub fn assert_matches_rebuild(&self, cluster: &Cluster, cx: &Context) {
         let mut fresh = DaemonSetCache::default();
         let ns = cx.ds.metadata.namespace.clone().unwrap_or_default();
