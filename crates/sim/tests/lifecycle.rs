@@ -444,3 +444,32 @@ fn not_ready_node_keeps_daemon_pod() {
     let s = ds_status(&c, "foo");
     assert_eq!((s.desired, s.misscheduled), (1, 1));
 }
+
+// `advance_until` (kubectl's waiting commands): it stops at the first timer instant where the
+// condition holds, without running past it; when the condition never holds it ends exactly at the
+// deadline.
+#[test]
+fn advance_until_stops_at_condition_or_deadline() {
+    let mut c = cluster_with_nodes(1, 2);
+    create_ds(&mut c, new_daemon_set("foo"));
+    let start = c.now_ms();
+    let ready = |c: &Cluster| ds_status(c, "foo").ready == 2;
+    assert!(!ready(&c));
+    assert!(c.advance_until(start + 600_000, ready));
+    let at = c.now_ms();
+    assert!(at > start && at < start + 600_000);
+    // One timer instant earlier the condition did not hold yet.
+    let mut replay = cluster_with_nodes(1, 2);
+    create_ds(&mut replay, new_daemon_set("foo"));
+    while replay
+        .next_timer()
+        .is_some_and(|t| t.timestamp_millis() < at)
+    {
+        replay.step();
+    }
+    assert!(!ready(&replay));
+
+    let deadline = c.now_ms() + 5_000;
+    assert!(!c.advance_until(deadline, |_| false));
+    assert_eq!(c.now_ms(), deadline);
+}
