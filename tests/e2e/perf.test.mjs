@@ -32,6 +32,9 @@ test(`frame time with ${NODES} nodes rolling at 16x`, { timeout: 900_000, skip: 
   const applyMs = Date.now() - t;
   assert.equal(await page.locator('.node[data-node]').count(), NODES);
   await page.getByLabel('Speed').selectOption('16');
+  // Let the first rollout finish, so the update below really rolls node by node (maxUnavailable=1)
+  // instead of replacing not-yet-ready pods all at once.
+  await runInTerminal(page, 'sim settle');
   await runInTerminal(page, 'kubectl set image ds/demo demo=busybox:1.36');
   await page.getByRole('button', { name: 'Play', exact: true }).click();
   const result = await page.evaluate(() => new Promise((resolve) => {
@@ -54,7 +57,9 @@ test(`frame time with ${NODES} nodes rolling at 16x`, { timeout: 900_000, skip: 
   const clock = await page.getByLabel('Clock').textContent();
   console.log(`${NODES} nodes: apply of ${EXTRA_NODES} Node manifests took ${applyMs} ms; playing at 16x for 8 s: ` +
     `${result.deltas.length} frames, frame interval p50 ${pct(0.5)} ms, p95 ${pct(0.95)} ms, max ${pct(1)} ms; ` +
-    `long tasks: ${result.longTasks.length} (max ${Math.max(0, ...result.longTasks).toFixed(0)} ms); clock ${clock}`);
+    `long tasks: ${result.longTasks.length} (max ${Math.max(0, ...result.longTasks).toFixed(0)} ms); clock ${clock}; ` +
+    `demo pods per revision: ${JSON.stringify(await page.locator('.pod[data-pod^="demo-"]').evaluateAll((chips) =>
+      chips.reduce((n, c) => ({ ...n, [c.dataset.revision]: (n[c.dataset.revision] ?? 0) + 1 }), {})))}`);
   await screenshot(page, `20-${NODES}-nodes`);
   await page.context().close();
 });

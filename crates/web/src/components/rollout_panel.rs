@@ -4,6 +4,7 @@
 
 use crate::model::RolloutPod;
 use crate::state::RolloutView;
+use std::collections::BTreeMap;
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -45,7 +46,13 @@ pub fn rollout_panel(props: &RolloutPanelProps) -> Html {
         <section class="panel rollout" aria-label="Rollout">
             <header class="panel-head"><h2>{"Rollout"}</h2></header>
             <div class="rollout-body">
-                { for props.rollouts.iter().map(|RolloutView { daemon_set: name, diagnosis: d, pods }| html! {
+                { for props.rollouts.iter().map(|RolloutView { daemon_set: name, diagnosis: d, pods }| {
+                    // Pods grouped by node once (a rollout over hundreds of nodes renders often).
+                    let mut by_node: BTreeMap<&str, Vec<&RolloutPod>> = BTreeMap::new();
+                    for p in pods.iter() {
+                        by_node.entry(p.node.as_str()).or_default().push(p);
+                    }
+                    html! {
                     <article class="rollout-ds" data-ds={name.clone()}>
                         <h3 class="mono">{name}<span class="count">{&d.strategy}</span></h3>
                         <p class="budget">
@@ -54,12 +61,12 @@ pub fn rollout_panel(props: &RolloutPanelProps) -> Html {
                         </p>
                         <ul class="rollout-nodes">
                             { for d.nodes.iter().map(|n| html! {
-                                <li class={classes!(n.unavailable.then_some("unavailable"))} data-node={n.node.clone()}
+                                <li key={n.node.clone()} class={classes!(n.unavailable.then_some("unavailable"))} data-node={n.node.clone()}
                                     title={n.pods.join("\n")}>
                                     <span class="mono node-label">{&n.node}</span>
                                     if n.unavailable { <span class="verdict bad">{"unavailable"}</span> }
                                     if n.pods.is_empty() { <span class="pods-text">{"no pod"}</span> }
-                                    { for pods.iter().filter(|p| p.node == n.node).map(pod_badge) }
+                                    { for by_node.get(n.node.as_str()).into_iter().flatten().copied().map(pod_badge) }
                                 </li>
                             }) }
                         </ul>
@@ -73,6 +80,7 @@ pub fn rollout_panel(props: &RolloutPanelProps) -> Html {
                             </ul>
                         }
                     </article>
+                    }
                 }) }
             </div>
         </section>
