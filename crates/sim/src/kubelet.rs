@@ -67,16 +67,12 @@ pub(crate) fn sync(cluster: &mut Cluster) {
     // A kubelet acts on pod writes (bound, or deleted) and resumes skipped pods when their node is
     // written (created, recovered): look at those only. Clone just the pods it has to act on (not
     // started yet, or deleted and not stopping).
-    let changes = cluster.cursors.kubelet.read(&cluster.store);
     let store = &cluster.store;
-    let mut keys = changes.pods;
-    for node in &changes.nodes {
-        keys.extend(
-            store
-                .pods_on_node(node)
-                .map(|p| crate::store::key_of(&p.metadata)),
-        );
-    }
+    let keys = cluster
+        .cursors
+        .kubelet
+        .read(store)
+        .pods_and_pods_on_nodes(store);
     let pods: Vec<Pod> = keys
         .iter()
         .filter_map(|(ns, name)| store.pod(ns, name))

@@ -103,6 +103,18 @@ impl ChangeCursor {
     }
 }
 
+impl Changes {
+    /// The pods written, plus every pod bound to a node written: what a loop whose per-pod
+    /// decision reads the pod and its node (kubelet, taint eviction) must look at again.
+    pub fn pods_and_pods_on_nodes(self, store: &Store) -> BTreeSet<Key> {
+        let mut keys = self.pods;
+        for node in &self.nodes {
+            keys.extend(store.pods_on_node(node).map(|p| key_of(&p.metadata)));
+        }
+        keys
+    }
+}
+
 /// The node a pod is bound to, if any.
 fn bound_node(pod: &Pod) -> Option<&str> {
     pod.spec

@@ -51,16 +51,12 @@ pub(crate) fn sync(cluster: &mut Cluster) {
     // A pod's verdict depends on the pod and its node's taints alone: look at pods written since
     // the last pass and at the pods of nodes written since then. Of those, only pods on nodes with a
     // NoExecute taint, or with an eviction pending, can need action.
-    let changes = cluster.cursors.taint_eviction.read(&cluster.store);
     let store = &cluster.store;
-    let mut keys = changes.pods;
-    for node in &changes.nodes {
-        keys.extend(
-            store
-                .pods_on_node(node)
-                .map(|p| crate::store::key_of(&p.metadata)),
-        );
-    }
+    let keys = cluster
+        .cursors
+        .taint_eviction
+        .read(store)
+        .pods_and_pods_on_nodes(store);
     let tainted = |node: &str| {
         store
             .node(node)
