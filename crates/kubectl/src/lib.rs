@@ -3,10 +3,12 @@
 //! **API Boundary:** `Session` is what the web app and the `dsplay` CLI drive; everything a user can do
 //! is a command string run through it. This is the only crate that renders kubectl-style text.
 
+pub mod command_output;
 mod commands;
 pub mod flags;
 pub mod printers;
 pub mod session;
 pub mod tokenizer;
 
-pub use session::{Chunk, CommandOutput, Session, SessionOptions, Stream};
+pub use command_output::{Chunk, CommandOutput, Stream};
+pub use session::{Session, SessionOptions};

@@ -334,8 +334,8 @@ pub(crate) fn get(ctx: &mut Ctx, words: &[String]) -> CmdResult {
             match output::jsonpath(template, &value) {
                 Ok(text) => {
                     if !text.is_empty() {
-                        ctx.chunks.push(crate::session::Chunk {
-                            stream: crate::session::Stream::Stdout,
+                        ctx.chunks.push(crate::command_output::Chunk {
+                            stream: crate::command_output::Stream::Stdout,
                             text,
                         });
                     }

@@ -1,18 +1,23 @@
 //! Command dispatch: `kubectl …` and `sim …` words → actions on the cluster and kubectl's text.
 
 mod apply;
+mod cordon_drain;
 mod delete;
-mod edit;
 mod get;
+mod label;
+mod live_object;
+mod patch;
 mod rollout;
 mod run_wait;
+mod set_image;
 mod sim;
+mod taint;
 mod watch;
 
 pub(crate) use watch::Watch;
 
+use crate::command_output::{Chunk, Stream};
 use crate::flags::{self, FlagSpec, Parsed};
-use crate::session::{Chunk, Stream};
 use dsplay_api::Kind;
 use dsplay_sim::{ApiError, Cluster};
 
@@ -132,14 +137,14 @@ fn kubectl(ctx: &mut Ctx, words: &[String]) -> CmdResult {
         "create" => apply::create(ctx, &rest),
         "replace" => apply::apply(ctx, &rest, apply::Mode::Replace),
         "delete" => delete::delete(ctx, &rest),
-        "label" => edit::label(ctx, &rest, edit::MetaField::Labels),
-        "annotate" => edit::label(ctx, &rest, edit::MetaField::Annotations),
-        "taint" => edit::taint(ctx, &rest),
-        "cordon" => edit::cordon(ctx, &rest, true),
-        "uncordon" => edit::cordon(ctx, &rest, false),
-        "drain" => edit::drain(ctx, &rest),
-        "set" => edit::set(ctx, &rest),
-        "patch" => edit::patch(ctx, &rest),
+        "label" => label::label(ctx, &rest, label::MetaField::Labels),
+        "annotate" => label::label(ctx, &rest, label::MetaField::Annotations),
+        "taint" => taint::taint(ctx, &rest),
+        "cordon" => cordon_drain::cordon(ctx, &rest, true),
+        "uncordon" => cordon_drain::cordon(ctx, &rest, false),
+        "drain" => cordon_drain::drain(ctx, &rest),
+        "set" => set_image::set(ctx, &rest),
+        "patch" => patch::patch(ctx, &rest),
         "rollout" => rollout::rollout(ctx, &rest),
         "run" => run_wait::run(ctx, &rest),
         "wait" => run_wait::wait(ctx, &rest),

@@ -1,6 +1,7 @@
 //! Table tests for every validation rule, including every message example of SPEC-upstream §5 byte for
 //! byte. Each case is a manifest fragment and the exact error lines the API server would return.
 
+use super::daemon_set::validate_daemon_set_update_strategy;
 use super::*;
 use crate::manifest::parse_manifests;
 

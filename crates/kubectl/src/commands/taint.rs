@@ -1,0 +1,155 @@
+//! `kubectl taint node`.
+
+use super::live_object::{fetch, store};
+use super::{parse_flags, resolve_kind, CmdResult, Ctx, Failed};
+use crate::flags::{boolean, value};
+use dsplay_api::types::*;
+use dsplay_api::{taints, Kind, Object};
+
+fn valid_taint_key(key: &str) -> bool {
+    let name = key.rsplit('/').next().unwrap_or(key);
+    !name.is_empty()
+        && name.len() <= 63
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
+        && name.starts_with(|c: char| c.is_ascii_alphanumeric())
+        && name.ends_with(|c: char| c.is_ascii_alphanumeric())
+}
+
+const KEY_RULE: &str = "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
+
+/// `kubectl taint nodes NAME k=v:Effect | k:Effect- | k-`.
+pub(crate) fn taint(ctx: &mut Ctx, words: &[String]) -> CmdResult {
+    let parsed = parse_flags(
+        ctx,
+        "taint",
+        words,
+        &[
+            boolean("overwrite", None),
+            value("selector", Some('l')),
+            boolean("all", None),
+        ],
+    )?;
+    let args = &parsed.args;
+    if args.is_empty() {
+        return ctx.fail("at least one taint update is required");
+    }
+    let kind = resolve_kind(ctx, args[0].split('/').next().unwrap_or(""))?;
+    if kind != Kind::Node {
+        return ctx.fail(format!(
+            "invalid resource type {}, only node types are supported",
+            args[0]
+        ));
+    }
+    let (node_name, specs) = if let Some((_, n)) = args[0].split_once('/') {
+        (n.to_string(), &args[1..])
+    } else if args.len() > 1 {
+        (args[1].clone(), &args[2..])
+    } else {
+        return ctx.fail("at least one taint update is required");
+    };
+    let mut add: Vec<Taint> = Vec::new();
+    let mut remove: Vec<(String, Option<String>)> = Vec::new();
+    for spec in specs {
+        let usage = "\nSee 'kubectl taint -h' for help and examples";
+        if let Some(body) = spec.strip_suffix('-') {
+            let (key, effect) = match body.split_once(':') {
+                Some((k, e)) => (
+                    k.split('=').next().unwrap_or(k).to_string(),
+                    Some(e.to_string()),
+                ),
+                None => (body.split('=').next().unwrap_or(body).to_string(), None),
+            };
+            remove.push((key, effect));
+            continue;
+        }
+        let Some((kv, effect)) = spec.rsplit_once(':') else {
+            ctx.err(format!(
+                "error: invalid taint spec: {spec}, {KEY_RULE}{usage}"
+            ));
+            return Err(Failed);
+        };
+        let (key, value) = match kv.split_once('=') {
+            Some((k, v)) => (k, Some(v.to_string())),
+            None => (kv, None),
+        };
+        if !valid_taint_key(key) {
+            let empty = if key.is_empty() {
+                "name part must be non-empty; "
+            } else {
+                ""
+            };
+            ctx.err(format!(
+                "error: invalid taint spec: {spec}, {empty}{KEY_RULE}{usage}"
+            ));
+            return Err(Failed);
+        }
+        if ![
+            taints::NO_SCHEDULE,
+            taints::PREFER_NO_SCHEDULE,
+            taints::NO_EXECUTE,
+        ]
+        .contains(&effect)
+        {
+            ctx.err(format!(
+                "error: invalid taint effect: {effect}, unsupported taint effect{usage}"
+            ));
+            return Err(Failed);
+        }
+        if add.iter().any(|t| t.key == key && t.effect == effect) {
+            ctx.err(format!("error: duplicated taints with the same key and effect: {{{key} {} {effect} <nil>}}{usage}", value.clone().unwrap_or_default()));
+            return Err(Failed);
+        }
+        add.push(taints::taint(key, value.as_deref(), effect));
+    }
+    if add.is_empty() && remove.is_empty() {
+        return ctx.fail("at least one taint update is required");
+    }
+    let Ok(Object::Node(mut node)) = fetch(ctx, Kind::Node, "", &node_name) else {
+        return Err(Failed);
+    };
+    let mut current = node
+        .spec
+        .as_ref()
+        .and_then(|s| s.taints.clone())
+        .unwrap_or_default();
+    for (key, effect) in &remove {
+        let before = current.len();
+        current.retain(|t| !(t.key == *key && effect.as_ref().is_none_or(|e| *e == t.effect)));
+        if current.len() == before {
+            let label = match effect {
+                Some(e) => format!("{key}:{e}"),
+                None => key.clone(),
+            };
+            return ctx.fail(format!("taint \"{label}\" not found"));
+        }
+    }
+    let mut overwrote = false;
+    for t in &add {
+        if let Some(existing) = current
+            .iter_mut()
+            .find(|c| c.key == t.key && c.effect == t.effect)
+        {
+            if !parsed.flag("overwrite") {
+                return ctx.fail(format!("node {node_name} already has {} taint(s) with same effect(s) and --overwrite is false", t.key));
+            }
+            *existing = t.clone();
+            overwrote = true;
+        } else {
+            current.push(t.clone());
+        }
+    }
+    node.spec.get_or_insert_with(Default::default).taints =
+        (!current.is_empty()).then_some(current);
+    store(ctx, Object::Node(node))?;
+    let message = if overwrote {
+        "modified"
+    } else if add.is_empty() {
+        "untainted"
+    } else {
+        "tainted"
+    };
+    ctx.out(format!("node/{node_name} {message}"));
+    Ok(())
+}

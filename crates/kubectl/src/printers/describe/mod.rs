@@ -1,0 +1,186 @@
+//! `kubectl describe ds|pod|node` and the shared pod-template block (`describe.go`): the describe
+//! writer and the label/annotation/toleration/taint blocks here, one module per kind.
+//!
+//! Text is produced with tabs exactly where describe.go writes them and aligned by the describe
+//! tabwriter (minwidth 0, padding 2), so label/annotation continuation lines and tables line up as
+//! kubectl's do.
+
+pub mod daemon_set;
+pub mod node;
+pub mod pod;
+pub mod pod_template;
+
+pub use daemon_set::describe_daemon_set;
+pub use node::describe_node;
+pub use pod::{describe_pod, pod_qos};
+pub use pod_template::{describe_pod_template, rollout_history_revision};
+
+use super::events::events_block;
+use super::tabwriter::TabWriter;
+use chrono::{DateTime, Utc};
+use dsplay_api::types::*;
+use std::collections::BTreeMap;
+
+/// A describe writer: indentation levels of two spaces, aligned on [`Describe::finish`].
+struct Describe {
+    tw: TabWriter,
+}
+
+impl Describe {
+    fn new() -> Self {
+        Describe {
+            tw: TabWriter::for_describe(),
+        }
+    }
+
+    fn w(&mut self, level: usize, text: &str) {
+        let mut s = "  ".repeat(level);
+        s.push_str(text);
+        self.tw.write(&s);
+    }
+
+    fn events(&mut self, events: &[&Event], now: DateTime<Utc>) {
+        let (flush, text) = events_block(events, now);
+        if flush {
+            self.tw.flush();
+        }
+        self.tw.write(&text);
+    }
+
+    fn finish(self) -> String {
+        self.tw.finish()
+    }
+}
+
+const MAX_ANNOTATION_LEN: usize = 140;
+
+/// `printLabelsMultilineWithIndent(w, "", title, "\t", labels)`.
+fn labels_multiline(w: &mut Describe, title: &str, labels: Option<&BTreeMap<String, String>>) {
+    w.w(0, &format!("{title}:\t"));
+    let labels = labels.cloned().unwrap_or_default();
+    if labels.is_empty() {
+        w.w(0, "<none>\n");
+        return;
+    }
+    for (i, (k, v)) in labels.iter().enumerate() {
+        if i != 0 {
+            w.w(0, "\t");
+        }
+        w.w(0, &format!("{k}={v}\n"));
+    }
+}
+
+fn shorten(s: &str, max: usize) -> String {
+    if s.len() > max {
+        let mut end = max;
+        while !s.is_char_boundary(end) {
+            end -= 1;
+        }
+        format!("{}...", &s[..end])
+    } else {
+        s.to_string()
+    }
+}
+
+/// `printAnnotationsMultiline`: sorted, last-applied-configuration skipped, long or multi-line
+/// values on their own lines (cut at 138 bytes).
+fn annotations_multiline(
+    w: &mut Describe,
+    title: &str,
+    annotations: Option<&BTreeMap<String, String>>,
+) {
+    w.w(0, &format!("{title}:\t"));
+    let keys: Vec<(&String, &String)> = annotations
+        .into_iter()
+        .flatten()
+        .filter(|(k, _)| k.as_str() != "kubectl.kubernetes.io/last-applied-configuration")
+        .collect();
+    if keys.is_empty() {
+        w.w(0, "<none>\n");
+        return;
+    }
+    for (i, (k, v)) in keys.iter().enumerate() {
+        if i != 0 {
+            w.w(0, "\t");
+        }
+        let value = v.strip_suffix('\n').unwrap_or(v);
+        if value.len() + k.len() + 2 > MAX_ANNOTATION_LEN || value.contains('\n') {
+            w.w(0, &format!("{k}:\n"));
+            for line in value.split('\n') {
+                w.w(
+                    0,
+                    &format!("\t  {}\n", shorten(line, MAX_ANNOTATION_LEN - 2)),
+                );
+            }
+        } else {
+            w.w(0, &format!("{k}: {value}\n"));
+        }
+    }
+}
+
+/// `printTolerationsMultilineWithIndent`: sorted by key; `key=value:Effect op=Exists for Ns`.
+pub fn format_toleration(t: &Toleration) -> String {
+    let key = t.key.as_deref().unwrap_or("");
+    let value = t.value.as_deref().unwrap_or("");
+    let effect = t.effect.as_deref().unwrap_or("");
+    let mut s = key.to_string();
+    if !value.is_empty() {
+        s.push_str(&format!("={value}"));
+    }
+    if !effect.is_empty() {
+        s.push_str(&format!(":{effect}"));
+    }
+    if t.operator.as_deref() == Some("Exists") && value.is_empty() {
+        if !key.is_empty() || !effect.is_empty() {
+            s.push_str(" op=Exists");
+        } else {
+            s.push_str("op=Exists");
+        }
+    }
+    if let Some(secs) = t.toleration_seconds {
+        s.push_str(&format!(" for {secs}s"));
+    }
+    s
+}
+
+fn tolerations_multiline(w: &mut Describe, title: &str, tolerations: Option<&Vec<Toleration>>) {
+    w.w(0, &format!("{title}:\t"));
+    let mut tols: Vec<&Toleration> = tolerations.into_iter().flatten().collect();
+    if tols.is_empty() {
+        w.w(0, "<none>\n");
+        return;
+    }
+    tols.sort_by(|a, b| {
+        a.key
+            .as_deref()
+            .unwrap_or("")
+            .cmp(b.key.as_deref().unwrap_or(""))
+    });
+    for (i, t) in tols.iter().enumerate() {
+        if i != 0 {
+            w.w(0, "\t");
+        }
+        w.w(0, &format!("{}\n", format_toleration(t)));
+    }
+}
+
+fn taints_multiline(w: &mut Describe, title: &str, taints: Option<&Vec<Taint>>) {
+    w.w(0, &format!("{title}:\t"));
+    let mut taints: Vec<&Taint> = taints.into_iter().flatten().collect();
+    if taints.is_empty() {
+        w.w(0, "<none>\n");
+        return;
+    }
+    taints
+        .sort_by(|a, b| format!("{},{}", a.effect, a.key).cmp(&format!("{},{}", b.effect, b.key)));
+    for (i, t) in taints.iter().enumerate() {
+        if i != 0 {
+            w.w(0, "\t");
+        }
+        w.w(0, &format!("{}\n", dsplay_api::taints::format_taint(t)));
+    }
+}
+
+fn rfc1123z(t: &DateTime<Utc>) -> String {
+    t.format("%a, %d %b %Y %H:%M:%S %z").to_string()
+}

@@ -1,0 +1,35 @@
+//! `-o yaml`, `-o json`, `-o name` and `-o jsonpath=…` as kubectl prints them: the name/List
+//! printer here, one module per encoder.
+//!
+//! * [`yaml`] follows `sigs.k8s.io/yaml` (go-yaml v2): keys in go-yaml's natural order, two-space
+//!   indentation, sequences not indented inside mappings, go-yaml's quoting rules and its folding of
+//!   long scalars past column 80.
+//! * [`json`] follows Go's `json.MarshalIndent(obj, "", "    ")` on unstructured objects: keys sorted,
+//!   `<`, `>`, `&`, U+2028 and U+2029 escaped as `\u003c`….
+//! * [`jsonpath`](mod@jsonpath) is kubectl's jsonpath template engine.
+
+pub mod json;
+pub mod jsonpath;
+pub mod yaml;
+
+pub use self::json::{to_json, to_json_compact};
+pub use self::jsonpath::{go_quote, jsonpath, JsonPathError};
+pub use self::yaml::{to_yaml, yaml_key_cmp};
+
+use dsplay_api::Kind;
+use serde_json::Value;
+
+/// `-o name`: `daemonset.apps/demo`, `pod/demo-abcde`, `node/kind-worker` (with a newline).
+pub fn name_line(kind: Kind, name: &str) -> String {
+    format!("{}/{}\n", kind.qualified_singular(), name)
+}
+
+/// The `List` kubectl prints for `get` of a collection in `-o yaml|json`.
+pub fn list_value(items: Vec<Value>) -> Value {
+    serde_json::json!({
+        "apiVersion": "v1",
+        "items": items,
+        "kind": "List",
+        "metadata": { "resourceVersion": "" },
+    })
+}
