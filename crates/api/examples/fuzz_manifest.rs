@@ -1,25 +1,18 @@
 //! A libFuzzer-less fuzz loop for stable Rust (the `fuzz/` target needs nightly): mutates the
-//! `tests/data/{good,bad}` corpora with a seeded xorshift RNG and runs parse + defaults + validate on
+//! `tests/data/{good,bad}` corpora with a seeded ChaCha RNG and runs parse + defaults + validate on
 //! every input. Usage: `cargo run --release -p dsplay-api --example fuzz_manifest -- [iterations] [seed]`.
 //! A panic aborts with the seed and iteration so the input can be reproduced.
 
 use dsplay_api::defaults::apply_defaults;
 use dsplay_api::manifest::parse_manifest_bytes;
 use dsplay_api::validation::validate_create;
+use rand_chacha::ChaCha8Rng;
+use rand_core::{RngCore, SeedableRng};
 use std::path::Path;
 
-struct XorShift(u64);
-
-impl XorShift {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
+/// A uniform-enough index below `n` (0 when `n` is 0) from the seeded ChaCha RNG the simulator uses.
+fn below(rng: &mut ChaCha8Rng, n: usize) -> usize {
+    (rng.next_u64() % n.max(1) as u64) as usize
 }
 
 const TOKENS: &[&[u8]] = &[
@@ -27,31 +20,31 @@ const TOKENS: &[&[u8]] = &[
     b"'", b"#", b"!!str ", b"1e999", b"-1", b"150%", b"\0", b"\xff", b"null", b"~", b"? ",
 ];
 
-fn mutate(rng: &mut XorShift, input: &mut Vec<u8>, corpus: &[Vec<u8>]) {
-    for _ in 0..=rng.below(4) {
-        let at = rng.below(input.len() + 1);
-        match rng.below(6) {
+fn mutate(rng: &mut ChaCha8Rng, input: &mut Vec<u8>, corpus: &[Vec<u8>]) {
+    for _ in 0..=below(rng, 4) {
+        let at = below(rng, input.len() + 1);
+        match below(rng, 6) {
             0 if !input.is_empty() => {
-                let end = (at + rng.below(16)).min(input.len());
+                let end = (at + below(rng, 16)).min(input.len());
                 input.drain(at.min(end)..end);
             }
             1 => {
-                let t = TOKENS[rng.below(TOKENS.len())];
+                let t = TOKENS[below(rng, TOKENS.len())];
                 input.splice(at..at, t.iter().copied());
             }
             2 if !input.is_empty() => {
-                let i = rng.below(input.len());
-                input[i] = rng.next() as u8;
+                let i = below(rng, input.len());
+                input[i] = rng.next_u64() as u8;
             }
             3 => {
-                let other = &corpus[rng.below(corpus.len())];
-                let start = rng.below(other.len());
-                let end = (start + rng.below(64)).min(other.len());
+                let other = &corpus[below(rng, corpus.len())];
+                let start = below(rng, other.len());
+                let end = (start + below(rng, 64)).min(other.len());
                 input.splice(at..at, other[start..end].iter().copied());
             }
             4 => input.truncate(at),
             _ => {
-                if let Some(i) = (0..input.len()).rev().nth(rng.below(input.len().max(1))) {
+                if let Some(i) = (0..input.len()).rev().nth(below(rng, input.len().max(1))) {
                     let c = input[i];
                     input.insert(i, c);
                 }
@@ -90,10 +83,10 @@ fn main() {
         }
     }
     corpus.sort();
-    let mut rng = XorShift(seed | 1);
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let start = std::time::Instant::now();
     for i in 0..iterations {
-        let mut input = corpus[rng.below(corpus.len())].clone();
+        let mut input = corpus[below(&mut rng, corpus.len())].clone();
         mutate(&mut rng, &mut input, &corpus);
         if let Err(panic) = std::panic::catch_unwind(|| check(&input)) {
             eprintln!(

@@ -3,13 +3,15 @@
 //! **Architecture Invariant:** this crate knows nothing about time, the store or printing; it turns text
 //! into typed objects (`manifest`), completes them as the API server would (`defaults`), rejects what the
 //! API server rejects (`validation`) and answers matching questions shared by the controller and the
-//! scheduler (`selector`, `node_affinity`, `taints`, `quantity`, `int_or_percent`).
+//! scheduler (`selector`, `node_affinity`, `taints`, `quantity`, `int_or_percent`, `qos`, `pod`).
 
 pub mod defaults;
 pub mod int_or_percent;
 pub mod manifest;
 pub mod node_affinity;
 pub mod object;
+pub mod pod;
+pub mod qos;
 pub mod quantity;
 pub mod selector;
 pub mod taints;

@@ -204,3 +204,15 @@ impl Object {
         serde_json::to_value(self).unwrap_or(serde_json::Value::Null)
     }
 }
+
+/// Older first by `metadata.creationTimestamp`, then by name: the tie-break upstream's sorts share
+/// (`podByCreationTimestampAndPhase`, `ActivePods`); a missing timestamp sorts first.
+///
+/// Upstream: pkg/controller/controller_utils.go ActivePods.Less (its timestamp/name tail).
+pub fn older_first(a: &ObjectMeta, b: &ObjectMeta) -> std::cmp::Ordering {
+    a.creation_timestamp
+        .as_ref()
+        .map(|t| t.0)
+        .cmp(&b.creation_timestamp.as_ref().map(|t| t.0))
+        .then_with(|| a.name.cmp(&b.name))
+}

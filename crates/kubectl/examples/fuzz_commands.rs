@@ -1,24 +1,17 @@
 //! A libFuzzer-less fuzz loop for stable Rust (the `fuzz/` target `command` needs nightly): mutates
-//! the transcript scripts of `tests/transcripts/` with a seeded xorshift RNG and runs each mutant
+//! the transcript scripts of `tests/transcripts/` with a seeded ChaCha RNG and runs each mutant
 //! through a fresh `Session`. Usage:
 //! `cargo run --release -p dsplay-kubectl --example fuzz_commands -- [iterations] [seed]`.
 //! A panic aborts with the seed and iteration so the input can be reproduced.
 
 use dsplay_kubectl::{Session, SessionOptions};
+use rand_chacha::ChaCha8Rng;
+use rand_core::{RngCore, SeedableRng};
 use std::path::Path;
 
-struct XorShift(u64);
-
-impl XorShift {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
+/// A uniform-enough index below `n` (0 when `n` is 0) from the seeded ChaCha RNG the simulator uses.
+fn below(rng: &mut ChaCha8Rng, n: usize) -> usize {
+    (rng.next_u64() % n.max(1) as u64) as usize
 }
 
 const TOKENS: &[&str] = &[
@@ -55,26 +48,26 @@ fn main() {
             corpus.push(text.lines().map(str::to_string).collect());
         }
     }
-    let mut rng = XorShift(seed.max(1));
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let started = std::time::Instant::now();
     for i in 0..iterations {
-        let script = &corpus[rng.below(corpus.len())];
-        let start = rng.below(script.len());
+        let script = &corpus[below(&mut rng, corpus.len())];
+        let start = below(&mut rng, script.len());
         let mut lines: Vec<String> =
-            script[start..(start + 1 + rng.below(12)).min(script.len())].to_vec();
-        for _ in 0..=rng.below(3) {
-            let l = rng.below(lines.len());
+            script[start..(start + 1 + below(&mut rng, 12)).min(script.len())].to_vec();
+        for _ in 0..=below(&mut rng, 3) {
+            let l = below(&mut rng, lines.len());
             let line = &mut lines[l];
             let at = (0..=line.len())
                 .filter(|p| line.is_char_boundary(*p))
-                .nth(rng.below(line.len() + 1))
+                .nth(below(&mut rng, line.len() + 1))
                 .unwrap_or(0);
-            match rng.below(3) {
-                0 => line.insert_str(at, TOKENS[rng.below(TOKENS.len())]),
+            match below(&mut rng, 3) {
+                0 => line.insert_str(at, TOKENS[below(&mut rng, TOKENS.len())]),
                 1 => line.truncate(at),
                 _ => {
-                    let other = &corpus[rng.below(corpus.len())];
-                    line.insert_str(at, &other[rng.below(other.len())]);
+                    let other = &corpus[below(&mut rng, corpus.len())];
+                    line.insert_str(at, &other[below(&mut rng, other.len())]);
                 }
             }
         }

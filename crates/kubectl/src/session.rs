@@ -1,4 +1,4 @@
-//! A session: one cluster plus the history of commands run on it.
+//! A session: one cluster and the commands run on it (the web app keeps its own replayable log).
 
 use crate::command_output::{Chunk, CommandOutput, Stream};
 use crate::commands::{self, Ctx, FileReader, Watch};
@@ -26,7 +26,6 @@ impl Default for SessionOptions {
 #[derive(Clone, Debug)]
 pub struct Session {
     cluster: Cluster,
-    history: Vec<String>,
     read_file: Option<FileReader>,
     /// A `get -w` watch waiting for the next `sim` command.
     watch: Option<Watch>,
@@ -42,7 +41,6 @@ impl Session {
         };
         Session {
             cluster,
-            history: Vec::new(),
             read_file: None,
             watch: None,
         }
@@ -57,7 +55,6 @@ impl Session {
                     if command.args.is_empty() {
                         continue;
                     }
-                    self.history.push(command.echo.clone());
                     let mut ctx = Ctx {
                         cluster: &mut self.cluster,
                         stdin: command.stdin.as_deref(),
@@ -102,10 +99,5 @@ impl Session {
     /// The cluster, for time controls (advance / step).
     pub fn cluster_mut(&mut self) -> &mut Cluster {
         &mut self.cluster
-    }
-
-    /// Every script run so far, in order (for share links and export).
-    pub fn history(&self) -> &[String] {
-        &self.history
     }
 }

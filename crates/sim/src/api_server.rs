@@ -402,7 +402,7 @@ impl Cluster {
                 tolerations.push(t);
             }
         }
-        let qos = qos_class(spec);
+        let qos = dsplay_api::qos::compute_pod_qos(spec).to_string();
         pod.status = Some(PodStatus {
             phase: Some("Pending".into()),
             qos_class: Some(qos),
@@ -586,34 +586,6 @@ fn bump_daemon_set_generation(old: &DaemonSet, new: &mut DaemonSet) {
             TEMPLATE_GENERATION_ANNOTATION.to_string(),
             template_generation.to_string(),
         );
-}
-
-/// The pod's QoS class from its containers' requests and limits.
-pub(crate) fn qos_class(spec: &PodSpec) -> String {
-    let mut any = false;
-    let mut guaranteed = true;
-    for c in &spec.containers {
-        let res = c.resources.clone().unwrap_or_default();
-        let requests = res.requests.unwrap_or_default();
-        let limits = res.limits.unwrap_or_default();
-        if !requests.is_empty() || !limits.is_empty() {
-            any = true;
-        }
-        for r in ["cpu", "memory"] {
-            let limit = limits.get(r);
-            let request = requests.get(r).or(limit);
-            if limit.is_none() || request != limit {
-                guaranteed = false;
-            }
-        }
-    }
-    if !any {
-        "BestEffort".into()
-    } else if guaranteed {
-        "Guaranteed".into()
-    } else {
-        "Burstable".into()
-    }
 }
 
 impl Cluster {

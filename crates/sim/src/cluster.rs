@@ -257,7 +257,7 @@ impl Cluster {
     }
 
     /// Schedules a timer at an absolute time unless an identical one is already due then.
-    pub(crate) fn schedule_at_once(&mut self, at_ms: i64, timer: Timer) {
+    pub(crate) fn schedule_at_unless_due(&mut self, at_ms: i64, timer: Timer) {
         let at_ms = at_ms.max(self.now_ms);
         if self
             .timers

@@ -2,7 +2,7 @@
 //! same code the controller runs, plus what the scheduler and kubelet say about the node's pods.
 
 use crate::cluster::Cluster;
-use crate::controller::daemonset::util::{explain_placement, Placement};
+use crate::controller::daemonset::util::{explain_placement, revision_hash_label, Placement};
 use crate::error::{ApiError, ApiResult};
 use crate::scheduler::{fits_reasons, NodeInfo};
 use dsplay_api::types::*;
@@ -29,12 +29,7 @@ pub fn explain(
     node: Option<&str>,
 ) -> ApiResult<Vec<NodeExplanation>> {
     let store = cluster.store();
-    let ds = store
-        .daemon_set(namespace, name)
-        .ok_or_else(|| ApiError::NotFound {
-            kind: Kind::DaemonSet,
-            name: name.to_string(),
-        })?;
+    let ds = daemon_set(store, namespace, name)?;
     let nodes: Vec<&Node> = match node {
         Some(n) => vec![store.node(n).ok_or_else(|| ApiError::NotFound {
             kind: Kind::Node,
@@ -106,11 +101,7 @@ fn describe_pod_state(cluster: &Cluster, pod: &Pod, node: &Node) -> String {
             .and_then(|s| s.waiting.as_ref())
             .and_then(|w| w.reason.clone())
     });
-    let ready = status
-        .conditions
-        .iter()
-        .flatten()
-        .any(|c| c.type_ == "Ready" && c.status == "True");
+    let ready = dsplay_api::pod::is_pod_ready_condition_true(&status);
     let restarts: i32 = status
         .container_statuses
         .iter()
@@ -122,13 +113,7 @@ fn describe_pod_state(cluster: &Cluster, pod: &Pod, node: &Node) -> String {
     if restarts > 0 {
         text.push_str(&format!(", {restarts} restarts"));
     }
-    let hash = pod
-        .metadata
-        .labels
-        .as_ref()
-        .and_then(|l| l.get("controller-revision-hash"))
-        .cloned()
-        .unwrap_or_default();
+    let hash = revision_hash_label(&pod.metadata);
     if !hash.is_empty() {
         text.push_str(&format!(", revision {hash}"));
     }
@@ -180,12 +165,7 @@ pub fn diagnose_rollout(
         is_pod_available, is_pod_updated, node_should_run_daemon_pod, target_node_name,
     };
     let store = cluster.store();
-    let ds = store
-        .daemon_set(namespace, name)
-        .ok_or_else(|| ApiError::NotFound {
-            kind: Kind::DaemonSet,
-            name: name.to_string(),
-        })?;
+    let ds = daemon_set(store, namespace, name)?;
     let status = ds.status.clone().unwrap_or_default();
     let strategy = ds
         .spec
@@ -272,7 +252,7 @@ pub fn diagnose_rollout(
             }
             if new
                 && pod.metadata.deletion_timestamp.is_none()
-                && !crate::controller::daemonset::util::is_pod_ready(pod)
+                && !dsplay_api::pod::is_pod_ready(pod)
                 && pod
                     .spec
                     .as_ref()
@@ -283,13 +263,7 @@ pub fn diagnose_rollout(
             {
                 add_problem("new pods not ready".to_string(), format!("check the readiness probe and image of the new template, or kubectl rollout undo ds/{name}"));
             }
-            if pod
-                .spec
-                .as_ref()
-                .and_then(|s| s.node_name.as_ref())
-                .is_none()
-                && pod.metadata.deletion_timestamp.is_none()
-            {
+            if crate::controller::daemonset::util::is_unscheduled_and_live(pod) {
                 add_problem(format!("pod {pod_name} cannot be scheduled"), format!("sim explain ds/{name} {node_name} shows why (resources, ports); free the node or lower the requests"));
             }
             if let Some(deadline) = pod.metadata.deletion_timestamp.as_ref() {
@@ -339,4 +313,18 @@ pub fn diagnose_rollout(
         nodes,
         problems,
     })
+}
+
+/// The DaemonSet `namespace/name`, or NotFound as the API server words it.
+fn daemon_set<'a>(
+    store: &'a crate::store::Store,
+    namespace: &str,
+    name: &str,
+) -> ApiResult<&'a DaemonSet> {
+    store
+        .daemon_set(namespace, name)
+        .ok_or_else(|| ApiError::NotFound {
+            kind: Kind::DaemonSet,
+            name: name.to_string(),
+        })
 }

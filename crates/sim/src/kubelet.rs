@@ -563,12 +563,7 @@ pub(crate) fn mark_not_ready(cluster: &mut Cluster, ns: &str, name: &str) {
         for cs in status.container_statuses.iter_mut().flatten() {
             cs.ready = false;
         }
-        if status
-            .conditions
-            .iter()
-            .flatten()
-            .any(|c| c.type_ == "Ready" && c.status == "True")
-        {
+        if dsplay_api::pod::is_pod_ready_condition_true(status) {
             set_condition(status, "Ready", "False", &now);
         }
     });

@@ -51,14 +51,7 @@ pub(crate) fn sync(cluster: &mut Cluster) {
         let pa = a.spec.as_ref().and_then(|s| s.priority).unwrap_or(0);
         let pb = b.spec.as_ref().and_then(|s| s.priority).unwrap_or(0);
         pb.cmp(&pa)
-            .then_with(|| {
-                a.metadata
-                    .creation_timestamp
-                    .as_ref()
-                    .map(|t| t.0)
-                    .cmp(&b.metadata.creation_timestamp.as_ref().map(|t| t.0))
-            })
-            .then_with(|| a.metadata.name.cmp(&b.metadata.name))
+            .then_with(|| dsplay_api::object::older_first(&a.metadata, &b.metadata))
     });
     // DaemonSet pods name their node (PreFilter's NodeNames): when every pending pod does, the
     // cycle only needs those nodes. The outcome is the same as on the whole cluster as long as every

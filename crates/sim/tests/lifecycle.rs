@@ -4,6 +4,7 @@
 mod common;
 
 use common::*;
+use dsplay_api::pod::is_pod_ready;
 use dsplay_api::taints::{keys, NO_EXECUTE, NO_SCHEDULE};
 use dsplay_api::types::*;
 use dsplay_api::Object;
@@ -72,7 +73,7 @@ fn failed_node_goes_unknown_and_daemon_pod_is_misscheduled() {
         ]
     );
     let on_0 = pods_by_node(&c, "foo")["node-0"][0].clone();
-    assert!(!is_ready(&on_0), "pods on the node marked not Ready");
+    assert!(!is_pod_ready(&on_0), "pods on the node marked not Ready");
     assert_eq!(ds_status(&c, "foo"), st(2, 2, 2, 2, 2, 1, 0));
     // The daemon pod tolerates unreachable:NoExecute forever: still there 10 minutes later.
     c.advance(Duration::from_secs(600));
@@ -222,7 +223,7 @@ fn crash_loop_back_off() {
     // Pull 2 s, start 1 s: running at 3 s, crash at 8 s (restart 1, immediately running again).
     c.advance(Duration::from_secs(3));
     assert_eq!(phase(&pod(&c)), "Running");
-    assert!(!is_ready(&pod(&c)));
+    assert!(!is_pod_ready(&pod(&c)));
     c.advance(Duration::from_secs(5));
     assert_eq!(
         (restart_count(&pod(&c)), waiting_reason(&pod(&c))),
@@ -421,7 +422,7 @@ fn system_node_critical_daemon_preempts_low_priority_pod() {
         .cloned()
         .collect();
     assert_eq!(pod_node(&dp[0]).as_deref(), Some("small"));
-    assert!(is_ready(&dp[0]));
+    assert!(is_pod_ready(&dp[0]));
 }
 
 // Default DS tolerations: daemon pods are not given DefaultTolerationSeconds (SPEC-upstream §2.2/§7.2),

@@ -3,6 +3,7 @@
 mod common;
 
 use common::*;
+use dsplay_api::pod::is_pod_ready;
 use dsplay_api::taints::{taint, NO_EXECUTE, NO_SCHEDULE, PREFER_NO_SCHEDULE};
 use dsplay_api::types::*;
 use dsplay_sim::controller::daemonset::util::node_should_run_daemon_pod;
@@ -141,7 +142,7 @@ fn scaled(v: &IntOrString, total: i32) -> i32 {
 fn unavailable_nodes(c: &Cluster) -> BTreeSet<String> {
     let available: BTreeSet<String> = live_ds_pods(c, "foo")
         .iter()
-        .filter(|p| is_ready(p))
+        .filter(|p| is_pod_ready(p))
         .filter_map(pod_node)
         .collect();
     c.store()
@@ -209,7 +210,7 @@ proptest! {
             prop_assert_eq!(pods.len(), nodes);
         } else {
             // Stalled: old healthy pods kept on all but at most `limit` nodes.
-            let old = pods.iter().filter(|p| pod_image(p) == IMAGE && is_ready(p)).count();
+            let old = pods.iter().filter(|p| pod_image(p) == IMAGE && is_pod_ready(p)).count();
             prop_assert!(old >= nodes - limit.min(nodes), "old healthy pods {} < {} - {}", old, nodes, limit);
         }
     }

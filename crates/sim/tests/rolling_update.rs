@@ -4,6 +4,7 @@
 mod common;
 
 use common::*;
+use dsplay_api::pod::is_pod_ready;
 use dsplay_api::types::*;
 use dsplay_sim::{Cluster, ImageBehavior};
 use std::collections::BTreeSet;
@@ -29,7 +30,7 @@ fn unavailable_nodes(c: &Cluster, ds: &str) -> usize {
     let desired = get_ds(c, ds).status.unwrap().desired_number_scheduled as usize;
     let available: BTreeSet<String> = live_ds_pods(c, ds)
         .iter()
-        .filter(|p| is_ready(p))
+        .filter(|p| is_pod_ready(p))
         .filter_map(pod_node)
         .collect();
     desired - available.len()

@@ -2,15 +2,12 @@
 //! `validateInitContainers`, ports, env, volume mounts, pull policy, resources).
 
 use super::go_value::go_quote;
-use super::syntax::is_dns1123_label;
-use super::syntax::is_qualified_name;
-use super::syntax::is_valid_port_name;
+use super::syntax::{is_dns1123_label, is_qualified_name, is_valid_port_name};
 use super::{Errors, FieldError};
 use crate::quantity;
 use crate::types::*;
 use k8s_openapi::api::core::v1::{ContainerPort, EnvVar, ResourceRequirements, VolumeMount};
-use std::collections::BTreeMap;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// `validateContainers`: at least one; each container's common checks; unique names; unique host ports.
 pub(super) fn validate_containers(
@@ -24,6 +21,22 @@ pub(super) fn validate_containers(
         return errors;
     }
     let mut names = BTreeSet::new();
+    errors.extend(validate_each_container(
+        containers, &mut names, volumes, path,
+    ));
+    errors.extend(validate_unique_host_ports(containers, path));
+    errors
+}
+
+/// The common checks of every container at `<path>[i]`, and `Duplicate value` for a name already in
+/// `names` (which collects them).
+fn validate_each_container(
+    containers: &[Container],
+    names: &mut BTreeSet<String>,
+    volumes: &BTreeSet<String>,
+    path: &str,
+) -> Errors {
+    let mut errors = Vec::new();
     for (i, c) in containers.iter().enumerate() {
         let idx = format!("{path}[{i}]");
         errors.extend(validate_container_common(c, volumes, &idx));
@@ -34,7 +47,6 @@ pub(super) fn validate_containers(
             ));
         }
     }
-    errors.extend(validate_unique_host_ports(containers, path));
     errors
 }
 
@@ -47,16 +59,7 @@ pub(super) fn validate_init_containers(
 ) -> Errors {
     let mut errors = Vec::new();
     let mut names: BTreeSet<String> = regular.iter().map(|c| c.name.clone()).collect();
-    for (i, c) in init.iter().enumerate() {
-        let idx = format!("{path}[{i}]");
-        errors.extend(validate_container_common(c, volumes, &idx));
-        if !names.insert(c.name.clone()) {
-            errors.push(FieldError::duplicate(
-                format!("{idx}.name"),
-                go_quote(&c.name),
-            ));
-        }
-    }
+    errors.extend(validate_each_container(init, &mut names, volumes, path));
     errors
 }
 

@@ -1,11 +1,8 @@
 //! DaemonSet validation (`pkg/apis/apps/validation/validation.go` `ValidateDaemonSet`,
 //! `ValidateDaemonSetSpec`, `ValidateDaemonSetUpdateStrategy`).
 
-use super::go_value::go_label_selector;
-use super::go_value::go_quote;
-use super::go_value::go_string_map;
-use super::meta::validate_nonnegative;
-use super::meta::{validate_label_selector, validate_object_meta, NameRule};
+use super::go_value::{go_label_selector, go_quote, go_string_map};
+use super::meta::{validate_label_selector, validate_nonnegative, validate_object_meta, NameRule};
 use super::pod::validate_pod_template_spec;
 use super::syntax::is_valid_percent;
 use super::{Errors, FieldError};

@@ -87,6 +87,13 @@ pub fn validate_object_meta(
         meta.generation.unwrap_or(0),
         &format!("{path}.generation"),
     ));
+    errors.extend(validate_labels_and_annotations(meta, path));
+    errors
+}
+
+/// `<path>.labels` and `<path>.annotations` of `meta` (shared by ObjectMeta and pod templates).
+pub(super) fn validate_labels_and_annotations(meta: &ObjectMeta, path: &str) -> Errors {
+    let mut errors = Vec::new();
     if let Some(labels) = &meta.labels {
         errors.extend(validate_labels(labels, &format!("{path}.labels")));
     }
@@ -123,7 +130,7 @@ pub(super) fn validate_label_name(key: &str, path: &str) -> Errors {
 const TOTAL_ANNOTATION_SIZE_LIMIT: usize = 256 * 1024;
 
 /// `ValidateAnnotations`: keys are qualified names (case-insensitive), total size ≤ 256 KiB.
-pub(super) fn validate_annotations(annotations: &BTreeMap<String, String>, path: &str) -> Errors {
+fn validate_annotations(annotations: &BTreeMap<String, String>, path: &str) -> Errors {
     let mut errors = Vec::new();
     let mut total = 0usize;
     for (k, v) in annotations {

@@ -3,12 +3,12 @@
 
 use super::container::{validate_containers, validate_init_containers};
 use super::go_value::go_quote;
-use super::meta::validate_object_meta;
-use super::meta::NameRule;
-use super::meta::{validate_annotations, validate_labels, validate_nonnegative};
+use super::meta::{
+    validate_labels, validate_labels_and_annotations, validate_nonnegative, validate_object_meta,
+    NameRule,
+};
 use super::node_affinity::validate_node_affinity;
-use super::syntax::is_dns1123_label;
-use super::syntax::is_dns1123_subdomain;
+use super::syntax::{is_dns1123_label, is_dns1123_subdomain};
 use super::toleration::validate_tolerations;
 use super::{Errors, FieldError};
 use crate::defaults;
@@ -31,15 +31,7 @@ pub fn validate_pod(pod: &Pod) -> Vec<FieldError> {
 pub(super) fn validate_pod_template_spec(template: &PodTemplateSpec, path: &str) -> Errors {
     let mut errors = Vec::new();
     let meta = template.metadata.clone().unwrap_or_default();
-    if let Some(labels) = &meta.labels {
-        errors.extend(validate_labels(labels, &format!("{path}.labels")));
-    }
-    if let Some(annotations) = &meta.annotations {
-        errors.extend(validate_annotations(
-            annotations,
-            &format!("{path}.annotations"),
-        ));
-    }
+    errors.extend(validate_labels_and_annotations(&meta, path));
     let spec = template.spec.clone().unwrap_or_else(|| {
         let mut spec = PodSpec::default();
         defaults::default_pod_spec(&mut spec);

@@ -1,7 +1,6 @@
 //! Toleration validation (`pkg/apis/core/validation/validation.go` `ValidateTolerations`).
 
-use super::go_value::go_quote;
-use super::go_value::go_toleration;
+use super::go_value::{go_quote, go_toleration};
 use super::meta::validate_label_name;
 use super::node::validate_taint_effect;
 use super::syntax::is_valid_label_value;

@@ -178,22 +178,10 @@ fn status(ctx: &mut Ctx, ns: &str, name: &str, parsed: &crate::flags::Parsed) ->
 }
 
 fn revisions(ctx: &Ctx, ds: &DaemonSet) -> Vec<ControllerRevision> {
-    let uid = ds.metadata.uid.clone().unwrap_or_default();
-    let mut out: Vec<ControllerRevision> = ctx
-        .cluster
-        .store()
-        .controller_revisions()
-        .filter(|r| {
-            r.metadata
-                .owner_references
-                .iter()
-                .flatten()
-                .any(|o| o.uid == uid && o.controller == Some(true))
-        })
+    dsplay_sim::controller::daemonset::history::controlled_revisions(ctx.cluster.store(), ds)
+        .into_iter()
         .cloned()
-        .collect();
-    out.sort_by_key(|r| r.revision);
-    out
+        .collect()
 }
 
 fn revision_template(revision: &ControllerRevision) -> PodTemplateSpec {

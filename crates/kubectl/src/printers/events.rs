@@ -51,13 +51,7 @@ pub fn events_block(events: &[&Event], now: DateTime<Utc>) -> (bool, String) {
         "Events:\n  Type\tReason\tAge\tFrom\tMessage\n  ----\t------\t----\t----\t-------\n",
     );
     for e in sorted {
-        let source = e
-            .source
-            .as_ref()
-            .and_then(|s| s.component.clone())
-            .filter(|s| !s.is_empty())
-            .or_else(|| e.reporting_component.clone())
-            .unwrap_or_default();
+        let source = source_component(e);
         text.push_str(&format!(
             "  {}\t{}\t{}\t{}\t{}\n",
             e.type_.as_deref().unwrap_or(""),
@@ -68,4 +62,15 @@ pub fn events_block(events: &[&Event], now: DateTime<Utc>) -> (bool, String) {
         ));
     }
     (true, text)
+}
+
+/// The component that reported an event: `source.component`, else `reportingComponent` (events.k8s.io
+/// writers fill only the latter).
+pub fn source_component(e: &Event) -> String {
+    e.source
+        .as_ref()
+        .and_then(|s| s.component.clone())
+        .filter(|s| !s.is_empty())
+        .or_else(|| e.reporting_component.clone())
+        .unwrap_or_default()
 }

@@ -219,7 +219,7 @@ pub fn pod_ready_status_restarts(pod: &Pod, now: DateTime<Utc>) -> (String, Stri
             }
         }
         if reason == "Completed" && has_running {
-            reason = if condition_true(pod, "Ready") {
+            reason = if dsplay_api::pod::is_pod_ready(pod) {
                 "Running".to_string()
             } else {
                 "NotReady".to_string()
@@ -406,23 +406,6 @@ pub fn node_table(items: &[&Node], now: DateTime<Utc>) -> Table {
     Table { columns, rows }
 }
 
-/// The time an event is sorted by in `kubectl get events`: lastTimestamp, else eventTime, else
-/// firstTimestamp, else creation.
-pub fn event_sort_time(e: &Event) -> Option<DateTime<Utc>> {
-    e.last_timestamp
-        .as_ref()
-        .map(|t| t.0)
-        .or_else(|| {
-            e.series
-                .as_ref()
-                .and_then(|s| s.last_observed_time.as_ref())
-                .map(|t| t.0)
-        })
-        .or_else(|| e.event_time.as_ref().map(|t| t.0))
-        .or_else(|| e.first_timestamp.as_ref().map(|t| t.0))
-        .or_else(|| e.metadata.creation_timestamp.as_ref().map(|t| t.0))
-}
-
 /// `kubectl get events`: LAST SEEN TYPE REASON OBJECT MESSAGE (+ wide SUBOBJECT SOURCE, FIRST SEEN
 /// COUNT NAME), rows in the order given: like the API server, which lists events by name
 /// (`<object>.<hex time>`), not by time (kubernetes/kubernetes#29838); `--sort-by` reorders.
@@ -463,13 +446,7 @@ pub fn event_table(items: &[&Event], now: DateTime<Utc>) -> Table {
                 Some(n) if !n.is_empty() => format!("{kind}/{n}"),
                 _ => kind,
             };
-            let component = e
-                .source
-                .as_ref()
-                .and_then(|s| s.component.clone())
-                .filter(|s| !s.is_empty())
-                .or_else(|| e.reporting_component.clone())
-                .unwrap_or_default();
+            let component = super::events::source_component(e);
             let instance = e
                 .source
                 .as_ref()

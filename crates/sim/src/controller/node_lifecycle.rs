@@ -160,16 +160,7 @@ pub(crate) fn on_grace_expired(cluster: &mut Cluster, name: &str, epoch: u64) {
         c.message = Some("Kubelet stopped posting node status.".into());
         c.last_transition_time = Some(now.clone());
     }
-    cluster.write(Object::Node(node.clone()));
-    let reference = object_reference(Kind::Node, &node.metadata);
-    cluster.record_event(
-        &reference,
-        "Normal",
-        "NodeNotReady",
-        &format!("Node {name} status is now: NodeNotReady"),
-        "node-controller",
-        None,
-    );
+    write_with_status_event(cluster, &node, "NodeNotReady", "node-controller", None);
 }
 
 /// `sim node recover`: Ready=True again, taints removed at once, the kubelet resumes.
@@ -197,16 +188,7 @@ pub fn recover_node(cluster: &mut Cluster, name: &str) {
                 None => conditions.push(healthy),
             }
         }
-        cluster.write(Object::Node(node.clone()));
-        let reference = object_reference(Kind::Node, &node.metadata);
-        cluster.record_event(
-            &reference,
-            "Normal",
-            "NodeReady",
-            &format!("Node {name} status is now: NodeReady"),
-            "kubelet",
-            Some(name),
-        );
+        write_with_status_event(cluster, &node, "NodeReady", "kubelet", Some(name));
     }
     crate::kubelet::resume_node(cluster, name);
     cluster.reconcile();
@@ -261,4 +243,25 @@ fn condition_text(type_: &str, status: &str) -> (String, String) {
         ("NetworkUnavailable", _) => ("RouteCreated".into(), "RouteController created a route".into()),
         _ => ("Simulated".into(), format!("{type_} set to {status} by sim")),
     }
+}
+
+/// Writes the node and records `Node NAME status is now: REASON` (reason `REASON`) from `component`.
+fn write_with_status_event(
+    cluster: &mut Cluster,
+    node: &Node,
+    reason: &str,
+    component: &str,
+    host: Option<&str>,
+) {
+    cluster.write(Object::Node(node.clone()));
+    let name = node.metadata.name.as_deref().unwrap_or_default();
+    let reference = object_reference(Kind::Node, &node.metadata);
+    cluster.record_event(
+        &reference,
+        "Normal",
+        reason,
+        &format!("Node {name} status is now: {reason}"),
+        component,
+        host,
+    );
 }

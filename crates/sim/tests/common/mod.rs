@@ -148,13 +148,6 @@ pub fn nodes_with_pods(c: &Cluster, name: &str) -> BTreeSet<String> {
     pods_by_node(c, name).keys().cloned().collect()
 }
 
-pub fn is_ready(p: &Pod) -> bool {
-    p.status
-        .as_ref()
-        .and_then(|s| s.conditions.as_ref())
-        .is_some_and(|cs| cs.iter().any(|c| c.type_ == "Ready" && c.status == "True"))
-}
-
 pub fn phase(p: &Pod) -> String {
     p.status
         .as_ref()
@@ -163,12 +156,7 @@ pub fn phase(p: &Pod) -> String {
 }
 
 pub fn hash_label(p: &Pod) -> String {
-    p.metadata
-        .labels
-        .as_ref()
-        .and_then(|l| l.get("controller-revision-hash"))
-        .cloned()
-        .unwrap_or_default()
+    dsplay_sim::controller::daemonset::util::revision_hash_label(&p.metadata)
 }
 
 pub fn pod_image(p: &Pod) -> String {

@@ -6,14 +6,13 @@ use crate::printers::age::age_since;
 use chrono::{DateTime, Utc};
 use dsplay_api::quantity::milli;
 use dsplay_api::types::*;
-use k8s_openapi::api::core::v1::Container as CoreContainer;
 use std::collections::BTreeMap;
 
 pub(super) fn resource_milli(list: Option<&BTreeMap<String, Quantity>>, name: &str) -> i128 {
     list.and_then(|l| l.get(name)).and_then(milli).unwrap_or(0)
 }
 
-/// `qos.GetPodQOS`: status.qosClass when set, else computed from cpu/memory requests and limits.
+/// `qos.GetPodQOS`: status.qosClass when set, else computed ([`dsplay_api::qos::compute_pod_qos`]).
 pub fn pod_qos(pod: &Pod) -> String {
     if let Some(q) = pod
         .status
@@ -24,37 +23,7 @@ pub fn pod_qos(pod: &Pod) -> String {
         return q;
     }
     let spec = pod.spec.clone().unwrap_or_default();
-    let all: Vec<&CoreContainer> = spec
-        .containers
-        .iter()
-        .chain(spec.init_containers.iter().flatten())
-        .collect();
-    let mut any = false;
-    let mut guaranteed = true;
-    for c in &all {
-        let res = c.resources.clone().unwrap_or_default();
-        let req = res.requests.unwrap_or_default();
-        let lim = res.limits.unwrap_or_default();
-        for r in ["cpu", "memory"] {
-            let l = lim.get(r).and_then(milli).filter(|v| *v != 0);
-            let q = req.get(r).and_then(milli).filter(|v| *v != 0);
-            if l.is_some() || q.is_some() {
-                any = true;
-            }
-            match (q, l) {
-                (_, None) => guaranteed = false,
-                (Some(q), Some(l)) if q != l => guaranteed = false,
-                _ => {}
-            }
-        }
-    }
-    if !any {
-        "BestEffort".into()
-    } else if guaranteed {
-        "Guaranteed".into()
-    } else {
-        "Burstable".into()
-    }
+    dsplay_api::qos::compute_pod_qos(&spec).to_string()
 }
 
 /// `kubectl describe pod NAME`.

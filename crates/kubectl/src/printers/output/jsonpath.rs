@@ -2,6 +2,7 @@
 //! evaluation and printing of the results.
 
 use super::json::to_json_compact;
+use dsplay_api::validation::go_quote;
 use serde_json::Value;
 use std::cmp::Ordering;
 
@@ -64,30 +65,6 @@ pub fn jsonpath(template: &str, value: &Value) -> Result<String, JsonPathError> 
         ))
     })?;
     Ok(out)
-}
-
-/// Go's `%q` of a string (`strconv.Quote`).
-pub fn go_quote(s: &str) -> String {
-    let mut out = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\u{7}' => out.push_str("\\a"),
-            '\u{8}' => out.push_str("\\b"),
-            '\u{c}' => out.push_str("\\f"),
-            '\u{b}' => out.push_str("\\v"),
-            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
-                out.push_str(&format!("\\x{:02x}", c as u32))
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
 }
 
 /// Go's `%#v` of an unstructured value (`map[string]interface {}{"k":"v"}`), keys sorted.

@@ -114,10 +114,10 @@ fn is_break(c: char) -> bool {
 
 fn analyze(s: &str) -> Analysis {
     let chars: Vec<char> = s.chars().collect();
-    let mut flow_ind = false;
+    // go-yaml also notes flow indicators (`,` `[` `]` `{` `}` …); they only matter inside flow
+    // collections, which this emitter never writes.
     let mut block_ind = false;
     if s.starts_with("---") || s.starts_with("...") {
-        flow_ind = true;
         block_ind = true;
     }
     let (mut leading_space, mut leading_break, mut trailing_space, mut trailing_break) =
@@ -136,32 +136,18 @@ fn analyze(s: &str) -> Analysis {
             match c {
                 '#' | ',' | '[' | ']' | '{' | '}' | '&' | '*' | '!' | '|' | '>' | '\'' | '"'
                 | '%' | '@' | '`' => {
-                    flow_ind = true;
                     block_ind = true;
                 }
-                '?' | ':' => {
-                    flow_ind = true;
-                    if followed_by_ws {
-                        block_ind = true;
-                    }
-                }
+                '?' | ':' if followed_by_ws => block_ind = true,
                 '-' if followed_by_ws => {
-                    flow_ind = true;
                     block_ind = true;
                 }
                 _ => {}
             }
         } else {
             match c {
-                ',' | '?' | '[' | ']' | '{' | '}' => flow_ind = true,
-                ':' => {
-                    flow_ind = true;
-                    if followed_by_ws {
-                        block_ind = true;
-                    }
-                }
+                ':' if followed_by_ws => block_ind = true,
                 '#' if preceded_by_ws => {
-                    flow_ind = true;
                     block_ind = true;
                 }
                 _ => {}
@@ -203,7 +189,6 @@ fn analyze(s: &str) -> Analysis {
         }
         preceded_by_ws = matches!(c, ' ' | '\t') || is_break(c);
     }
-    let _ = flow_ind;
     let mut a = Analysis {
         block_plain: true,
         single_allowed: true,

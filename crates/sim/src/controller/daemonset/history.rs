@@ -1,9 +1,10 @@
 //! ControllerRevisions: `constructHistory`, `dedupCurHistories`, `cleanupHistory`.
 //! Upstream: pkg/controller/daemon/update.go
 
-use super::util::REVISION_HASH_LABEL;
+use super::util::{revision_hash_label, REVISION_HASH_LABEL};
 use crate::cluster::{k8s_time, Cluster};
 use crate::names;
+use crate::store::Store;
 use dsplay_api::types::*;
 use dsplay_api::{selector, Kind, Object};
 use k8s_openapi::apimachinery::pkg::runtime::RawExtension;
@@ -147,13 +148,7 @@ pub fn construct_history(cluster: &mut Cluster, ds: &DaemonSet) -> Option<(Daemo
         let mut current = current;
         current.sort_by_key(|r| r.revision);
         let kept = current.pop().expect("non-empty");
-        let kept_hash = kept
-            .metadata
-            .labels
-            .as_ref()
-            .and_then(|l| l.get(REVISION_HASH_LABEL))
-            .cloned()
-            .unwrap_or_default();
+        let kept_hash = revision_hash_label(&kept.metadata);
         for duplicate in current {
             cluster.remove_object(
                 Kind::ControllerRevision,
@@ -171,13 +166,7 @@ pub fn construct_history(cluster: &mut Cluster, ds: &DaemonSet) -> Option<(Daemo
             kept
         }
     };
-    let hash = kept
-        .metadata
-        .labels
-        .as_ref()
-        .and_then(|l| l.get(REVISION_HASH_LABEL))
-        .cloned()
-        .unwrap_or_default();
+    let hash = revision_hash_label(&kept.metadata);
     let ds = cluster.store.daemon_set(&ns, &ds_name)?.clone();
     Some((ds, hash))
 }
@@ -236,13 +225,7 @@ pub fn cleanup_history(cluster: &mut Cluster, ds: &DaemonSet) -> bool {
     let live_hashes: std::collections::BTreeSet<String> = cluster
         .store
         .pods_owned_by(&uid)
-        .filter_map(|p| {
-            p.metadata
-                .labels
-                .as_ref()
-                .and_then(|l| l.get(REVISION_HASH_LABEL))
-                .cloned()
-        })
+        .map(|p| revision_hash_label(&p.metadata))
         .collect();
     let mut to_kill = old.len() - limit;
     let ns = ds.metadata.namespace.clone().unwrap_or_default();
@@ -250,13 +233,7 @@ pub fn cleanup_history(cluster: &mut Cluster, ds: &DaemonSet) -> bool {
         if to_kill == 0 {
             break;
         }
-        let hash = revision
-            .metadata
-            .labels
-            .as_ref()
-            .and_then(|l| l.get(REVISION_HASH_LABEL))
-            .cloned()
-            .unwrap_or_default();
+        let hash = revision_hash_label(&revision.metadata);
         if live_hashes.contains(&hash) {
             continue;
         }
@@ -270,31 +247,39 @@ pub fn cleanup_history(cluster: &mut Cluster, ds: &DaemonSet) -> bool {
     to_kill == 0
 }
 
-/// The hash of the DaemonSet's current revision, read-only (for views and diagnosis): the label of
-/// the owned revision whose data matches the template, else the hash a new revision would get.
-pub fn current_hash(cluster: &Cluster, ds: &DaemonSet) -> Option<String> {
-    let uid = ds.metadata.uid.as_deref()?;
-    let data = revision_data(ds);
-    let owned = cluster
-        .store
+/// The ControllerRevisions controlled by `ds` (a controller owner reference with its uid), oldest
+/// revision first. One owner for `kubectl rollout history|undo` and the views.
+///
+/// Upstream: staging/src/k8s.io/kubectl/pkg/polymorphichelpers/history.go controlledHistories
+/// (`metav1.IsControlledBy`).
+#[doc(alias = "controlledHistories")]
+pub fn controlled_revisions<'a>(store: &'a Store, ds: &DaemonSet) -> Vec<&'a ControllerRevision> {
+    let uid = ds.metadata.uid.as_deref().unwrap_or_default();
+    let mut out: Vec<&ControllerRevision> = store
         .controller_revisions()
         .filter(|r| {
             r.metadata
                 .owner_references
                 .iter()
                 .flatten()
-                .any(|o| o.uid == uid)
+                .any(|o| o.uid == uid && o.controller == Some(true))
         })
+        .collect();
+    out.sort_by_key(|r| r.revision);
+    out
+}
+
+/// The hash of the DaemonSet's current revision, read-only (for views and diagnosis): the label of
+/// the owned revision whose data matches the template, else the hash a new revision would get.
+pub fn current_hash(cluster: &Cluster, ds: &DaemonSet) -> Option<String> {
+    ds.metadata.uid.as_deref()?;
+    let data = revision_data(ds);
+    let owned = controlled_revisions(&cluster.store, ds)
+        .into_iter()
         .filter(|r| r.data.as_ref().map(|d| &d.0) == Some(&data))
         .max_by_key(|r| r.revision);
     Some(match owned {
-        Some(r) => r
-            .metadata
-            .labels
-            .as_ref()
-            .and_then(|l| l.get(REVISION_HASH_LABEL))
-            .cloned()
-            .unwrap_or_default(),
+        Some(r) => revision_hash_label(&r.metadata),
         None => template_hash(ds),
     })
 }

@@ -9,6 +9,7 @@ pub mod util;
 use crate::api_server::{object_reference, DeleteOptions};
 use crate::cluster::{Cluster, Timer};
 use crate::store::key_of;
+use dsplay_api::pod::is_pod_ready;
 use dsplay_api::types::*;
 use dsplay_api::{Kind, Object};
 use node_cache::{Context, DaemonSetCache};
@@ -158,13 +159,7 @@ fn manage(cluster: &mut Cluster, cache: &mut DaemonSetCache, cx: &Context) {
             continue;
         };
         for pod in &entry.pods {
-            if pod
-                .spec
-                .as_ref()
-                .and_then(|s| s.node_name.as_ref())
-                .is_none()
-                && pod.metadata.deletion_timestamp.is_none()
-            {
+            if is_unscheduled_and_live(pod) {
                 pods_to_delete.push(pod.clone());
                 pending.insert(name.clone());
             }
@@ -307,7 +302,7 @@ fn failed_pod_backoff_passed(cluster: &mut Cluster, node_name: &str, ds: &Daemon
     let now = cluster.now_ms;
     let next = match cluster.failed_pod_backoff.get(&key).copied() {
         Some((_, not_before)) if now < not_before => {
-            cluster.schedule_at_once(not_before, Timer::ResyncDaemonSets);
+            cluster.schedule_at_unless_due(not_before, Timer::ResyncDaemonSets);
             return false;
         }
         Some((delay, _)) => (delay * 2).min(FAILED_POD_BACKOFF_MAX_MS),
@@ -381,7 +376,7 @@ pub(crate) fn sync_nodes(
 /// only when they change; requeues for the next pod to pass minReadySeconds (SPEC-upstream §1.8).
 fn update_status(cluster: &mut Cluster, cache: &DaemonSetCache, cx: &Context) {
     if let Some(due) = cache.next_requeue() {
-        cluster.schedule_at_once(due, Timer::ResyncDaemonSets);
+        cluster.schedule_at_unless_due(due, Timer::ResyncDaemonSets);
     }
     let c = cache.status;
     let ds = cx.ds;

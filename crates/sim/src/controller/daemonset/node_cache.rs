@@ -15,6 +15,7 @@ use super::template_generation;
 use super::update::{classify, NodeRollout};
 use super::util::*;
 use crate::cluster::Cluster;
+use dsplay_api::pod::is_pod_ready;
 use dsplay_api::types::*;
 use dsplay_api::{selector, Kind, Object};
 use std::collections::{BTreeMap, BTreeSet};

@@ -10,6 +10,15 @@ pub const REVISION_HASH_LABEL: &str = "controller-revision-hash";
 /// Pod label carrying the template generation (`extensions.DaemonSetTemplateGenerationKey`).
 pub const TEMPLATE_GENERATION_LABEL: &str = "pod-template-generation";
 
+/// The [`REVISION_HASH_LABEL`] of a pod or ControllerRevision, empty when it has none.
+pub fn revision_hash_label(meta: &ObjectMeta) -> String {
+    meta.labels
+        .as_ref()
+        .and_then(|l| l.get(REVISION_HASH_LABEL))
+        .cloned()
+        .unwrap_or_default()
+}
+
 /// The answer to "should this DaemonSet have a pod on this node?".
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Placement {
@@ -251,20 +260,18 @@ pub fn target_node_name(pod: &Pod) -> Option<String> {
     node_affinity::target_node_from_affinity(spec)
 }
 
-/// Pod readiness: the Ready condition is True.
-pub fn is_pod_ready(pod: &Pod) -> bool {
-    ready_since_ms(pod).is_some()
+/// The pod is bound to no node yet and is not being deleted.
+pub fn is_unscheduled_and_live(pod: &Pod) -> bool {
+    pod.spec
+        .as_ref()
+        .and_then(|s| s.node_name.as_ref())
+        .is_none()
+        && pod.metadata.deletion_timestamp.is_none()
 }
 
 /// When the pod's Ready condition last became True, in ms, if it is True.
 pub fn ready_since_ms(pod: &Pod) -> Option<i64> {
-    let condition = pod
-        .status
-        .as_ref()?
-        .conditions
-        .as_ref()?
-        .iter()
-        .find(|c| c.type_ == "Ready")?;
+    let condition = dsplay_api::pod::pod_ready_condition(pod.status.as_ref()?)?;
     (condition.status == "True").then(|| {
         condition
             .last_transition_time
@@ -301,14 +308,7 @@ pub fn oldest_first(a: &Pod, b: &Pod) -> std::cmp::Ordering {
     };
     scheduled(b)
         .cmp(&scheduled(a))
-        .then_with(|| {
-            a.metadata
-                .creation_timestamp
-                .as_ref()
-                .map(|t| t.0)
-                .cmp(&b.metadata.creation_timestamp.as_ref().map(|t| t.0))
-        })
-        .then_with(|| a.metadata.name.cmp(&b.metadata.name))
+        .then_with(|| dsplay_api::object::older_first(&a.metadata, &b.metadata))
 }
 
 #[cfg(test)]

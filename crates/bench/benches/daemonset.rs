@@ -1,14 +1,13 @@
 //! DaemonSet controller benchmarks (issues 4 and 5): initial rollout on 100 / 1 000 / 5 000 nodes,
 //! adding one node to a 5 000-node cluster, and full rolling updates (maxUnavailable 1 and 10 %) on
-//! 500 and 5 000 nodes. Clusters are built with `Cluster::new_empty` + `add_node`.
+//! 500 and 5 000 nodes. Clusters are built with `Cluster::new_empty` + `add_node` ([`dsplay_bench`]).
 //!
 //! Set `DSPLAY_BENCH_MAX_NODES` to skip the cases above that size (e.g. for quick local runs).
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
 use dsplay_api::types::*;
-use dsplay_api::Object;
+use dsplay_bench::{cluster, roll_out, status, update_image};
 use dsplay_sim::{Cluster, NodeOptions};
-use serde_json::json;
 use std::time::Duration;
 
 fn max_nodes() -> usize {
@@ -18,46 +17,10 @@ fn max_nodes() -> usize {
         .unwrap_or(usize::MAX)
 }
 
-fn daemon_set(max_unavailable: IntOrString) -> DaemonSet {
-    serde_json::from_value(json!({
-        "apiVersion": "apps/v1",
-        "kind": "DaemonSet",
-        "metadata": {"name": "bench", "namespace": "default"},
-        "spec": {
-            "selector": {"matchLabels": {"app": "bench"}},
-            "updateStrategy": {"type": "RollingUpdate", "rollingUpdate": {"maxUnavailable": max_unavailable, "maxSurge": 0}},
-            "template": {
-                "metadata": {"labels": {"app": "bench"}},
-                "spec": {"containers": [{"name": "c", "image": "registry.k8s.io/pause:3.9",
-                    "resources": {"requests": {"cpu": "10m", "memory": "10Mi"}}}]}
-            }
-        }
-    }))
-    .unwrap()
-}
-
-fn cluster(nodes: usize) -> Cluster {
-    let mut c = Cluster::new_empty(1);
-    for i in 0..nodes {
-        c.add_node(&NodeOptions::new(&format!("node-{i:05}")))
-            .unwrap();
-    }
-    c
-}
-
 fn rolled_out(nodes: usize, max_unavailable: IntOrString) -> Cluster {
     let mut c = cluster(nodes);
-    c.create(Object::DaemonSet(daemon_set(max_unavailable)))
-        .unwrap();
-    c.settle(Duration::from_secs(3600));
-    let s = c
-        .store()
-        .daemon_set("default", "bench")
-        .unwrap()
-        .status
-        .clone()
-        .unwrap();
-    assert_eq!(s.number_available, Some(nodes as i32));
+    roll_out(&mut c, max_unavailable);
+    assert_eq!(status(&c).number_available, Some(nodes as i32));
     c
 }
 
@@ -73,9 +36,7 @@ fn bench_initial_rollout(cr: &mut Criterion) {
             b.iter_batched(
                 || base.clone(),
                 |mut c| {
-                    c.create(Object::DaemonSet(daemon_set(IntOrString::Int(1))))
-                        .unwrap();
-                    c.settle(Duration::from_secs(3600));
+                    roll_out(&mut c, IntOrString::Int(1));
                     c
                 },
                 BatchSize::LargeInput,
@@ -120,26 +81,9 @@ fn bench_rolling_update(cr: &mut Criterion) {
                 b.iter_batched(
                     || base.clone(),
                     |mut c| {
-                        let mut ds = c.store().daemon_set("default", "bench").cloned().unwrap();
-                        ds.spec
-                            .as_mut()
-                            .unwrap()
-                            .template
-                            .spec
-                            .as_mut()
-                            .unwrap()
-                            .containers[0]
-                            .image = Some("registry.k8s.io/pause:3.10".into());
-                        c.update(Object::DaemonSet(ds)).unwrap();
+                        update_image(&mut c);
                         c.settle(Duration::from_secs(1_000_000));
-                        let s = c
-                            .store()
-                            .daemon_set("default", "bench")
-                            .unwrap()
-                            .status
-                            .clone()
-                            .unwrap();
-                        assert_eq!(s.updated_number_scheduled, Some(n as i32));
+                        assert_eq!(status(&c).updated_number_scheduled, Some(n as i32));
                         c
                     },
                     BatchSize::LargeInput,
