@@ -216,11 +216,6 @@ pub fn fits_reasons(pod: &Pod, node_info: &NodeInfo) -> Vec<String> {
     }
 }
 
-/// A node's requested vs allocatable cpu / memory / pods, for the UI (upstream `NodeInfo.Requested`).
-pub fn node_usage(node_info: &NodeInfo) -> Usage {
-    node_resources_fit::usage(node_info.node, &node_info.pods)
-}
-
 /// Nodes plus a name index, built once per batch so a pinned daemon pod costs O(log n), and the pods
 /// nominated to each node by earlier preemptions.
 #[derive(Clone, Debug)]
