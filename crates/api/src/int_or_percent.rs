@@ -46,7 +46,8 @@ mod tests {
 
     #[test]
     fn percent_rounds_up() {
-        // SPEC-upstream §4.2 examples.
+        // Upstream: apimachinery/pkg/util/intstr/intstr.go GetScaledValueFromIntOrPercent, as
+        // pkg/controller/daemon/util/daemonset_util.go UnavailableCount / SurgeCount round it.
         let cases = [
             ("50%", 3, 2),
             ("20%", 5, 1),

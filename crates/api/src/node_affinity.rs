@@ -183,7 +183,8 @@ mod tests {
 
     #[test]
     fn operator_table() {
-        // SPEC-upstream §6.5 operator table.
+        // The operator table of staging/src/k8s.io/component-helpers/scheduling/corev1/nodeaffinity/
+        // nodeaffinity.go nodeSelectorRequirementsAsSelector (In, NotIn, Exists, DoesNotExist, Gt, Lt).
         let labels: BTreeMap<String, String> = [("role", "worker"), ("cpus", "8"), ("bad", "x")]
             .iter()
             .map(|(k, v)| (k.to_string(), v.to_string()))

@@ -1,4 +1,4 @@
-//! `describe` layouts, with hand-built objects; expected texts follow SPEC-upstream §8.3 and the
+//! `describe` layouts, with hand-built objects; expected texts follow kubectl v1.32 on kind and the
 //! tabwriter/PrefixWriter calls of `describe.go` (DescribePodTemplate, DescribeEvents, describePod,
 //! describeNode).
 

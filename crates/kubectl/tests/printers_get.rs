@@ -1,5 +1,5 @@
-//! `kubectl get` tables per kind, with hand-built objects; expected texts follow SPEC-upstream §8.1,
-//! §8.2, §8.5 and `printers.go`.
+//! `kubectl get` tables per kind, with hand-built objects; expected texts follow kubectl v1.32 on kind
+//! (pkg/printers/internalversion/printers.go printDaemonSet, printPod, printNode, printControllerRevision).
 
 use chrono::{DateTime, TimeZone, Utc};
 use dsplay_api::types::*;

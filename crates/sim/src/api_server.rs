@@ -559,7 +559,9 @@ fn carry_server_fields(old: &Object, new: &mut Object) {
     }
 }
 
-/// Generation and templateGeneration bookkeeping on DaemonSet update (SPEC-upstream §4.8).
+/// Generation and templateGeneration bookkeeping on DaemonSet update.
+///
+/// Upstream: pkg/registry/apps/daemonset/strategy.go PrepareForUpdate.
 fn bump_daemon_set_generation(old: &DaemonSet, new: &mut DaemonSet) {
     let old_spec = old.spec.clone().unwrap_or_default();
     let new_spec = new.spec.clone().unwrap_or_default();

@@ -13,7 +13,10 @@ use std::time::Duration;
 /// Default epoch of the virtual clock: 2026-01-01T00:00:00Z.
 pub const EPOCH_MS: i64 = 1_767_225_600_000;
 
-/// How long `settle` runs at most by default (SPEC-simulator §4.2).
+/// How many rounds of every loop [`Cluster::reconcile`] runs at one instant before it stops.
+pub const MAX_RECONCILE_ROUNDS: usize = 200;
+
+/// How long `settle` runs at most by default (`docs/timing-model.md`, Settling).
 pub const DEFAULT_SETTLE_MAX: Duration = Duration::from_secs(600);
 
 /// Something scheduled to happen at a virtual instant.
@@ -78,7 +81,8 @@ pub struct Cluster {
 }
 
 impl Cluster {
-    /// The default kind-like cluster (SPEC-simulator §3), with kube-proxy and kindnet rolled out.
+    /// The default kind-like cluster (`docs/command-language.md`, The default cluster), with kube-proxy
+    /// and kindnet rolled out.
     pub fn new(seed: u64) -> Cluster {
         let mut cluster = Cluster::new_empty(seed);
         crate::default_cluster::install_kind_cluster(&mut cluster);
@@ -195,9 +199,13 @@ impl Cluster {
         Duration::from_millis((self.now_ms - start).max(0) as u64)
     }
 
-    /// Runs the loops until quiescent at the current instant (after an API write).
+    /// Runs the loops until quiescent at the current instant (after an API write): each round runs
+    /// every loop once and the next round only acts on what the previous one changed, so a few rounds
+    /// suffice. Still changing after [`MAX_RECONCILE_ROUNDS`] means two loops keep undoing each other's
+    /// writes, a bug: debug and test builds panic with the instant; a shipped build goes on rather
+    /// than hang.
     pub fn reconcile(&mut self) {
-        for _ in 0..200 {
+        for _ in 0..MAX_RECONCILE_ROUNDS {
             let before = (self.store.resource_version(), self.timer_seq);
             crate::controller::node_lifecycle::sync(self);
             crate::controller::taint_eviction::sync(self);
@@ -208,6 +216,14 @@ impl Cluster {
             if (self.store.resource_version(), self.timer_seq) == before {
                 return;
             }
+        }
+        if cfg!(debug_assertions) {
+            panic!(
+                "reconcile: the loops still write after {MAX_RECONCILE_ROUNDS} rounds at {} ms \
+                 (resourceVersion {})",
+                self.now_ms,
+                self.store.resource_version()
+            );
         }
     }
 

@@ -1,4 +1,4 @@
-//! The cluster a new user sees (SPEC-simulator §3): kind's three nodes, the system namespaces and
+//! The cluster a new user sees (`docs/command-language.md`, The default cluster): kind's three nodes, the system namespaces and
 //! PriorityClasses, and kube-proxy + kindnet already rolled out.
 
 use crate::cluster::Cluster;

@@ -1,4 +1,5 @@
-//! Per-image behaviour of the kubelet model (`sim image IMAGE …`), SPEC-simulator §2.
+//! Per-image behaviour of the kubelet model (`sim image IMAGE …`); the defaults are in
+//! `docs/timing-model.md`.
 
 /// How containers of one image behave. Defaults: pull 2 s, start 1 s, become ready, stop on SIGTERM.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -1,14 +1,16 @@
-//! The kubelet model (SPEC-simulator §2): one state machine per pod bound to a node — image pull,
+//! The kubelet model (`docs/timing-model.md`): one state machine per pod bound to a node — image pull,
 //! container start, readiness, crash loops, pull back-off and graceful termination.
 
 use crate::api_server::object_reference;
 use crate::cluster::{k8s_time, Cluster, Timer};
 use crate::images::{crash_backoff_ms, pull_backoff_ms, CRASH_AFTER_MS, STOP_MS};
-use dsplay_api::types::*;
-use dsplay_api::{Kind, Object};
-use k8s_openapi::api::core::v1::{
-    ContainerState, ContainerStateRunning, ContainerStateTerminated, ContainerStateWaiting,
+use crate::pod_status::{
+    condition, container_names, not_ready_condition, set_condition, set_ready, set_waiting,
+    update_pod, waiting,
 };
+use dsplay_api::types::*;
+use dsplay_api::Kind;
+use k8s_openapi::api::core::v1::{ContainerState, ContainerStateRunning, ContainerStateTerminated};
 use std::collections::BTreeSet;
 
 /// Per-node kubelet state the API does not show.
@@ -111,13 +113,6 @@ pub(crate) fn sync(cluster: &mut Cluster) {
             Some(_) => {}
         }
     }
-}
-
-fn container_names(pod: &Pod) -> Vec<String> {
-    pod.spec
-        .as_ref()
-        .map(|s| s.containers.iter().map(|c| c.name.clone()).collect())
-        .unwrap_or_default()
 }
 
 fn first_image(pod: &Pod) -> String {
@@ -534,114 +529,6 @@ fn readiness_delay_ms(pod: &Pod) -> Option<i64> {
     let period = i64::from(probe.period_seconds.unwrap_or(10));
     let success = i64::from(probe.success_threshold.unwrap_or(1));
     Some((initial + period * success) * 1000)
-}
-
-fn set_ready(cluster: &mut Cluster, ns: &str, name: &str, ready: bool) {
-    let now = k8s_time(cluster.now_ms);
-    update_pod(cluster, ns, name, |pod| {
-        let names = container_names(pod);
-        let status = pod.status.get_or_insert_with(Default::default);
-        for cs in status.container_statuses.iter_mut().flatten() {
-            cs.ready = ready;
-        }
-        for type_ in ["Ready", "ContainersReady"] {
-            if ready {
-                set_condition(status, type_, "True", &now);
-            } else {
-                let cond = not_ready_condition(type_, &names, &now);
-                replace_condition(status, cond);
-            }
-        }
-    });
-}
-
-/// Marks a pod not Ready (node lifecycle controller on an unreachable node).
-pub(crate) fn mark_not_ready(cluster: &mut Cluster, ns: &str, name: &str) {
-    let now = k8s_time(cluster.now_ms);
-    update_pod(cluster, ns, name, |pod| {
-        let status = pod.status.get_or_insert_with(Default::default);
-        for cs in status.container_statuses.iter_mut().flatten() {
-            cs.ready = false;
-        }
-        if dsplay_api::pod::is_pod_ready_condition_true(status) {
-            set_condition(status, "Ready", "False", &now);
-        }
-    });
-}
-
-fn set_waiting(cluster: &mut Cluster, ns: &str, name: &str, reason: &str, message: Option<String>) {
-    update_pod(cluster, ns, name, |pod| {
-        let status = pod.status.get_or_insert_with(Default::default);
-        for cs in status.container_statuses.iter_mut().flatten() {
-            cs.state = Some(waiting(reason, message.clone()));
-        }
-    });
-}
-
-fn waiting(reason: &str, message: Option<String>) -> ContainerState {
-    ContainerState {
-        waiting: Some(ContainerStateWaiting {
-            reason: Some(reason.into()),
-            message,
-        }),
-        ..Default::default()
-    }
-}
-
-fn condition(
-    type_: &str,
-    status: &str,
-    reason: Option<&str>,
-    message: Option<String>,
-    now: &Time,
-) -> PodCondition {
-    PodCondition {
-        type_: type_.into(),
-        status: status.into(),
-        reason: reason.map(str::to_string),
-        message,
-        last_transition_time: Some(now.clone()),
-        last_probe_time: None,
-        observed_generation: None,
-    }
-}
-
-fn not_ready_condition(type_: &str, names: &[String], now: &Time) -> PodCondition {
-    condition(
-        type_,
-        "False",
-        Some("ContainersNotReady"),
-        Some(format!(
-            "containers with unready status: [{}]",
-            names.join(" ")
-        )),
-        now,
-    )
-}
-
-fn set_condition(status: &mut PodStatus, type_: &str, value: &str, now: &Time) {
-    replace_condition(status, condition(type_, value, None, None, now));
-}
-
-fn replace_condition(status: &mut PodStatus, new: PodCondition) {
-    let conditions = status.conditions.get_or_insert_with(Vec::new);
-    match conditions.iter_mut().find(|c| c.type_ == new.type_) {
-        Some(existing) if existing.status == new.status && existing.reason == new.reason => {}
-        Some(existing) => *existing = new,
-        None => conditions.push(new),
-    }
-}
-
-/// Applies `f` to a stored pod and writes it back if it changed.
-pub(crate) fn update_pod(cluster: &mut Cluster, ns: &str, name: &str, f: impl FnOnce(&mut Pod)) {
-    let Some(old) = cluster.store.pod(ns, name).cloned() else {
-        return;
-    };
-    let mut pod = old.clone();
-    f(&mut pod);
-    if pod != old {
-        cluster.write(Object::Pod(pod));
-    }
 }
 
 fn event(cluster: &mut Cluster, pod: &Pod, type_: &str, reason: &str, message: &str) {

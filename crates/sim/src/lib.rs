@@ -13,6 +13,7 @@ pub mod explain;
 pub mod images;
 pub mod kubelet;
 pub mod names;
+mod pod_status;
 pub mod scheduler;
 mod scheduling;
 pub mod store;

@@ -8,6 +8,7 @@ use rand_core::RngCore;
 pub const SUFFIX_ALPHABET: &[u8] = b"bcdfghjklmnpqrstvwxz2456789";
 
 /// `generateName` + 5 random characters, the prefix truncated to 58 characters first.
+#[doc(alias = "generateName")]
 pub fn generate_name(rng: &mut ChaCha8Rng, prefix: &str) -> String {
     let prefix: String = prefix.chars().take(58).collect();
     let suffix: String = (0..5)

@@ -1,5 +1,5 @@
 //! DaemonSet controller placement, existing-pod handling and status, mirroring upstream
-//! pkg/controller/daemon/daemon_controller_test.go (SPEC-upstream §1–§3).
+//! pkg/controller/daemon/daemon_controller_test.go.
 
 mod common;
 
@@ -565,7 +565,8 @@ fn node_added_later_gets_pod() {
     assert_eq!(ds_status(&c, "foo"), st(3, 3, 3, 3, 3, 0, 0));
 }
 
-// podutil.IsPodAvailable with minReadySeconds (SPEC-upstream §3 numberAvailable, §1.8 requeue).
+// podutil.IsPodAvailable with minReadySeconds (daemon_controller.go updateDaemonSetStatus:
+// numberAvailable and the requeue after minReadySeconds).
 #[test]
 fn min_ready_seconds_availability() {
     let mut c = cluster_with_nodes(1, 2);
@@ -586,7 +587,7 @@ fn min_ready_seconds_availability() {
     );
 }
 
-// Generation / templateGeneration bookkeeping (SPEC-upstream §4.8).
+// Generation / templateGeneration bookkeeping (pkg/registry/apps/daemonset/strategy.go PrepareForUpdate).
 #[test]
 fn generation_and_template_generation() {
     let mut c = cluster_with_nodes(1, 1);

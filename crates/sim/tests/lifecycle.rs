@@ -1,5 +1,6 @@
 //! Node lifecycle, taint eviction, kubelet model and scheduler interplay with DaemonSets
-//! (SPEC-upstream §6–§7, SPEC-simulator §2).
+//! (pkg/scheduler, pkg/controller/nodelifecycle, pkg/controller/tainteviction; the kubelet model of
+//! `docs/timing-model.md`).
 
 mod common;
 
@@ -50,7 +51,7 @@ fn plain_pod(name: &str, node: &str) -> Pod {
     .unwrap()
 }
 
-// SPEC-upstream §1.4 last row + §7.1: a failed node → 40 s → Ready=Unknown, unreachable NoSchedule and
+// NodeShouldRunDaemonPod on an unreachable node + node_lifecycle_controller.go: a failed node → 40 s → Ready=Unknown, unreachable NoSchedule and
 // NoExecute taints, pods not Ready; DESIRED drops and the surviving daemon pod counts as misscheduled.
 // Recovery undoes it (upstream TestNodeShouldRunDaemonPod unreachable rows, issues #21714/#132459).
 #[test]
@@ -86,7 +87,7 @@ fn failed_node_goes_unknown_and_daemon_pod_is_misscheduled() {
     assert_eq!(ds_status(&c, "foo"), st(3, 3, 3, 3, 3, 0, 0));
 }
 
-// SPEC-upstream §7.2/§7.3 (upstream taint_eviction_test TestCreatePod/TestUpdateNode): an ordinary pod
+// defaulttolerationseconds admission + taint eviction (upstream taint_eviction_test TestCreatePod/TestUpdateNode): an ordinary pod
 // gets the 300 s DefaultTolerationSeconds and is evicted 300 s after the unreachable taint; the daemon
 // pod stays.
 #[test]
@@ -154,7 +155,7 @@ fn eviction_cancelled_on_recovery() {
         .contains(&"Cancelling deletion of Pod default/web".to_string()));
 }
 
-// SPEC-upstream §7.1 condition → taint: DiskPressure is auto-tolerated by daemon pods; NetworkUnavailable
+// node_lifecycle_controller.go condition → taint (and AddOrUpdateDaemonPodTolerations): DiskPressure is auto-tolerated by daemon pods; NetworkUnavailable
 // only with hostNetwork.
 #[test]
 fn condition_taints_and_daemon_tolerations() {
@@ -207,7 +208,7 @@ fn waiting_reason(p: &Pod) -> Option<String> {
         .clone()
 }
 
-// SPEC-simulator §2 crash loop: runs 5 s, restarts at once the first time, then back-off 10, 20, 40 s.
+// Kubelet model crash loop (`docs/timing-model.md`): runs 5 s, restarts at once the first time, then back-off 10, 20, 40 s.
 #[test]
 fn crash_loop_back_off() {
     let mut c = cluster_with_nodes(1, 1);
@@ -278,7 +279,7 @@ fn crash_loop_back_off() {
         .starts_with("Back-off restarting failed container c in pod")));
 }
 
-// SPEC-simulator §2 pull failure: ErrImagePull, then ImagePullBackOff with back-off.
+// Kubelet model pull failure (`docs/timing-model.md`): ErrImagePull, then ImagePullBackOff with back-off.
 #[test]
 fn image_pull_failure() {
     let mut c = cluster_with_nodes(1, 1);
@@ -347,7 +348,7 @@ fn assert_pending_with(c: &Cluster, pods: &[Pod], expected: &str) {
     assert!(msgs.iter().all(|m| m == expected), "{msgs:?}");
 }
 
-// Seed case (SPEC-upstream §1.4 "insufficient resources", §6.8 third example): a daemon pod requesting
+// Seed case (NodeShouldRunDaemonPod ignores resources; FitError "Insufficient cpu"): a daemon pod requesting
 // more cpu than is free on its node is still created and stays Pending with
 // PodScheduled=False/Unschedulable and a FailedScheduling event (kindnet already uses 100m of 4 cpu).
 #[test]
@@ -370,7 +371,7 @@ fn daemon_pod_requesting_more_than_allocatable_stays_pending() {
     assert_eq!(ds_status(&c, "hungry"), st(2, 2, 0, 2, 0, 0, 2));
 }
 
-// Seed case (SPEC-upstream §6.9): a system-node-critical DaemonSet preempts a low-priority pod.
+// Seed case (pkg/scheduler/framework/plugins/defaultpreemption): a system-node-critical DaemonSet preempts a low-priority pod.
 #[test]
 fn system_node_critical_daemon_preempts_low_priority_pod() {
     let mut c = Cluster::new_empty(1);
@@ -425,7 +426,8 @@ fn system_node_critical_daemon_preempts_low_priority_pod() {
     assert!(is_pod_ready(&dp[0]));
 }
 
-// Default DS tolerations: daemon pods are not given DefaultTolerationSeconds (SPEC-upstream §2.2/§7.2),
+// Default DS tolerations: daemon pods are not given DefaultTolerationSeconds (daemonset_util.go
+// AddOrUpdateDaemonPodTolerations adds its own; the admission plugin skips existing ones),
 // and a NotReady (Ready=False) node keeps its daemon pod while DESIRED drops (not-ready:NoSchedule).
 #[test]
 fn not_ready_node_keeps_daemon_pod() {

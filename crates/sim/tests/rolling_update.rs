@@ -1,5 +1,5 @@
 //! Update strategies, ControllerRevisions and rollback, mirroring upstream
-//! pkg/controller/daemon/update_test.go (SPEC-upstream §4).
+//! pkg/controller/daemon/update_test.go.
 
 mod common;
 
@@ -74,7 +74,7 @@ fn updates_pods_max_unavailable() {
         .all(|p| pod_image(p) == IMAGE_V2));
 }
 
-// Upstream TestDaemonSetUpdatesPodsWithMaxSurge — the worked table of SPEC-upstream §4.4.
+// Upstream TestDaemonSetUpdatesPodsWithMaxSurge (update.go rollingUpdate with maxSurge > 0).
 #[test]
 fn updates_pods_with_max_surge_table() {
     let mut c = cluster_with_nodes(1, 5);
@@ -101,7 +101,7 @@ fn updates_pods_with_max_surge_table() {
     assert_eq!(ds_status(&c, "foo"), st(5, 5, 5, 5, 5, 0, 0));
 }
 
-// SPEC-upstream §1.8: a pod turning Ready with minReadySeconds > 0 enqueues the DaemonSet after
+// daemon_controller.go updatePod: a pod turning Ready with minReadySeconds > 0 enqueues the DaemonSet after
 // minReadySeconds + 1s. With maxSurge nothing else would wake the controller when the surge pod
 // becomes available (the old pod is still the one status counts), so the rollout relies on it.
 #[test]
@@ -119,7 +119,7 @@ fn surge_with_min_ready_seconds_completes() {
     assert!(pods.iter().all(|p| pod_image(p) == IMAGE_V2));
 }
 
-// SPEC-upstream §3 consequence: during a surge the node counts by its OLD pod (ready, not updated).
+// updateDaemonSetStatus consequence: during a surge the node counts by its OLD pod (ready, not updated).
 #[test]
 fn status_during_surge_counts_oldest_pod() {
     let mut c = cluster_with_nodes(1, 2);
@@ -222,7 +222,8 @@ fn percent_max_unavailable_rounds_up() {
     assert_eq!(ds_status(&c, "foo"), st(12, 12, 12, 12, 12, 0, 0));
 }
 
-// Zero/zero budgets are rejected by validation (SPEC-upstream §5; the controller's safety net only
+// Zero/zero budgets are rejected by validation (validation.go ValidateRollingUpdateDaemonSet; the
+// controller's safety net only
 // matters for old objects): maxUnavailable "0%" with maxSurge 0.
 #[test]
 fn zero_zero_budget_rejected() {
@@ -262,7 +263,7 @@ fn min_ready_seconds_paces_rollout() {
     assert_eq!(ds_status(&c, "foo"), st(2, 2, 2, 2, 2, 0, 0));
 }
 
-// SPEC-upstream §4.5 OnDelete: nothing replaced until a pod is deleted; replacements use the new template.
+// OnDelete (update.go: no rollingUpdate): nothing replaced until a pod is deleted; replacements use the new template.
 #[test]
 fn on_delete_strategy() {
     let mut c = cluster_with_nodes(1, 3);
@@ -306,7 +307,7 @@ fn revisions(c: &Cluster) -> Vec<(String, i64)> {
     v
 }
 
-// SPEC-upstream §4.6 rollback: revisions {1,2} → {2,3}; pods already on the target hash are not
+// kubectl rollout undo (polymorphichelpers/rollback.go DaemonSetRollbacker): revisions {1,2} → {2,3}; pods already on the target hash are not
 // restarted (e2e "should rollback without unnecessary restarts").
 #[test]
 fn rollback_renumbers_and_does_not_restart() {
@@ -359,7 +360,7 @@ fn rollback_renumbers_and_does_not_restart() {
     assert_eq!(ds_status(&c, "foo"), st(4, 4, 4, 4, 4, 0, 0));
 }
 
-// SPEC-upstream §4.6: change-cause annotation copied from the DS onto the revision.
+// update.go snapshot: change-cause annotation copied from the DS onto the revision.
 #[test]
 fn revision_copies_change_cause() {
     let mut c = cluster_with_nodes(1, 1);
@@ -386,7 +387,7 @@ fn revision_copies_change_cause() {
     );
 }
 
-// SPEC-upstream §4.7 cleanupHistory with revisionHistoryLimit.
+// update.go cleanupHistory with revisionHistoryLimit.
 #[test]
 fn revision_history_limit_cleanup() {
     let mut c = cluster_with_nodes(1, 2);

@@ -10,6 +10,7 @@ use k8s_openapi::api::core::v1::{ContainerPort, EnvVar, ResourceRequirements, Vo
 use std::collections::{BTreeMap, BTreeSet};
 
 /// `validateContainers`: at least one; each container's common checks; unique names; unique host ports.
+#[doc(alias = "validateContainers")]
 pub(super) fn validate_containers(
     containers: &[Container],
     volumes: &BTreeSet<String>,
@@ -51,6 +52,7 @@ fn validate_each_container(
 }
 
 /// `validateInitContainers`: the common checks; names unique across init and regular containers.
+#[doc(alias = "validateInitContainers")]
 pub(super) fn validate_init_containers(
     init: &[Container],
     regular: &[Container],
@@ -65,6 +67,7 @@ pub(super) fn validate_init_containers(
 
 /// `validateContainerCommon`: name, image, terminationMessagePolicy, ports, env, volumeMounts,
 /// imagePullPolicy, resources.
+#[doc(alias = "validateContainerCommon")]
 fn validate_container_common(c: &Container, volumes: &BTreeSet<String>, path: &str) -> Errors {
     let mut errors = Vec::new();
     if c.name.is_empty() {
@@ -120,6 +123,7 @@ fn validate_container_common(c: &Container, volumes: &BTreeSet<String>, path: &s
 }
 
 /// `validateContainerPorts`: names (IANA service names, unique), containerPort, hostPort, protocol.
+#[doc(alias = "validateContainerPorts")]
 fn validate_container_ports(ports: &[ContainerPort], path: &str) -> Errors {
     let mut errors = Vec::new();
     let mut names = BTreeSet::new();
@@ -168,6 +172,7 @@ fn validate_container_ports(ports: &[ContainerPort], path: &str) -> Errors {
 }
 
 /// `AccumulateUniqueHostPorts`: `…hostPort: Duplicate value: "80/TCP"`.
+#[doc(alias = "AccumulateUniqueHostPorts")]
 fn validate_unique_host_ports(containers: &[Container], path: &str) -> Errors {
     let mut errors = Vec::new();
     let mut seen = BTreeSet::new();
@@ -190,6 +195,7 @@ fn validate_unique_host_ports(containers: &[Container], path: &str) -> Errors {
 }
 
 /// `ValidateEnv` (names): required; a valid variable name.
+#[doc(alias = "ValidateEnv")]
 fn validate_env(env: &[EnvVar], path: &str) -> Errors {
     let mut errors = Vec::new();
     for (i, e) in env.iter().enumerate() {
@@ -207,6 +213,7 @@ fn validate_env(env: &[EnvVar], path: &str) -> Errors {
 }
 
 /// `ValidateVolumeMounts`: name required and declared, mountPath required.
+#[doc(alias = "ValidateVolumeMounts")]
 fn validate_volume_mounts(
     mounts: &[VolumeMount],
     volumes: &BTreeSet<String>,
@@ -231,6 +238,7 @@ fn validate_volume_mounts(
 }
 
 /// `validatePullPolicy`: Always, Never or IfNotPresent.
+#[doc(alias = "validatePullPolicy")]
 fn validate_pull_policy(policy: Option<&str>, path: &str) -> Errors {
     match policy {
         None | Some("Always") | Some("IfNotPresent") | Some("Never") => Vec::new(),
@@ -248,6 +256,7 @@ pub const QUANTITY_FORMAT_ERROR: &str =
     "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
 
 /// `ValidateResourceRequirements`: names, quantities ≥ 0 and parseable, requests ≤ limits.
+#[doc(alias = "ValidateResourceRequirements")]
 fn validate_resource_requirements(r: &ResourceRequirements, path: &str) -> Errors {
     let mut errors = Vec::new();
     let empty = BTreeMap::new();
@@ -285,6 +294,7 @@ fn validate_resource_requirements(r: &ResourceRequirements, path: &str) -> Error
 }
 
 /// `validateContainerResourceName` + `ValidateResourceQuantityValue`.
+#[doc(alias = "validateContainerResourceName")]
 fn validate_resource_quantity(name: &str, q: &Quantity, path: &str) -> Errors {
     let mut errors = Vec::new();
     let standard =

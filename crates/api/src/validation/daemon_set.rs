@@ -11,6 +11,7 @@ use crate::types::*;
 use std::collections::BTreeMap;
 
 /// `ValidateDaemonSet`: metadata (name is a DNS-1123 subdomain), then the spec.
+#[doc(alias = "ValidateDaemonSet")]
 pub fn validate_daemon_set(ds: &DaemonSet) -> Vec<FieldError> {
     let mut errors = validate_object_meta(&ds.metadata, true, NameRule::Subdomain, "metadata");
     let default_spec = DaemonSetSpec::default();
@@ -21,6 +22,7 @@ pub fn validate_daemon_set(ds: &DaemonSet) -> Vec<FieldError> {
 }
 
 /// `ValidateDaemonSetSpec`, in upstream order.
+#[doc(alias = "ValidateDaemonSetSpec")]
 fn validate_daemon_set_spec(spec: &DaemonSetSpec) -> Errors {
     let mut errors = validate_label_selector(&spec.selector, "spec.selector");
     // `LabelSelectorAsSelector` fails on the same defects, and then no match is attempted.
@@ -128,6 +130,7 @@ fn validate_daemon_set_active_deadline(spec: &PodSpec) -> Errors {
 }
 
 /// `ValidateDaemonSetUpdateStrategy`: type RollingUpdate (rollingUpdate required) or OnDelete.
+#[doc(alias = "ValidateDaemonSetUpdateStrategy")]
 pub(super) fn validate_daemon_set_update_strategy(
     strategy: Option<&DaemonSetUpdateStrategy>,
     path: &str,
@@ -161,6 +164,7 @@ pub(super) fn validate_daemon_set_update_strategy(
 
 /// `ValidateRollingUpdateDaemonSet`: each value a non-negative int or a percent ≤ 100%, and exactly one
 /// of maxUnavailable / maxSurge non-zero.
+#[doc(alias = "ValidateRollingUpdateDaemonSet")]
 fn validate_rolling_update_daemon_set(ru: &RollingUpdateDaemonSet, path: &str) -> Errors {
     let zero = IntOrString::Int(0);
     let max_unavailable = ru.max_unavailable.as_ref().unwrap_or(&zero);
@@ -192,6 +196,7 @@ fn validate_rolling_update_daemon_set(ru: &RollingUpdateDaemonSet, path: &str) -
 }
 
 /// `ValidatePositiveIntOrPercent`: a percent string `^[0-9]+%$` or an int ≥ 0.
+#[doc(alias = "ValidatePositiveIntOrPercent")]
 fn validate_positive_int_or_percent(value: &IntOrString, path: &str) -> Errors {
     match value {
         IntOrString::String(s) => is_valid_percent(s)
@@ -203,6 +208,7 @@ fn validate_positive_int_or_percent(value: &IntOrString, path: &str) -> Errors {
 }
 
 /// `IsNotMoreThan100Percent`: `Invalid value: 150%: must not be greater than 100%`.
+#[doc(alias = "IsNotMoreThan100Percent")]
 fn validate_not_more_than_100_percent(value: &IntOrString, path: &str) -> Errors {
     match percent_value(value) {
         Some(p) if p > 100 => vec![FieldError::invalid(
@@ -215,6 +221,7 @@ fn validate_not_more_than_100_percent(value: &IntOrString, path: &str) -> Errors
 }
 
 /// `getPercentValue`: the number of a valid percent string (saturating like `strconv.Atoi`).
+#[doc(alias = "getPercentValue")]
 fn percent_value(value: &IntOrString) -> Option<i64> {
     let IntOrString::String(s) = value else {
         return None;
@@ -226,6 +233,7 @@ fn percent_value(value: &IntOrString) -> Option<i64> {
 }
 
 /// `getIntOrPercentValue`: the percent, else `IntValue()` (a non-numeric string counts as 0).
+#[doc(alias = "getIntOrPercentValue")]
 fn int_or_percent_value(value: &IntOrString) -> i64 {
     if let Some(p) = percent_value(value) {
         return p;

@@ -37,6 +37,7 @@ impl NameRule {
 }
 
 /// `ValidateObjectMeta`: generateName, name, namespace, generation, labels, annotations.
+#[doc(alias = "ValidateObjectMeta")]
 pub fn validate_object_meta(
     meta: &ObjectMeta,
     namespaced: bool,
@@ -107,6 +108,7 @@ pub(super) fn validate_labels_and_annotations(meta: &ObjectMeta, path: &str) -> 
 }
 
 /// `ValidateLabels`: every key a qualified name, every value a label value (path is the map's path).
+#[doc(alias = "ValidateLabels")]
 pub fn validate_labels(labels: &BTreeMap<String, String>, path: &str) -> Vec<FieldError> {
     let mut errors = Vec::new();
     for (k, v) in labels {
@@ -119,6 +121,7 @@ pub fn validate_labels(labels: &BTreeMap<String, String>, path: &str) -> Vec<Fie
 }
 
 /// `ValidateLabelName`: a qualified name.
+#[doc(alias = "ValidateLabelName")]
 pub(super) fn validate_label_name(key: &str, path: &str) -> Errors {
     is_qualified_name(key)
         .into_iter()
@@ -130,6 +133,7 @@ pub(super) fn validate_label_name(key: &str, path: &str) -> Errors {
 const TOTAL_ANNOTATION_SIZE_LIMIT: usize = 256 * 1024;
 
 /// `ValidateAnnotations`: keys are qualified names (case-insensitive), total size ≤ 256 KiB.
+#[doc(alias = "ValidateAnnotations")]
 fn validate_annotations(annotations: &BTreeMap<String, String>, path: &str) -> Errors {
     let mut errors = Vec::new();
     let mut total = 0usize;
@@ -149,6 +153,7 @@ fn validate_annotations(annotations: &BTreeMap<String, String>, path: &str) -> E
 }
 
 /// `ValidateLabelSelector`: matchLabels as labels, then each matchExpressions requirement.
+#[doc(alias = "ValidateLabelSelector")]
 pub(super) fn validate_label_selector(s: &LabelSelector, path: &str) -> Errors {
     let mut errors = Vec::new();
     if let Some(labels) = &s.match_labels {
@@ -164,6 +169,7 @@ pub(super) fn validate_label_selector(s: &LabelSelector, path: &str) -> Errors {
 }
 
 /// `ValidateLabelSelectorRequirement`: operator/values agreement, key, values.
+#[doc(alias = "ValidateLabelSelectorRequirement")]
 fn validate_label_selector_requirement(req: &LabelSelectorRequirement, path: &str) -> Errors {
     let mut errors = Vec::new();
     let values = req.values.as_deref().unwrap_or(&[]);
@@ -201,6 +207,7 @@ fn validate_label_selector_requirement(req: &LabelSelectorRequirement, path: &st
 }
 
 /// `ValidateNonnegativeField`: `Invalid value: -1: must be greater than or equal to 0`.
+#[doc(alias = "ValidateNonnegativeField")]
 pub(super) fn validate_nonnegative(value: i64, path: &str) -> Errors {
     if value >= 0 {
         return Vec::new();

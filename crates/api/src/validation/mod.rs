@@ -187,11 +187,13 @@ pub fn format_invalid(kind: &str, name: &str, errors: &[FieldError]) -> String {
 }
 
 /// `ValidateNamespace`: the name is a DNS-1123 label.
+#[doc(alias = "ValidateNamespace")]
 pub fn validate_namespace(ns: &Namespace) -> Vec<FieldError> {
     validate_object_meta(&ns.metadata, false, NameRule::Label, "metadata")
 }
 
 /// `ValidateControllerRevision`: metadata, `data` required, `revision` ≥ 0.
+#[doc(alias = "ValidateControllerRevision")]
 pub fn validate_controller_revision(cr: &ControllerRevision) -> Vec<FieldError> {
     let mut errors = validate_object_meta(&cr.metadata, true, NameRule::Subdomain, "metadata");
     if cr.data.is_none() {

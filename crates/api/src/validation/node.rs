@@ -9,6 +9,7 @@ use crate::types::*;
 use std::collections::BTreeSet;
 
 /// `ValidateNode`: metadata (DNS subdomain), then `spec.taints`.
+#[doc(alias = "ValidateNode")]
 pub fn validate_node(node: &Node) -> Vec<FieldError> {
     let mut errors = validate_object_meta(&node.metadata, false, NameRule::Subdomain, "metadata");
     if let Some(taints) = node.spec.as_ref().and_then(|s| s.taints.as_ref()) {
@@ -20,6 +21,7 @@ pub fn validate_node(node: &Node) -> Vec<FieldError> {
 const TAINT_EFFECTS: [&str; 3] = ["NoSchedule", "PreferNoSchedule", "NoExecute"];
 
 /// `validateTaintEffect`: `Unsupported value: "Foo": supported values: "NoSchedule", "PreferNoSchedule", "NoExecute"`.
+#[doc(alias = "validateTaintEffect")]
 pub(super) fn validate_taint_effect(effect: &str, allow_empty: bool, path: &str) -> Errors {
     if effect.is_empty() {
         return if allow_empty {
@@ -39,6 +41,7 @@ pub(super) fn validate_taint_effect(effect: &str, allow_empty: bool, path: &str)
 }
 
 /// `validateNodeTaints`: key, value, effect, unique by (key, effect).
+#[doc(alias = "validateNodeTaints")]
 pub fn validate_node_taints(taints: &[Taint], path: &str) -> Vec<FieldError> {
     let mut errors = Vec::new();
     let mut seen = BTreeSet::new();

@@ -7,6 +7,7 @@ use super::{Errors, FieldError};
 use crate::types::*;
 
 /// `validateNodeAffinity`: required terms non-empty and well-formed; preferred weights 1–100.
+#[doc(alias = "validateNodeAffinity")]
 pub(super) fn validate_node_affinity(na: &NodeAffinity, path: &str) -> Errors {
     let mut errors = Vec::new();
     if let Some(required) = &na.required_during_scheduling_ignored_during_execution {
@@ -80,6 +81,7 @@ fn validate_node_selector_term(term: &NodeSelectorTerm, path: &str) -> Errors {
 }
 
 /// `ValidateNodeSelectorRequirement`.
+#[doc(alias = "ValidateNodeSelectorRequirement")]
 fn validate_node_selector_requirement(req: &NodeSelectorRequirement, path: &str) -> Errors {
     let mut errors = Vec::new();
     let n = req.values.as_ref().map_or(0, Vec::len);

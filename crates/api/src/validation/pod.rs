@@ -17,6 +17,7 @@ use k8s_openapi::api::core::v1::Volume;
 use std::collections::BTreeSet;
 
 /// `ValidatePod`: metadata, then the pod spec at `spec`.
+#[doc(alias = "ValidatePod")]
 pub fn validate_pod(pod: &Pod) -> Vec<FieldError> {
     let mut errors = validate_object_meta(&pod.metadata, true, NameRule::Subdomain, "metadata");
     errors.extend(validate_pod_spec(
@@ -28,6 +29,7 @@ pub fn validate_pod(pod: &Pod) -> Vec<FieldError> {
 
 /// `ValidatePodTemplateSpec`: template labels/annotations (at `<path>.labels`, the internal type embeds
 /// ObjectMeta), the pod spec, and no ephemeral containers.
+#[doc(alias = "ValidatePodTemplateSpec")]
 pub(super) fn validate_pod_template_spec(template: &PodTemplateSpec, path: &str) -> Errors {
     let mut errors = Vec::new();
     let meta = template.metadata.clone().unwrap_or_default();
@@ -52,6 +54,7 @@ pub(super) fn validate_pod_template_spec(template: &PodTemplateSpec, path: &str)
 }
 
 /// `ValidatePodSpec` (the parts the playground models), in upstream order.
+#[doc(alias = "ValidatePodSpec")]
 pub fn validate_pod_spec(spec: &PodSpec, path: &str) -> Vec<FieldError> {
     let mut errors = Vec::new();
     let volumes = validate_volumes(
@@ -143,6 +146,7 @@ pub fn validate_pod_spec(spec: &PodSpec, path: &str) -> Vec<FieldError> {
 }
 
 /// `ValidateVolumes` (names only): required, DNS-1123 label, unique. Returns the valid names.
+#[doc(alias = "ValidateVolumes")]
 fn validate_volumes(volumes: &[Volume], path: &str, errors: &mut Errors) -> BTreeSet<String> {
     let mut names = BTreeSet::new();
     for (i, v) in volumes.iter().enumerate() {
@@ -165,6 +169,7 @@ fn validate_volumes(volumes: &[Volume], path: &str, errors: &mut Errors) -> BTre
 }
 
 /// `validateRestartPolicy`: Always, OnFailure or Never.
+#[doc(alias = "validateRestartPolicy")]
 fn validate_restart_policy(policy: Option<&str>, path: &str) -> Errors {
     match policy.unwrap_or("") {
         "Always" | "OnFailure" | "Never" => Vec::new(),
@@ -178,6 +183,7 @@ fn validate_restart_policy(policy: Option<&str>, path: &str) -> Errors {
 }
 
 /// `validateDNSPolicy`.
+#[doc(alias = "validateDNSPolicy")]
 fn validate_dns_policy(policy: Option<&str>, path: &str) -> Errors {
     match policy {
         None

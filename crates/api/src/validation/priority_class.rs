@@ -14,6 +14,7 @@ const SYSTEM_PRIORITY_CLASSES: [(&str, i32); 2] = [
 const HIGHEST_USER_DEFINABLE_PRIORITY: i32 = 1_000_000_000;
 
 /// `ValidatePriorityClass`: `system-` names are reserved, user values ≤ 1e9, preemptionPolicy.
+#[doc(alias = "ValidatePriorityClass")]
 pub fn validate_priority_class(pc: &PriorityClass) -> Vec<FieldError> {
     let mut errors = validate_object_meta(&pc.metadata, false, NameRule::Subdomain, "metadata");
     let name = pc.metadata.name.as_deref().unwrap_or("");
@@ -42,6 +43,7 @@ pub fn validate_priority_class(pc: &PriorityClass) -> Vec<FieldError> {
 }
 
 /// `IsKnownSystemPriorityClass`.
+#[doc(alias = "IsKnownSystemPriorityClass")]
 fn known_system_priority_class(name: &str, value: i32, global_default: bool) -> Result<(), String> {
     match SYSTEM_PRIORITY_CLASSES.iter().find(|(n, _)| *n == name) {
         None => Err(format!("{name} is not a known system priority class")),

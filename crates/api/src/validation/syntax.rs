@@ -10,6 +10,7 @@ const LABEL_VALUE_FMT: &str = "(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?";
 const QUALIFIED_NAME_ERR: &str = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
 
 /// `RegexError`: `<msg> (e.g. 'a',  or 'b', regex used for validation is '<fmt>')`.
+#[doc(alias = "RegexError")]
 fn regex_error(msg: &str, fmt: &str, examples: &[&str]) -> String {
     if examples.is_empty() {
         return format!("{msg} (regex used for validation is '{fmt}')");
@@ -51,6 +52,7 @@ fn matches_qualified_name_part(v: &str) -> bool {
 }
 
 /// `IsDNS1123Label`.
+#[doc(alias = "IsDNS1123Label")]
 pub fn is_dns1123_label(v: &str) -> Vec<String> {
     let mut errs = Vec::new();
     if v.len() > 63 {
@@ -71,6 +73,7 @@ pub fn is_dns1123_label(v: &str) -> Vec<String> {
 }
 
 /// `IsDNS1123Subdomain`.
+#[doc(alias = "IsDNS1123Subdomain")]
 pub fn is_dns1123_subdomain(v: &str) -> Vec<String> {
     let mut errs = Vec::new();
     if v.len() > 253 {
@@ -87,6 +90,7 @@ pub fn is_dns1123_subdomain(v: &str) -> Vec<String> {
 }
 
 /// `IsQualifiedName` (label and annotation keys): `[prefix/]name`.
+#[doc(alias = "IsQualifiedName")]
 pub fn is_qualified_name(v: &str) -> Vec<String> {
     let mut errs = Vec::new();
     let parts: Vec<&str> = v.split('/').collect();
@@ -130,6 +134,7 @@ pub fn is_qualified_name(v: &str) -> Vec<String> {
 }
 
 /// `IsValidLabelValue`: empty, or a qualified-name part of at most 63 characters.
+#[doc(alias = "IsValidLabelValue")]
 pub fn is_valid_label_value(v: &str) -> Vec<String> {
     let mut errs = Vec::new();
     if v.len() > 63 {
@@ -146,6 +151,7 @@ pub fn is_valid_label_value(v: &str) -> Vec<String> {
 }
 
 /// `IsValidPercent`: `^[0-9]+%$`.
+#[doc(alias = "IsValidPercent")]
 pub fn is_valid_percent(v: &str) -> Vec<String> {
     let ok = v
         .strip_suffix('%')
@@ -161,6 +167,7 @@ pub fn is_valid_percent(v: &str) -> Vec<String> {
 }
 
 /// `IsValidPortName`: an IANA service name.
+#[doc(alias = "IsValidPortName")]
 pub(super) fn is_valid_port_name(v: &str) -> Vec<String> {
     let mut errs = Vec::new();
     if v.len() > 15 {

@@ -1,5 +1,5 @@
-//! Table tests for every validation rule, including every message example of SPEC-upstream §5 byte for
-//! byte. Each case is a manifest fragment and the exact error lines the API server would return.
+//! Table tests for every validation rule, with the API server's message text byte for byte
+//! (pkg/apis/apps/validation/validation.go ValidateDaemonSet, pkg/apis/core/validation/validation.go). Each case is a manifest fragment and the exact error lines the API server would return.
 
 use super::daemon_set::validate_daemon_set_update_strategy;
 use super::*;

@@ -9,6 +9,7 @@ use crate::types::*;
 
 /// `ValidateTolerations`: key, operator/key agreement, tolerationSeconds only with NoExecute,
 /// operator Equal/Exists with matching value, effect.
+#[doc(alias = "ValidateTolerations")]
 pub fn validate_tolerations(tolerations: &[Toleration], path: &str) -> Vec<FieldError> {
     let mut errors = Vec::new();
     for (i, t) in tolerations.iter().enumerate() {

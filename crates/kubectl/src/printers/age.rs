@@ -57,6 +57,7 @@ pub fn human_duration(d: chrono::Duration) -> String {
 }
 
 /// `translateTimestampSince`: the age of `t` at `now`, or `<unknown>` when there is no timestamp.
+#[doc(alias = "translateTimestampSince")]
 pub fn age_since(t: Option<&DateTime<Utc>>, now: DateTime<Utc>) -> String {
     match t {
         Some(t) => human_duration(now.signed_duration_since(*t)),

@@ -27,6 +27,7 @@ fn name(meta: &ObjectMeta) -> String {
 }
 
 /// `layoutContainerCells`: container names and images, each joined with `,`.
+#[doc(alias = "layoutContainerCells")]
 pub fn layout_container_cells(containers: &[CoreContainer]) -> (String, String) {
     let names: Vec<&str> = containers.iter().map(|c| c.name.as_str()).collect();
     let images: Vec<&str> = containers
@@ -302,6 +303,7 @@ pub fn pod_table(items: &[&Pod], now: DateTime<Utc>) -> Table {
 }
 
 /// `findNodeRoles`: `node-role.kubernetes.io/<role>` keys and `kubernetes.io/role=<role>`, sorted.
+#[doc(alias = "findNodeRoles")]
 pub fn node_roles(node: &Node) -> Vec<String> {
     let mut roles: Vec<String> = Vec::new();
     for (k, v) in node.metadata.labels.iter().flatten() {

@@ -8,7 +8,8 @@ use dsplay_api::taints::{keys, taint, NO_EXECUTE, NO_SCHEDULE};
 use dsplay_api::types::*;
 use dsplay_api::{Kind, Object};
 
-/// Grace period after the last heartbeat before a node is marked unreachable (SPEC-simulator §2).
+/// Grace period after the last heartbeat before a node is marked unreachable (`docs/timing-model.md`;
+/// kube-controller-manager `--node-monitor-grace-period`, 40 s in v1.32).
 pub const NODE_MONITOR_GRACE_MS: i64 = 40_000;
 
 /// Keys this controller owns; other taints are left alone.
@@ -143,7 +144,7 @@ pub(crate) fn on_grace_expired(cluster: &mut Cluster, name: &str, epoch: u64) {
         })
         .collect();
     for (ns, pod) in pods {
-        crate::kubelet::mark_not_ready(cluster, &ns, &pod);
+        crate::pod_status::mark_not_ready(cluster, &ns, &pod);
     }
     let Some(mut node) = cluster.store.node(name).cloned() else {
         return;

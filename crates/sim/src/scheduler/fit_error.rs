@@ -4,6 +4,7 @@ use super::{Code, Status};
 use std::collections::BTreeMap;
 
 /// `NoNodeAvailableMsg`.
+#[doc(alias = "NoNodeAvailableMsg")]
 pub fn no_node_available(n: usize) -> String {
     format!("0/{n} nodes are available")
 }

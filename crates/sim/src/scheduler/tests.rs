@@ -1,4 +1,5 @@
-//! End-to-end scheduling decisions: the FitError texts of SPEC-upstream §6.8 byte for byte, preemption,
+//! End-to-end scheduling decisions: the FitError texts of
+//! pkg/scheduler/framework/types.go FitError.Error byte for byte, preemption,
 //! scoring and batches.
 
 use super::testutil::*;
@@ -39,7 +40,7 @@ fn unschedulable(msg: &str) -> ScheduleResult {
 
 #[test]
 fn real_example_insufficient_cpu_everywhere() {
-    // SPEC-upstream §6.8, real example 1 (mirrors upstream TestSchedulerSchedulePod "insufficient
+    // FitError, a real cluster's message (mirrors upstream TestSchedulerSchedulePod "insufficient
     // resources" + TestPostFilter "no victims").
     let nodes: Vec<Node> = ["n1", "n2", "n3"].iter().map(|n| std_node(n)).collect();
     let pods: Vec<Pod> = ["n1", "n2", "n3"]
@@ -57,7 +58,7 @@ fn real_example_insufficient_cpu_everywhere() {
 
 #[test]
 fn real_example_untolerated_taints() {
-    // SPEC-upstream §6.8, real example 2 (mirrors upstream TestFitError / TestPostFilter
+    // FitError, a real cluster's message (mirrors upstream TestFitError / TestPostFilter
     // "preemption should not be helpful").
     let nodes = vec![
         with_taints(
@@ -80,7 +81,7 @@ fn real_example_untolerated_taints() {
 
 #[test]
 fn real_example_daemon_pod_pinned_to_a_full_node() {
-    // SPEC-upstream §6.8, real example 3: a daemon pod that does not fit its node in a 4-node cluster.
+    // FitError, a real cluster's message: a daemon pod that does not fit its node in a 4-node cluster.
     // Mirrors upstream TestSchedulerSchedulePod "test prefilter plugin returning Unschedulable"-style
     // PreFilterResult rows and TestDryRunPreemption "no victims" (equal priority is never preempted).
     let nodes: Vec<Node> = ["a", "b", "c", "d"].iter().map(|n| std_node(n)).collect();

@@ -84,6 +84,7 @@ fn shorten(s: &str, max: usize) -> String {
 
 /// `printAnnotationsMultiline`: sorted, last-applied-configuration skipped, long or multi-line
 /// values on their own lines (cut at 138 bytes).
+#[doc(alias = "printAnnotationsMultiline")]
 fn annotations_multiline(
     w: &mut Describe,
     title: &str,
@@ -119,6 +120,7 @@ fn annotations_multiline(
 }
 
 /// `printTolerationsMultilineWithIndent`: sorted by key; `key=value:Effect op=Exists for Ns`.
+#[doc(alias = "printTolerationsMultilineWithIndent")]
 pub fn format_toleration(t: &Toleration) -> String {
     let key = t.key.as_deref().unwrap_or("");
     let value = t.value.as_deref().unwrap_or("");

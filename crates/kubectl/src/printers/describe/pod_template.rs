@@ -433,6 +433,7 @@ pub(super) fn pod_template_block(w: &mut Describe, template: &PodTemplateSpec) {
 
 /// `DescribePodTemplate` alone (`Pod Template:` and its block), aligned on its own, as
 /// `rollout history --revision=N` prints it.
+#[doc(alias = "DescribePodTemplate")]
 pub fn describe_pod_template(template: &PodTemplateSpec) -> String {
     let mut w = Describe::new();
     pod_template_block(&mut w, template);

@@ -87,6 +87,7 @@ fn owner_ref(ds: &DaemonSet) -> OwnerReference {
 /// `constructHistory`: find or create the current revision, dedup, renumber; returns the (possibly
 /// status-updated) DaemonSet and the current hash. None when a hash collision bumped collisionCount
 /// and the sync must be retried (it is, by the next loop pass).
+#[doc(alias = "constructHistory")]
 pub fn construct_history(cluster: &mut Cluster, ds: &DaemonSet) -> Option<(DaemonSet, String)> {
     let histories = controlled_histories(cluster, ds);
     let data = revision_data(ds);
@@ -205,6 +206,7 @@ impl HistoryKey {
 
 /// `cleanupHistory`: keep revisionHistoryLimit old revisions (never ones a live pod still uses).
 /// Returns true when no more than the limit are left (false while live pods keep extra ones).
+#[doc(alias = "cleanupHistory")]
 pub fn cleanup_history(cluster: &mut Cluster, ds: &DaemonSet) -> bool {
     let limit = ds
         .spec

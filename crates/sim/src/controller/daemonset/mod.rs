@@ -68,8 +68,10 @@ pub(crate) fn sync_all(cluster: &mut Cluster) {
     }
 }
 
-/// `syncDaemonSet`. Creates/deletes are observed at once (SPEC-upstream §1.7 simplification), so the
+/// `syncDaemonSet`. Creates/deletes are observed at once (no `ControllerExpectations` to wait for,
+/// pkg/controller/controller_utils.go), so the
 /// update strategy runs in the same sync as manage.
+#[doc(alias = "syncDaemonSet")]
 pub(crate) fn sync_daemon_set(cluster: &mut Cluster, ns: &str, name: &str) {
     let Some(ds) = cluster.store.daemon_set(ns, name).cloned() else {
         return;
@@ -186,6 +188,7 @@ struct NodeDecision {
 }
 
 /// `podsShouldBeOnNode`.
+#[doc(alias = "podsShouldBeOnNode")]
 fn pods_should_be_on_node(
     cluster: &mut Cluster,
     node_name: &str,
@@ -322,6 +325,7 @@ pub(crate) fn template_generation(ds: &DaemonSet) -> Option<String> {
 }
 
 /// `syncNodes`: delete and create (capped at `BURST_REPLICAS` each), with events.
+#[doc(alias = "syncNodes")]
 pub(crate) fn sync_nodes(
     cluster: &mut Cluster,
     ds: &DaemonSet,
@@ -372,8 +376,11 @@ pub(crate) fn sync_nodes(
     }
 }
 
-/// `updateDaemonSetStatus`: the counters of SPEC-upstream §3 (summed per node by the cache), written
-/// only when they change; requeues for the next pod to pass minReadySeconds (SPEC-upstream §1.8).
+/// `updateDaemonSetStatus`: the status counters (summed per node by the cache), written only when
+/// they change; requeues for the next pod to pass minReadySeconds (`enqueueDaemonSetAfter`).
+///
+/// Upstream: pkg/controller/daemon/daemon_controller.go updateDaemonSetStatus, storeDaemonSetStatus.
+#[doc(alias = "updateDaemonSetStatus")]
 fn update_status(cluster: &mut Cluster, cache: &DaemonSetCache, cx: &Context) {
     if let Some(due) = cache.next_requeue() {
         cluster.schedule_at_unless_due(due, Timer::ResyncDaemonSets);

@@ -172,6 +172,7 @@ impl<'a> Context<'a> {
     }
 
     /// `IsPodAvailable` now.
+    #[doc(alias = "IsPodAvailable")]
     pub fn is_available(&self, pod: &Pod) -> bool {
         is_pod_available(pod, self.min_ready, self.now)
     }

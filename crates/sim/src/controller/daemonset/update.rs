@@ -21,6 +21,7 @@ fn rolling(ds: &DaemonSet) -> Option<RollingUpdateDaemonSet> {
 }
 
 /// `SurgeCount`: maxSurge scaled against `desired`, rounded up (0 for OnDelete).
+#[doc(alias = "SurgeCount")]
 pub fn max_surge(ds: &DaemonSet, desired: i32) -> i32 {
     rolling(ds)
         .and_then(|r| r.max_surge)
@@ -29,6 +30,7 @@ pub fn max_surge(ds: &DaemonSet, desired: i32) -> i32 {
 }
 
 /// `UnavailableCount`: maxUnavailable scaled against `desired`, rounded up.
+#[doc(alias = "UnavailableCount")]
 pub fn max_unavailable(ds: &DaemonSet, desired: i32) -> i32 {
     rolling(ds)
         .and_then(|r| r.max_unavailable)
@@ -126,6 +128,7 @@ pub(crate) fn classify(pods: &[Arc<Pod>], should_run: bool, cx: &Context) -> Nod
 
 /// `rollingUpdate`, from the per-node classes the cache keeps. Candidates are taken in node-name
 /// order (upstream walks a Go map, so any order is faithful; this one is deterministic).
+#[doc(alias = "rollingUpdate")]
 pub(crate) fn rolling_update(cluster: &mut Cluster, cache: &DaemonSetCache, cx: &Context) {
     let desired = cache.status.desired;
     let (max_unavailable, max_surge) = budgets(cx.ds, desired);

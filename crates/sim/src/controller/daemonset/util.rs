@@ -32,6 +32,7 @@ pub struct Placement {
 /// (NoSchedule/NoExecute) against the template's tolerations plus the daemon tolerations.
 /// Resources, ports, `spec.unschedulable` and conditions are not considered (the scheduler does that).
 /// Upstream: pkg/controller/daemon/daemon_controller.go NodeShouldRunDaemonPod
+#[doc(alias = "NodeShouldRunDaemonPod")]
 pub fn node_should_run_daemon_pod(node: &Node, ds: &DaemonSet) -> Placement {
     evaluate_placement(node, ds, None)
 }
@@ -44,15 +45,16 @@ pub fn explain_placement(node: &Node, ds: &DaemonSet) -> (Placement, Vec<String>
 }
 
 /// The single implementation behind `node_should_run_daemon_pod` and `explain_placement`: reasons are
-/// only formatted when `notes` is given, so the controller's hot path allocates nothing.
+/// only formatted when `notes` is given, so the controller's hot path builds no reason strings.
 fn evaluate_placement(
     node: &Node,
     ds: &DaemonSet,
     mut notes: Option<&mut Vec<String>>,
 ) -> Placement {
-    let mut note = |text: String| {
+    // Reasons are built only when asked for: the controller calls this for every node it syncs.
+    let mut note = |text: &dyn Fn() -> String| {
         if let Some(n) = notes.as_deref_mut() {
-            n.push(text);
+            n.push(text());
         }
     };
     let none = Placement {
@@ -65,22 +67,20 @@ fn evaluate_placement(
     let node_name = node.metadata.name.as_deref().unwrap_or("");
     if let Some(wanted) = spec.node_name.as_deref().filter(|n| !n.is_empty()) {
         if wanted != node_name {
-            note(format!(
-                "spec.template.spec.nodeName is {wanted}: only that node runs the pod"
-            ));
+            note(&|| {
+                format!("spec.template.spec.nodeName is {wanted}: only that node runs the pod")
+            });
             return none;
         }
-        note(format!(
-            "spec.template.spec.nodeName is {wanted}: this node"
-        ));
+        note(&|| format!("spec.template.spec.nodeName is {wanted}: this node"));
     }
     if !node_affinity::node_selector_matches(spec, node) {
         let labels = node.metadata.labels.clone().unwrap_or_default();
         for (k, v) in spec.node_selector.iter().flatten() {
             match labels.get(k) {
-                None => note(format!("nodeSelector {k}={v}: node has no label {k}")),
+                None => note(&|| format!("nodeSelector {k}={v}: node has no label {k}")),
                 Some(actual) if actual != v => {
-                    note(format!("nodeSelector {k}={v}: node has {k}={actual}"))
+                    note(&|| format!("nodeSelector {k}={v}: node has {k}={actual}"))
                 }
                 Some(_) => {}
             }
@@ -88,49 +88,59 @@ fn evaluate_placement(
         return none;
     }
     if !node_affinity::required_terms_match(spec, node) {
-        note("required node affinity: no nodeSelectorTerm matches this node's labels".to_string());
+        note(&|| {
+            "required node affinity: no nodeSelectorTerm matches this node's labels".to_string()
+        });
         return none;
     }
     if spec.node_selector.as_ref().is_some_and(|s| !s.is_empty())
         || node_affinity::required_terms(spec).is_some()
     {
-        note("nodeSelector / required node affinity: matches".to_string());
+        note(&|| "nodeSelector / required node affinity: matches".to_string());
     }
     let tolerations = daemon_pod_tolerations(spec);
     let node_taints = node
         .spec
         .as_ref()
-        .and_then(|s| s.taints.clone())
+        .and_then(|s| s.taints.as_deref())
         .unwrap_or_default();
     let mut should_run = true;
     let mut should_continue_running = true;
-    for taint in &node_taints {
-        let text = taints::format_taint(taint);
+    for taint in node_taints {
+        let text = || taints::format_taint(taint);
         let tolerated = taints::tolerated_by_any(&tolerations, taint);
         let by_user = taints::tolerated_by_any(spec.tolerations.as_deref().unwrap_or(&[]), taint);
         if taint.effect == taints::PREFER_NO_SCHEDULE {
-            note(format!(
-                "taint {text}: ignored by the DaemonSet controller (PreferNoSchedule)"
-            ));
+            note(&|| {
+                format!(
+                    "taint {}: ignored by the DaemonSet controller (PreferNoSchedule)",
+                    text()
+                )
+            });
             continue;
         }
         match (tolerated, by_user) {
-            (true, true) => note(format!("taint {text}: tolerated by the template")),
-            (true, false) => note(format!(
-                "taint {text}: tolerated automatically (daemon pods tolerate {}:{})",
-                taint.key, taint.effect
-            )),
+            (true, true) => note(&|| format!("taint {}: tolerated by the template", text())),
+            (true, false) => note(&|| {
+                format!(
+                    "taint {}: tolerated automatically (daemon pods tolerate {}:{})",
+                    text(),
+                    taint.key,
+                    taint.effect
+                )
+            }),
             (false, _) => {
                 should_run = false;
                 if taint.effect == taints::NO_EXECUTE {
                     should_continue_running = false;
                 }
-                note(format!(
-                    "taint {text} not tolerated (add a toleration {{key: {}, operator: Exists, effect: {}}}){}",
+                note(&|| {
+                    format!("taint {} not tolerated (add a toleration {{key: {}, operator: Exists, effect: {}}}){}", text(),
                     taint.key,
                     taint.effect,
                     if taint.effect == taints::NO_EXECUTE { ": existing pods are deleted" } else { ": no new pod, an existing one keeps running" }
-                ));
+                )
+                });
             }
         }
     }
@@ -218,6 +228,7 @@ pub fn new_daemon_pod(
 
 /// `ReplaceDaemonSetPodNodeNameNodeAffinity`: the required terms become a single
 /// `matchFields metadata.name In [node]` term; preferred terms are kept.
+#[doc(alias = "ReplaceDaemonSetPodNodeNameNodeAffinity")]
 pub fn replace_node_name_affinity(spec: &mut PodSpec, node_name: &str) {
     let term = NodeSelectorTerm {
         match_expressions: None,
@@ -236,6 +247,7 @@ pub fn replace_node_name_affinity(spec: &mut PodSpec, node_name: &str) {
 
 /// `IsPodUpdated`: the pod's hash label equals the current hash, or its template-generation label
 /// equals the DaemonSet's template generation.
+#[doc(alias = "IsPodUpdated")]
 pub fn is_pod_updated(pod: &Pod, hash: &str, template_generation: Option<&str>) -> bool {
     let label = |key: &str| {
         pod.metadata
@@ -299,6 +311,7 @@ pub fn phase(pod: &Pod) -> &str {
 }
 
 /// `podByCreationTimestampAndPhase`: scheduled pods first, then older, then by name.
+#[doc(alias = "podByCreationTimestampAndPhase")]
 pub fn oldest_first(a: &Pod, b: &Pod) -> std::cmp::Ordering {
     let scheduled = |p: &Pod| {
         p.spec
@@ -352,7 +365,8 @@ mod tests {
 
     #[test]
     fn taint_truth_table() {
-        // SPEC-upstream §1.4 truth table; upstream TestNodeShouldRunDaemonPod / TestTaintedNode* cases.
+        // Upstream: pkg/controller/daemon/daemon_controller_test.go TestNodeShouldRunDaemonPod /
+        // TestTaintedNode* cases.
         let cases = [
             (
                 "NoSchedule",
