@@ -21,10 +21,29 @@ fn simple_daemon_set_launches_pods() {
     let by_node = pods_by_node(&c, "foo");
     assert_eq!(by_node.len(), 5);
     assert!(by_node.values().all(|p| p.len() == 1));
-    assert_eq!(ds_status(&c, "foo"), st(5, 5, 0, 5, 0, 0, 5));
+    assert_eq!(
+        ds_status(&c, "foo"),
+        Status {
+            desired: 5,
+            current: 5,
+            updated: 5,
+            unavailable: 5,
+            ..Status::default()
+        }
+    );
     assert_eq!(event_messages(&c, "SuccessfulCreate").len(), 5);
     settle(&mut c);
-    assert_eq!(ds_status(&c, "foo"), st(5, 5, 5, 5, 5, 0, 0));
+    assert_eq!(
+        ds_status(&c, "foo"),
+        Status {
+            desired: 5,
+            current: 5,
+            ready: 5,
+            updated: 5,
+            available: 5,
+            ..Status::default()
+        }
+    );
     let ds = get_ds(&c, "foo");
     assert_eq!(ds.status.unwrap().observed_generation, Some(1));
     // Each pod: owner, labels, tolerations, per-node affinity.
@@ -73,7 +92,17 @@ fn kind_cluster_control_plane_taint_is_respected() {
         nodes_with_pods(&c, "foo").into_iter().collect::<Vec<_>>(),
         vec!["kind-worker", "kind-worker2"]
     );
-    assert_eq!(ds_status(&c, "foo"), st(2, 2, 2, 2, 2, 0, 0));
+    assert_eq!(
+        ds_status(&c, "foo"),
+        Status {
+            desired: 2,
+            current: 2,
+            ready: 2,
+            updated: 2,
+            available: 2,
+            ..Status::default()
+        }
+    );
     // kube-proxy and kindnet tolerate everything: 3 each.
     for name in ["kube-proxy", "kindnet"] {
         let s = c
@@ -114,126 +143,37 @@ fn node_should_run_daemon_pod_cases() {
         f(pod_spec(&mut d));
         d
     };
-    let run = |n: &Node, d: &DaemonSet| {
-        let p = node_should_run_daemon_pod(n, d);
-        (p.should_run, p.should_continue_running)
-    };
     let plain = node("n1", &[], "4", false);
-    assert_eq!(run(&plain, &base), (true, true), "simple");
-    // Insufficient resources: still (true, true).
+    let tainted = |t: Taint| {
+        let mut n = plain.clone();
+        n.spec.as_mut().unwrap().taints = Some(vec![t]);
+        n
+    };
+    let aff = |terms: serde_json::Value| {
+        with(&|s| {
+            s.affinity = Some(serde_json::from_value(json!({"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": terms.clone()}}})).unwrap())
+        })
+    };
     let big = with(&|s| {
         s.containers[0].resources = Some(
             serde_json::from_value(json!({"requests": {"cpu": "100", "memory": "1000Gi"}}))
                 .unwrap(),
         );
     });
-    assert_eq!(run(&plain, &big), (true, true), "insufficient resources");
-    // Host port: still (true, true).
     let port = with(&|s| {
         s.containers[0].ports = Some(vec![serde_json::from_value(
             json!({"containerPort": 80, "hostPort": 80}),
         )
         .unwrap()]);
     });
-    assert_eq!(run(&plain, &port), (true, true), "host port");
-    // Unschedulable node: (true, true).
-    assert_eq!(
-        run(&node("n1", &[], "4", true), &base),
-        (true, true),
-        "unschedulable"
-    );
-    // nodeName.
-    assert_eq!(
-        run(&plain, &with(&|s| s.node_name = Some("n1".into()))),
-        (true, true),
-        "nodeName matches"
-    );
-    assert_eq!(
-        run(&plain, &with(&|s| s.node_name = Some("other".into()))),
-        (false, false),
-        "nodeName differs"
-    );
-    // nodeSelector.
     let sel = with(&|s| s.node_selector = Some([("disk".to_string(), "ssd".to_string())].into()));
-    assert_eq!(run(&plain, &sel), (false, false), "selector mismatch");
-    assert_eq!(
-        run(&node("n1", &[("disk", "ssd")], "4", false), &sel),
-        (true, true),
-        "selector match"
-    );
-    // Required node affinity: terms OR'ed, empty term matches nothing.
-    let aff = |terms: serde_json::Value| {
-        with(&|s| {
-            s.affinity = Some(serde_json::from_value(json!({"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": terms.clone()}}})).unwrap())
-        })
-    };
+    // Required node affinity: terms OR'ed, an empty term matches nothing.
     let two_terms = aff(json!([
         {"matchExpressions": [{"key": "a", "operator": "In", "values": ["1"]}]},
         {"matchExpressions": [{"key": "b", "operator": "Exists"}]}
     ]));
-    assert_eq!(
-        run(&node("n1", &[("b", "x")], "4", false), &two_terms),
-        (true, true),
-        "second term matches"
-    );
-    assert_eq!(run(&plain, &two_terms), (false, false), "no term matches");
-    assert_eq!(
-        run(&plain, &aff(json!([{}]))),
-        (false, false),
-        "empty term matches nothing"
-    );
     let by_field = aff(
         json!([{"matchFields": [{"key": "metadata.name", "operator": "In", "values": ["n1"]}]}]),
-    );
-    assert_eq!(
-        run(&plain, &by_field),
-        (true, true),
-        "matchFields metadata.name"
-    );
-    assert_eq!(
-        run(&node("n2", &[], "4", false), &by_field),
-        (false, false),
-        "matchFields other node"
-    );
-    // Taints: the §1.4 truth table.
-    let tainted = |t: Taint| {
-        let mut n = plain.clone();
-        n.spec.as_mut().unwrap().taints = Some(vec![t]);
-        n
-    };
-    assert_eq!(
-        run(&tainted(taint("k", Some("v"), NO_SCHEDULE)), &base),
-        (false, true)
-    );
-    assert_eq!(
-        run(&tainted(taint("k", Some("v"), NO_EXECUTE)), &base),
-        (false, false)
-    );
-    assert_eq!(
-        run(&tainted(taint("k", Some("v"), "PreferNoSchedule")), &base),
-        (true, true)
-    );
-    assert_eq!(
-        run(&tainted(taint(keys::NOT_READY, None, NO_EXECUTE)), &base),
-        (true, true)
-    );
-    assert_eq!(
-        run(&tainted(taint(keys::UNREACHABLE, None, NO_SCHEDULE)), &base),
-        (false, true)
-    );
-    assert_eq!(
-        run(
-            &tainted(taint(keys::NETWORK_UNAVAILABLE, None, NO_SCHEDULE)),
-            &base
-        ),
-        (false, true)
-    );
-    assert_eq!(
-        run(
-            &tainted(taint(keys::NETWORK_UNAVAILABLE, None, NO_SCHEDULE)),
-            &with(&|s| s.host_network = Some(true))
-        ),
-        (true, true)
     );
     let tolerating = with(&|s| {
         s.tolerations = Some(vec![serde_json::from_value(
@@ -241,10 +181,146 @@ fn node_should_run_daemon_pod_cases() {
         )
         .unwrap()])
     });
-    assert_eq!(
-        run(&tainted(taint("k", Some("v"), NO_EXECUTE)), &tolerating),
-        (true, true)
-    );
+    let host_network = with(&|s| s.host_network = Some(true));
+
+    struct Case {
+        name: &'static str,
+        node: Node,
+        ds: DaemonSet,
+        should_run: bool,
+        should_continue_running: bool,
+    }
+    let case = |name, node: &Node, ds: &DaemonSet, should_run, should_continue_running| Case {
+        name,
+        node: node.clone(),
+        ds: ds.clone(),
+        should_run,
+        should_continue_running,
+    };
+    let cases = [
+        case("simple", &plain, &base, true, true),
+        case("insufficient resources", &plain, &big, true, true),
+        case("host port", &plain, &port, true, true),
+        case(
+            "unschedulable",
+            &node("n1", &[], "4", true),
+            &base,
+            true,
+            true,
+        ),
+        case(
+            "nodeName matches",
+            &plain,
+            &with(&|s| s.node_name = Some("n1".into())),
+            true,
+            true,
+        ),
+        case(
+            "nodeName differs",
+            &plain,
+            &with(&|s| s.node_name = Some("other".into())),
+            false,
+            false,
+        ),
+        case("selector mismatch", &plain, &sel, false, false),
+        case(
+            "selector match",
+            &node("n1", &[("disk", "ssd")], "4", false),
+            &sel,
+            true,
+            true,
+        ),
+        case(
+            "second term matches",
+            &node("n1", &[("b", "x")], "4", false),
+            &two_terms,
+            true,
+            true,
+        ),
+        case("no term matches", &plain, &two_terms, false, false),
+        case(
+            "empty term matches nothing",
+            &plain,
+            &aff(json!([{}])),
+            false,
+            false,
+        ),
+        case("matchFields metadata.name", &plain, &by_field, true, true),
+        case(
+            "matchFields other node",
+            &node("n2", &[], "4", false),
+            &by_field,
+            false,
+            false,
+        ),
+        // Taints: NoSchedule stops new pods, NoExecute also evicts, PreferNoSchedule is ignored, and
+        // the taints daemon pods tolerate automatically.
+        case(
+            "NoSchedule",
+            &tainted(taint("k", Some("v"), NO_SCHEDULE)),
+            &base,
+            false,
+            true,
+        ),
+        case(
+            "NoExecute",
+            &tainted(taint("k", Some("v"), NO_EXECUTE)),
+            &base,
+            false,
+            false,
+        ),
+        case(
+            "PreferNoSchedule",
+            &tainted(taint("k", Some("v"), "PreferNoSchedule")),
+            &base,
+            true,
+            true,
+        ),
+        case(
+            "not-ready NoExecute",
+            &tainted(taint(keys::NOT_READY, None, NO_EXECUTE)),
+            &base,
+            true,
+            true,
+        ),
+        case(
+            "unreachable NoSchedule",
+            &tainted(taint(keys::UNREACHABLE, None, NO_SCHEDULE)),
+            &base,
+            false,
+            true,
+        ),
+        case(
+            "network-unavailable",
+            &tainted(taint(keys::NETWORK_UNAVAILABLE, None, NO_SCHEDULE)),
+            &base,
+            false,
+            true,
+        ),
+        case(
+            "network-unavailable, hostNetwork",
+            &tainted(taint(keys::NETWORK_UNAVAILABLE, None, NO_SCHEDULE)),
+            &host_network,
+            true,
+            true,
+        ),
+        case(
+            "NoExecute tolerated",
+            &tainted(taint("k", Some("v"), NO_EXECUTE)),
+            &tolerating,
+            true,
+            true,
+        ),
+    ];
+    for c in cases {
+        let p = node_should_run_daemon_pod(&c.node, &c.ds);
+        assert_eq!(
+            (p.should_run, p.should_continue_running),
+            (c.should_run, c.should_continue_running),
+            "{}",
+            c.name
+        );
+    }
 }
 
 // Upstream TestTaintedNodeDaemonDoesNotLaunchIntolerantPod.
@@ -257,7 +333,7 @@ fn tainted_node_does_not_launch_intolerant_pod() {
     create_ds(&mut c, new_daemon_set("foo"));
     settle(&mut c);
     assert!(ds_pods(&c, "foo").is_empty());
-    assert_eq!(ds_status(&c, "foo"), st(0, 0, 0, 0, 0, 0, 0));
+    assert_eq!(ds_status(&c, "foo"), Status::default());
 }
 
 // Upstream TestTaintedNodeDaemonLaunchesToleratePod / TestNodeDaemonLaunchesToleratePod.
@@ -275,7 +351,17 @@ fn tainted_node_launches_tolerating_pod() {
     create_ds(&mut c, ds);
     settle(&mut c);
     assert_eq!(nodes_with_pods(&c, "foo").len(), 1);
-    assert_eq!(ds_status(&c, "foo"), st(1, 1, 1, 1, 1, 0, 0));
+    assert_eq!(
+        ds_status(&c, "foo"),
+        Status {
+            desired: 1,
+            current: 1,
+            ready: 1,
+            updated: 1,
+            available: 1,
+            ..Status::default()
+        }
+    );
 }
 
 // Upstream TestUnschedulableNodeDaemonDoesLaunchPod: a cordoned node still gets (and schedules) the daemon pod.
@@ -409,7 +495,14 @@ fn deals_with_existing_pods() {
     }
     assert_eq!(
         ds_status(&c, "foo"),
-        st(5, 5, 5, 2, 5, 0, 0),
+        Status {
+            desired: 5,
+            current: 5,
+            ready: 5,
+            updated: 2,
+            available: 5,
+            ..Status::default()
+        },
         "adopted orphans lack the hash label: not updated"
     );
 }
@@ -485,7 +578,17 @@ fn delete_unscheduled_pod_for_not_existing_node() {
             .is_none(),
         "pod GC removed it"
     );
-    assert_eq!(ds_status(&c, "foo"), st(1, 1, 1, 1, 1, 0, 0));
+    assert_eq!(
+        ds_status(&c, "foo"),
+        Status {
+            desired: 1,
+            current: 1,
+            ready: 1,
+            updated: 1,
+            available: 1,
+            ..Status::default()
+        }
+    );
 }
 
 // Upstream TestTaintedNodeDaemonDoesNotLaunchIntolerantPod's NoExecute sibling (§1.5 case C) and
@@ -496,7 +599,17 @@ fn taints_added_later_misscheduled_and_no_execute() {
     let mut c = cluster_with_nodes(1, 3);
     create_ds(&mut c, new_daemon_set("foo"));
     settle(&mut c);
-    assert_eq!(ds_status(&c, "foo"), st(3, 3, 3, 3, 3, 0, 0));
+    assert_eq!(
+        ds_status(&c, "foo"),
+        Status {
+            desired: 3,
+            current: 3,
+            ready: 3,
+            updated: 3,
+            available: 3,
+            ..Status::default()
+        }
+    );
     set_node_taints(&mut c, "node-0", vec![taint("k", Some("v"), NO_SCHEDULE)]);
     settle(&mut c);
     assert_eq!(
@@ -504,7 +617,18 @@ fn taints_added_later_misscheduled_and_no_execute() {
         3,
         "NoSchedule: the pod keeps running"
     );
-    assert_eq!(ds_status(&c, "foo"), st(2, 2, 2, 2, 2, 1, 0));
+    assert_eq!(
+        ds_status(&c, "foo"),
+        Status {
+            desired: 2,
+            current: 2,
+            ready: 2,
+            updated: 2,
+            available: 2,
+            misscheduled: 1,
+            ..Status::default()
+        }
+    );
     set_node_taints(&mut c, "node-1", vec![taint("k", Some("v"), NO_EXECUTE)]);
     let pod_on_1 = ds_pods(&c, "foo")
         .into_iter()
@@ -519,12 +643,33 @@ fn taints_added_later_misscheduled_and_no_execute() {
         nodes_with_pods(&c, "foo").into_iter().collect::<Vec<_>>(),
         vec!["node-0", "node-2"]
     );
-    assert_eq!(ds_status(&c, "foo"), st(1, 1, 1, 1, 1, 1, 0));
+    assert_eq!(
+        ds_status(&c, "foo"),
+        Status {
+            desired: 1,
+            current: 1,
+            ready: 1,
+            updated: 1,
+            available: 1,
+            misscheduled: 1,
+            ..Status::default()
+        }
+    );
     // Removing the taints brings everything back.
     set_node_taints(&mut c, "node-0", vec![]);
     set_node_taints(&mut c, "node-1", vec![]);
     settle(&mut c);
-    assert_eq!(ds_status(&c, "foo"), st(3, 3, 3, 3, 3, 0, 0));
+    assert_eq!(
+        ds_status(&c, "foo"),
+        Status {
+            desired: 3,
+            current: 3,
+            ready: 3,
+            updated: 3,
+            available: 3,
+            ..Status::default()
+        }
+    );
 }
 
 // Upstream TestNodeAffinityDaemonLaunchesPods / TestSelectorDaemonDeletesUnselectedPods: node labels
@@ -549,7 +694,17 @@ fn node_selector_follows_label_changes() {
         nodes_with_pods(&c, "foo").into_iter().collect::<Vec<_>>(),
         vec!["node-1", "node-3"]
     );
-    assert_eq!(ds_status(&c, "foo"), st(2, 2, 2, 2, 2, 0, 0));
+    assert_eq!(
+        ds_status(&c, "foo"),
+        Status {
+            desired: 2,
+            current: 2,
+            ready: 2,
+            updated: 2,
+            available: 2,
+            ..Status::default()
+        }
+    );
 }
 
 // Upstream TestSelectingAll? (SelectingAll event is unreachable through validation); instead upstream
@@ -562,7 +717,17 @@ fn node_added_later_gets_pod() {
     add_nodes(&mut c, 2, 1);
     assert_eq!(ds_status(&c, "foo").desired, 3);
     settle(&mut c);
-    assert_eq!(ds_status(&c, "foo"), st(3, 3, 3, 3, 3, 0, 0));
+    assert_eq!(
+        ds_status(&c, "foo"),
+        Status {
+            desired: 3,
+            current: 3,
+            ready: 3,
+            updated: 3,
+            available: 3,
+            ..Status::default()
+        }
+    );
 }
 
 // podutil.IsPodAvailable with minReadySeconds (daemon_controller.go updateDaemonSetStatus:
@@ -575,14 +740,31 @@ fn min_ready_seconds_availability() {
     create_ds(&mut c, ds);
     // Pull 2 s + start 1 s → Ready at t=3 s.
     c.advance(Duration::from_secs(3));
-    assert_eq!(ds_status(&c, "foo"), st(2, 2, 2, 2, 0, 0, 2));
+    assert_eq!(
+        ds_status(&c, "foo"),
+        Status {
+            desired: 2,
+            current: 2,
+            ready: 2,
+            updated: 2,
+            unavailable: 2,
+            ..Status::default()
+        }
+    );
     c.advance(Duration::from_secs(10));
     // Ready for exactly 10 s: not yet available (strictly greater).
     assert_eq!(ds_status(&c, "foo").available, 0);
     c.advance(Duration::from_secs(1));
     assert_eq!(
         ds_status(&c, "foo"),
-        st(2, 2, 2, 2, 2, 0, 0),
+        Status {
+            desired: 2,
+            current: 2,
+            ready: 2,
+            updated: 2,
+            available: 2,
+            ..Status::default()
+        },
         "available after minReadySeconds without any other trigger"
     );
 }

@@ -181,7 +181,7 @@ proptest! {
         }
         create_ds(&mut c, ds);
         settle(&mut c);
-        prop_assert_eq!(ds_status(&c, "foo"), st(nodes as i32, nodes as i32, nodes as i32, nodes as i32, nodes as i32, 0, 0));
+        prop_assert_eq!(ds_status(&c, "foo"), Status { desired: nodes as i32, current: nodes as i32, ready: nodes as i32, updated: nodes as i32, available: nodes as i32, ..Status::default() });
         let behavior = match new_image {
             NewImage::Healthy => ImageBehavior::default(),
             NewImage::NeverReady => ImageBehavior { ready: false, ..Default::default() },
@@ -205,7 +205,7 @@ proptest! {
         }
         let pods = live_ds_pods(&c, "foo");
         if new_image == NewImage::Healthy {
-            prop_assert_eq!(ds_status(&c, "foo"), st(nodes as i32, nodes as i32, nodes as i32, nodes as i32, nodes as i32, 0, 0));
+            prop_assert_eq!(ds_status(&c, "foo"), Status { desired: nodes as i32, current: nodes as i32, ready: nodes as i32, updated: nodes as i32, available: nodes as i32, ..Status::default() });
             prop_assert!(pods.iter().all(|p| pod_image(p) == IMAGE_V2));
             prop_assert_eq!(pods.len(), nodes);
         } else {

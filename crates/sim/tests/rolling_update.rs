@@ -68,7 +68,17 @@ fn updates_pods_max_unavailable() {
     // Deletions come in batches 2, 2, 1.
     let delete_batches: Vec<usize> = log.iter().map(|d| d.1).filter(|d| *d > 0).collect();
     assert_eq!(delete_batches, vec![2, 2, 1], "{log:?}");
-    assert_eq!(ds_status(&c, "foo"), st(5, 5, 5, 5, 5, 0, 0));
+    assert_eq!(
+        ds_status(&c, "foo"),
+        Status {
+            desired: 5,
+            current: 5,
+            ready: 5,
+            updated: 5,
+            available: 5,
+            ..Status::default()
+        }
+    );
     assert!(live_ds_pods(&c, "foo")
         .iter()
         .all(|p| pod_image(p) == IMAGE_V2));
@@ -98,7 +108,17 @@ fn updates_pods_with_max_surge_table() {
     // Steps 1, 3, 5, 7 of the table (the "waiting" steps change nothing).
     assert_eq!(log, vec![(2, 0), (2, 2), (1, 2), (0, 1)]);
     assert!(max_pods <= 7);
-    assert_eq!(ds_status(&c, "foo"), st(5, 5, 5, 5, 5, 0, 0));
+    assert_eq!(
+        ds_status(&c, "foo"),
+        Status {
+            desired: 5,
+            current: 5,
+            ready: 5,
+            updated: 5,
+            available: 5,
+            ..Status::default()
+        }
+    );
 }
 
 // daemon_controller.go updatePod: a pod turning Ready with minReadySeconds > 0 enqueues the DaemonSet after
@@ -113,7 +133,17 @@ fn surge_with_min_ready_seconds_completes() {
     });
     update_ds(&mut c, "foo", |d| set_image(d, IMAGE_V2));
     settle(&mut c);
-    assert_eq!(ds_status(&c, "foo"), st(2, 2, 2, 2, 2, 0, 0));
+    assert_eq!(
+        ds_status(&c, "foo"),
+        Status {
+            desired: 2,
+            current: 2,
+            ready: 2,
+            updated: 2,
+            available: 2,
+            ..Status::default()
+        }
+    );
     let pods = live_ds_pods(&c, "foo");
     assert_eq!(pods.len(), 2);
     assert!(pods.iter().all(|p| pod_image(p) == IMAGE_V2));
@@ -138,7 +168,16 @@ fn status_during_surge_counts_oldest_pod() {
         3,
         "one surge pod that never becomes ready, old pods kept"
     );
-    assert_eq!(ds_status(&c, "foo"), st(2, 2, 2, 0, 2, 0, 0));
+    assert_eq!(
+        ds_status(&c, "foo"),
+        Status {
+            desired: 2,
+            current: 2,
+            ready: 2,
+            available: 2,
+            ..Status::default()
+        }
+    );
 }
 
 // Upstream TestDaemonSetUpdatesAllOldPodsNotReady: all old pods unavailable → all replaced at once.
@@ -158,7 +197,17 @@ fn updates_all_old_pods_not_ready() {
     update_ds(&mut c, "foo", |d| set_image(d, IMAGE_V2));
     assert_eq!(tracker.diff(&c, "foo"), (0, 5));
     settle(&mut c);
-    assert_eq!(ds_status(&c, "foo"), st(5, 5, 5, 5, 5, 0, 0));
+    assert_eq!(
+        ds_status(&c, "foo"),
+        Status {
+            desired: 5,
+            current: 5,
+            ready: 5,
+            updated: 5,
+            available: 5,
+            ..Status::default()
+        }
+    );
 }
 
 // Upstream TestDaemonSetUpdatesSaveOldHealthyPods: new pods that never become ready stall the rollout
@@ -182,7 +231,18 @@ fn updates_save_old_healthy_pods() {
     let old = pods.iter().filter(|p| pod_image(p) == IMAGE).count();
     let new = pods.iter().filter(|p| pod_image(p) == IMAGE_V2).count();
     assert_eq!((old, new), (3, 2), "stalled: 3 old healthy pods kept");
-    assert_eq!(ds_status(&c, "foo"), st(5, 5, 3, 2, 3, 0, 2));
+    assert_eq!(
+        ds_status(&c, "foo"),
+        Status {
+            desired: 5,
+            current: 5,
+            ready: 3,
+            updated: 2,
+            available: 3,
+            unavailable: 2,
+            ..Status::default()
+        }
+    );
 }
 
 // Upstream TestDaemonSetUpdatesNoTemplateChanged: a non-template change replaces nothing.
@@ -219,7 +279,17 @@ fn percent_max_unavailable_rounds_up() {
     update_ds(&mut c, "foo", |d| set_image(d, IMAGE_V2));
     assert_eq!(tracker.diff(&c, "foo"), (0, 2));
     settle(&mut c);
-    assert_eq!(ds_status(&c, "foo"), st(12, 12, 12, 12, 12, 0, 0));
+    assert_eq!(
+        ds_status(&c, "foo"),
+        Status {
+            desired: 12,
+            current: 12,
+            ready: 12,
+            updated: 12,
+            available: 12,
+            ..Status::default()
+        }
+    );
 }
 
 // Zero/zero budgets are rejected by validation (validation.go ValidateRollingUpdateDaemonSet; the
@@ -260,7 +330,17 @@ fn min_ready_seconds_paces_rollout() {
     let at = second_delete_at.expect("second delete happens");
     assert!(at > 14_000 && at <= 15_000, "second delete at {at} ms");
     settle(&mut c);
-    assert_eq!(ds_status(&c, "foo"), st(2, 2, 2, 2, 2, 0, 0));
+    assert_eq!(
+        ds_status(&c, "foo"),
+        Status {
+            desired: 2,
+            current: 2,
+            ready: 2,
+            updated: 2,
+            available: 2,
+            ..Status::default()
+        }
+    );
 }
 
 // OnDelete (update.go: no rollingUpdate): nothing replaced until a pod is deleted; replacements use the new template.
@@ -273,7 +353,16 @@ fn on_delete_strategy() {
     assert!(live_ds_pods(&c, "foo")
         .iter()
         .all(|p| pod_image(p) == IMAGE));
-    assert_eq!(ds_status(&c, "foo"), st(3, 3, 3, 0, 3, 0, 0));
+    assert_eq!(
+        ds_status(&c, "foo"),
+        Status {
+            desired: 3,
+            current: 3,
+            ready: 3,
+            available: 3,
+            ..Status::default()
+        }
+    );
     let revisions: Vec<i64> = c
         .store()
         .controller_revisions()
@@ -289,7 +378,17 @@ fn on_delete_strategy() {
         on_1.metadata.labels.as_ref().unwrap()["pod-template-generation"],
         "2"
     );
-    assert_eq!(ds_status(&c, "foo"), st(3, 3, 3, 1, 3, 0, 0));
+    assert_eq!(
+        ds_status(&c, "foo"),
+        Status {
+            desired: 3,
+            current: 3,
+            ready: 3,
+            updated: 1,
+            available: 3,
+            ..Status::default()
+        }
+    );
 }
 
 fn revisions(c: &Cluster) -> Vec<(String, i64)> {
@@ -357,7 +456,17 @@ fn rollback_renumbers_and_does_not_restart() {
     assert!(live_ds_pods(&c, "foo")
         .iter()
         .all(|p| hash_label(p) == v1_hash));
-    assert_eq!(ds_status(&c, "foo"), st(4, 4, 4, 4, 4, 0, 0));
+    assert_eq!(
+        ds_status(&c, "foo"),
+        Status {
+            desired: 4,
+            current: 4,
+            ready: 4,
+            updated: 4,
+            available: 4,
+            ..Status::default()
+        }
+    );
 }
 
 // update.go snapshot: change-cause annotation copied from the DS onto the revision.

@@ -167,8 +167,9 @@ pub fn pod_image(p: &Pod) -> String {
         .unwrap_or_default()
 }
 
-/// The status counters in `kubectl get ds` order plus misscheduled/unavailable/observedGeneration.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// The status counters in `kubectl get ds` order plus misscheduled/unavailable; a test names the
+/// ones it expects non-zero (`Status { desired: 2, current: 2, ..Status::default() }`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Status {
     pub desired: i32,
     pub current: i32,
@@ -189,27 +190,6 @@ pub fn ds_status(c: &Cluster, name: &str) -> Status {
         available: s.number_available.unwrap_or(0),
         misscheduled: s.number_misscheduled,
         unavailable: s.number_unavailable.unwrap_or(0),
-    }
-}
-
-/// Status shorthand: (desired, current, ready, updated, available, misscheduled, unavailable).
-pub fn st(
-    desired: i32,
-    current: i32,
-    ready: i32,
-    updated: i32,
-    available: i32,
-    misscheduled: i32,
-    unavailable: i32,
-) -> Status {
-    Status {
-        desired,
-        current,
-        ready,
-        updated,
-        available,
-        misscheduled,
-        unavailable,
     }
 }
 
