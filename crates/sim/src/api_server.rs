@@ -146,7 +146,7 @@ impl Cluster {
                     }
                 }
                 if kind == Kind::Node {
-                    self.cluster_change += 1;
+                    self.scheduling_queue.cluster_change += 1;
                     self.nodes_runtime.remove(name);
                     // Pod GC notices pods bound to a missing node after its quarantine (~40 s).
                     self.schedule(40_000, Timer::PodGc);
@@ -235,7 +235,7 @@ impl Cluster {
             _ => false,
         };
         if relevant {
-            self.cluster_change += 1;
+            self.scheduling_queue.cluster_change += 1;
         }
         self.store.put(object, self.now_ms);
     }
@@ -248,7 +248,7 @@ impl Cluster {
         name: &str,
     ) -> Option<Object> {
         if matches!(kind, Kind::Node | Kind::Pod) {
-            self.cluster_change += 1;
+            self.scheduling_queue.cluster_change += 1;
         }
         let ns = if kind.namespaced() { namespace } else { "" };
         let removed = self
@@ -258,7 +258,8 @@ impl Cluster {
             if let Some(uid) = &pod.metadata.uid {
                 self.pods_runtime.remove(uid);
             }
-            self.unschedulable
+            self.scheduling_queue
+                .unschedulable
                 .remove(&(ns.to_string(), name.to_string()));
         }
         removed

@@ -58,24 +58,15 @@ pub struct Cluster {
     pub(crate) images: BTreeMap<String, ImageBehavior>,
     pub(crate) pods_runtime: BTreeMap<String, PodRuntime>,
     pub(crate) nodes_runtime: BTreeMap<String, NodeRuntime>,
-    /// Failed-pod back-off per `<ds uid>/<observedGeneration>/<node>`: (delay ms, not before ms).
-    pub(crate) failed_pod_backoff: BTreeMap<String, (i64, i64)>,
-    /// Scheduled taint evictions: pod key → due time.
-    pub(crate) evictions: BTreeMap<(String, String), i64>,
-    /// Pods the scheduler found unschedulable, with the message, so it retries only after a change.
-    pub(crate) unschedulable: BTreeMap<(String, String), (String, u64)>,
-    /// A counter of changes that can make an unschedulable pod fit (node or bound-pod changes).
-    pub(crate) cluster_change: u64,
+    /// The DaemonSet controller's private state.
+    pub(crate) daemon_sets: crate::controller::daemonset::DaemonSetController,
+    /// The taint eviction controller's private state.
+    pub(crate) taint_eviction: crate::controller::taint_eviction::TaintEviction,
+    /// The scheduler loop's memory of pods that did not fit.
+    pub(crate) scheduling_queue: crate::scheduling::SchedulingQueue,
     pub(crate) next_pod_cidr: u32,
-    /// Per DaemonSet uid: the watch-log length when its last sync started (see `sync_all`).
-    pub(crate) ds_synced_at: BTreeMap<String, usize>,
-    /// Per DaemonSet uid: the controller's incremental view of nodes and pods.
-    pub(crate) ds_caches:
-        BTreeMap<String, crate::controller::daemonset::node_cache::DaemonSetCache>,
     /// Each loop's position in the watch log.
     pub(crate) cursors: LoopCursors,
-    /// Set by a `ResyncDaemonSets` timer: the next pass syncs every DaemonSet.
-    pub(crate) resync_daemon_sets: bool,
     /// Event identity → store key of the event it aggregates into (`record_event`).
     pub(crate) event_index: BTreeMap<crate::api_server::EventIdentity, crate::store::Key>,
 }
@@ -102,15 +93,11 @@ impl Cluster {
             images: BTreeMap::new(),
             pods_runtime: BTreeMap::new(),
             nodes_runtime: BTreeMap::new(),
-            failed_pod_backoff: BTreeMap::new(),
-            evictions: BTreeMap::new(),
-            unschedulable: BTreeMap::new(),
-            cluster_change: 0,
+            daemon_sets: Default::default(),
+            taint_eviction: Default::default(),
+            scheduling_queue: Default::default(),
             next_pod_cidr: 0,
-            ds_synced_at: BTreeMap::new(),
-            ds_caches: BTreeMap::new(),
             cursors: LoopCursors::default(),
-            resync_daemon_sets: false,
             event_index: BTreeMap::new(),
         };
         crate::default_cluster::install_base_objects(&mut cluster);
@@ -257,7 +244,7 @@ impl Cluster {
             Timer::NodeMonitorGrace { node, epoch } => {
                 crate::controller::node_lifecycle::on_grace_expired(self, &node, epoch)
             }
-            Timer::ResyncDaemonSets => self.resync_daemon_sets = true,
+            Timer::ResyncDaemonSets => self.daemon_sets.resync = true,
             Timer::TaintEviction { namespace, pod } => {
                 crate::controller::taint_eviction::on_due(self, &namespace, &pod)
             }

@@ -13,6 +13,16 @@ use std::collections::BTreeSet;
 
 const COMPONENT: &str = "default-scheduler";
 
+/// The scheduler loop's private state, owned by the cluster: which pods did not fit and when.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct SchedulingQueue {
+    /// Pods found unschedulable, with the message and the [`Self::cluster_change`] they were tried
+    /// at, so a pod is retried only after a change that could make it fit.
+    pub(crate) unschedulable: std::collections::BTreeMap<(String, String), (String, u64)>,
+    /// A counter of changes that can make an unschedulable pod fit (node or bound-pod changes).
+    pub(crate) cluster_change: u64,
+}
+
 fn is_pending(pod: &Pod) -> bool {
     let spec = pod.spec.as_ref();
     pod.metadata.deletion_timestamp.is_none()
@@ -27,17 +37,21 @@ fn is_pending(pod: &Pod) -> bool {
 
 /// Schedules every pending pod whose situation may have changed since its last attempt.
 pub(crate) fn sync(cluster: &mut Cluster) {
-    let change = cluster.cluster_change;
+    let change = cluster.scheduling_queue.cluster_change;
     let written = cluster.cursors.scheduling.read(&cluster.store).pods;
     // Every pending pod was either written since the last pass or found unschedulable before (and
     // is retried after a change that can make it fit), so those are the only candidates.
-    let candidates: BTreeSet<&Key> = written.iter().chain(cluster.unschedulable.keys()).collect();
+    let candidates: BTreeSet<&Key> = written
+        .iter()
+        .chain(cluster.scheduling_queue.unschedulable.keys())
+        .collect();
     let mut pending: Vec<Pod> = candidates
         .into_iter()
         .filter_map(|(ns, name)| cluster.store.pod(ns, name))
         .filter(|p| is_pending(p))
         .filter(|p| {
             cluster
+                .scheduling_queue
                 .unschedulable
                 .get(&key_of(&p.metadata))
                 .is_none_or(|(_, seen)| *seen != change)
@@ -122,7 +136,10 @@ fn apply_result(cluster: &mut Cluster, pod: &Pod, result: ScheduleResult, change
     let now = k8s_time(cluster.now_ms);
     match result {
         ScheduleResult::Bound { node } => {
-            cluster.unschedulable.remove(&(ns.clone(), name.clone()));
+            cluster
+                .scheduling_queue
+                .unschedulable
+                .remove(&(ns.clone(), name.clone()));
             current.spec.get_or_insert_with(Default::default).node_name = Some(node.clone());
             let status = current.status.get_or_insert_with(Default::default);
             status.nominated_node_name = None;
@@ -150,6 +167,7 @@ fn apply_result(cluster: &mut Cluster, pod: &Pod, result: ScheduleResult, change
             victims,
         } => {
             cluster
+                .scheduling_queue
                 .unschedulable
                 .insert((ns.clone(), name.clone()), (message.clone(), change));
             let status = current.status.get_or_insert_with(Default::default);

@@ -9,6 +9,13 @@ use dsplay_api::Kind;
 
 const COMPONENT: &str = "taint-eviction-controller";
 
+/// The taint eviction controller's private state, owned by the cluster.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct TaintEviction {
+    /// Scheduled evictions: pod key → due time, ms.
+    pub(crate) evictions: std::collections::BTreeMap<(String, String), i64>,
+}
+
 /// What should happen to one pod given its node's NoExecute taints.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Verdict {
@@ -76,6 +83,7 @@ pub(crate) fn sync(cluster: &mut Cluster) {
                 .is_some_and(tainted);
             on_tainted
                 || cluster
+                    .taint_eviction
                     .evictions
                     .contains_key(&crate::store::key_of(&p.metadata))
         })
@@ -103,7 +111,7 @@ pub(crate) fn sync(cluster: &mut Cluster) {
         let reference = object_reference(Kind::Pod, &pod.metadata);
         match verdict(&taints, &tolerations) {
             Verdict::Keep => {
-                if cluster.evictions.remove(&key).is_some() {
+                if cluster.taint_eviction.evictions.remove(&key).is_some() {
                     cluster.record_event(
                         &reference,
                         "Normal",
@@ -115,13 +123,13 @@ pub(crate) fn sync(cluster: &mut Cluster) {
                 }
             }
             Verdict::EvictNow => {
-                cluster.evictions.remove(&key);
+                cluster.taint_eviction.evictions.remove(&key);
                 evict(cluster, &pod);
             }
             Verdict::EvictAfter(seconds) => {
-                if !cluster.evictions.contains_key(&key) {
+                if !cluster.taint_eviction.evictions.contains_key(&key) {
                     let due = cluster.now_ms + seconds * 1000;
-                    cluster.evictions.insert(key.clone(), due);
+                    cluster.taint_eviction.evictions.insert(key.clone(), due);
                     cluster.schedule(
                         seconds * 1000,
                         Timer::TaintEviction {
@@ -156,13 +164,13 @@ fn evict(cluster: &mut Cluster, pod: &Pod) {
 /// A scheduled eviction fell due: evict if it is still scheduled for now.
 pub(crate) fn on_due(cluster: &mut Cluster, namespace: &str, name: &str) {
     let key = (namespace.to_string(), name.to_string());
-    let Some(due) = cluster.evictions.get(&key).copied() else {
+    let Some(due) = cluster.taint_eviction.evictions.get(&key).copied() else {
         return;
     };
     if due > cluster.now_ms {
         return;
     }
-    cluster.evictions.remove(&key);
+    cluster.taint_eviction.evictions.remove(&key);
     if let Some(pod) = cluster.store.pod(namespace, name).cloned() {
         if pod.metadata.deletion_timestamp.is_none() {
             evict(cluster, &pod);

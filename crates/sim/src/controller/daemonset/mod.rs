@@ -24,6 +24,20 @@ pub const COMPONENT: &str = "daemonset-controller";
 const FAILED_POD_BACKOFF_INITIAL_MS: i64 = 1000;
 const FAILED_POD_BACKOFF_MAX_MS: i64 = 15 * 60 * 1000;
 
+/// The DaemonSet controller's private state, owned by the cluster (upstream keeps the like in the
+/// `DaemonSetsController` struct: its queue, expectations and `failedPodsBackoff`).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct DaemonSetController {
+    /// Per DaemonSet uid: the incremental view of nodes and pods (`node_cache`).
+    pub(crate) caches: std::collections::BTreeMap<String, DaemonSetCache>,
+    /// Per DaemonSet uid: the watch-log length when its last sync started (see `sync_all`).
+    pub(crate) synced_at: std::collections::BTreeMap<String, usize>,
+    /// Failed-pod back-off per `<ds uid>/<observedGeneration>/<node>`: (delay ms, not before ms).
+    pub(crate) failed_pod_backoff: std::collections::BTreeMap<String, (i64, i64)>,
+    /// Set by a `ResyncDaemonSets` timer: the next pass syncs every DaemonSet.
+    pub(crate) resync: bool,
+}
+
 /// Syncs every DaemonSet, in namespace/name order.
 ///
 /// A DaemonSet is skipped when nothing it depends on was written since its last sync started (like
@@ -32,14 +46,17 @@ const FAILED_POD_BACKOFF_MAX_MS: i64 = 15 * 60 * 1000;
 /// (minReadySeconds, failed-pod back-off) arm a `ResyncDaemonSets` timer, which forces a full pass.
 /// A sync is a pure function of that state and the clock, so skipping it changes nothing.
 pub(crate) fn sync_all(cluster: &mut Cluster) {
-    let force = std::mem::take(&mut cluster.resync_daemon_sets);
+    let force = std::mem::take(&mut cluster.daemon_sets.resync);
     let keys: Vec<(String, String)> = cluster.store.daemon_sets.keys().cloned().collect();
     let live: BTreeSet<String> = cluster
         .store
         .daemon_sets()
         .filter_map(|d| d.metadata.uid.clone())
         .collect();
-    cluster.ds_caches.retain(|uid, _| live.contains(uid));
+    cluster
+        .daemon_sets
+        .caches
+        .retain(|uid, _| live.contains(uid));
     for (ns, name) in keys {
         let uid = cluster
             .store
@@ -48,7 +65,7 @@ pub(crate) fn sync_all(cluster: &mut Cluster) {
             .unwrap_or_default();
         let log_len = cluster.store.watch_log().len();
         if !force {
-            if let Some(&since) = cluster.ds_synced_at.get(&uid) {
+            if let Some(&since) = cluster.daemon_sets.synced_at.get(&uid) {
                 let changed =
                     cluster.store.watch_log()[since.min(log_len)..]
                         .iter()
@@ -63,7 +80,7 @@ pub(crate) fn sync_all(cluster: &mut Cluster) {
                 }
             }
         }
-        cluster.ds_synced_at.insert(uid, log_len);
+        cluster.daemon_sets.synced_at.insert(uid, log_len);
         sync_daemon_set(cluster, &ns, &name);
     }
 }
@@ -98,7 +115,7 @@ pub(crate) fn sync_daemon_set(cluster: &mut Cluster, ns: &str, name: &str) {
         .and_then(|s| s.type_.as_deref())
         == Some("OnDelete");
     let uid = ds.metadata.uid.clone().unwrap_or_default();
-    let mut cache = cluster.ds_caches.remove(&uid).unwrap_or_default();
+    let mut cache = cluster.daemon_sets.caches.remove(&uid).unwrap_or_default();
     // constructHistory and cleanupHistory change nothing while the template and the revisions
     // stay as they were when both last finished with nothing left to do.
     let history_key = history::HistoryKey::of(cluster, &ds);
@@ -124,7 +141,7 @@ pub(crate) fn sync_daemon_set(cluster: &mut Cluster, ns: &str, name: &str) {
     update_status(cluster, &cache, &cx);
     #[cfg(feature = "cache-oracle")]
     cache.assert_matches_rebuild(cluster, &cx);
-    cluster.ds_caches.insert(uid, cache);
+    cluster.daemon_sets.caches.insert(uid, cache);
 }
 
 fn surge_enabled(ds: &DaemonSet) -> bool {
@@ -303,7 +320,7 @@ fn failed_pod_backoff_passed(cluster: &mut Cluster, node_name: &str, ds: &Daemon
         node_name
     );
     let now = cluster.now_ms;
-    let next = match cluster.failed_pod_backoff.get(&key).copied() {
+    let next = match cluster.daemon_sets.failed_pod_backoff.get(&key).copied() {
         Some((_, not_before)) if now < not_before => {
             cluster.schedule_at_unless_due(not_before, Timer::ResyncDaemonSets);
             return false;
@@ -311,7 +328,10 @@ fn failed_pod_backoff_passed(cluster: &mut Cluster, node_name: &str, ds: &Daemon
         Some((delay, _)) => (delay * 2).min(FAILED_POD_BACKOFF_MAX_MS),
         None => FAILED_POD_BACKOFF_INITIAL_MS,
     };
-    cluster.failed_pod_backoff.insert(key, (next, now + next));
+    cluster
+        .daemon_sets
+        .failed_pod_backoff
+        .insert(key, (next, now + next));
     true
 }
 
