@@ -316,13 +316,7 @@ pub(crate) fn on_timer(cluster: &mut Cluster, uid: &str, epoch: u64) {
                     "Created",
                     &format!("Created container: {c}"),
                 );
-                event(
-                    cluster,
-                    &pod,
-                    "Normal",
-                    "Started",
-                    &format!("Started container {c}"),
-                );
+                started_event(cluster, &pod, &c);
             }
             let pod_ip = pod_ip(cluster, &pod, &runtime.node);
             let ready_now = behavior.ready && !behavior.crash && readiness_delay_ms(&pod).is_none();
@@ -414,13 +408,7 @@ pub(crate) fn on_timer(cluster: &mut Cluster, uid: &str, epoch: u64) {
             });
             if backoff == 0 {
                 for c in &names {
-                    event(
-                        cluster,
-                        &pod,
-                        "Normal",
-                        "Started",
-                        &format!("Started container {c}"),
-                    );
+                    started_event(cluster, &pod, c);
                 }
                 enter(cluster, uid.to_string(), runtime, CRASH_AFTER_MS);
             } else {
@@ -529,6 +517,17 @@ fn readiness_delay_ms(pod: &Pod) -> Option<i64> {
     let period = i64::from(probe.period_seconds.unwrap_or(10));
     let success = i64::from(probe.success_threshold.unwrap_or(1));
     Some((initial + period * success) * 1000)
+}
+
+/// The kubelet's `Started` event for one container.
+fn started_event(cluster: &mut Cluster, pod: &Pod, container: &str) {
+    event(
+        cluster,
+        pod,
+        "Normal",
+        "Started",
+        &format!("Started container {container}"),
+    );
 }
 
 fn event(cluster: &mut Cluster, pod: &Pod, type_: &str, reason: &str, message: &str) {

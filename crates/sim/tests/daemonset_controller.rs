@@ -21,28 +21,13 @@ fn simple_daemon_set_launches_pods() {
     let by_node = pods_by_node(&c, "foo");
     assert_eq!(by_node.len(), 5);
     assert!(by_node.values().all(|p| p.len() == 1));
-    assert_eq!(
-        ds_status(&c, "foo"),
-        Status {
-            desired: 5,
-            current: 5,
-            updated: 5,
-            unavailable: 5,
-            ..Status::default()
-        }
-    );
+    assert_status(&c, "foo", "desired=5 current=5 updated=5 unavailable=5");
     assert_eq!(event_messages(&c, "SuccessfulCreate").len(), 5);
     settle(&mut c);
-    assert_eq!(
-        ds_status(&c, "foo"),
-        Status {
-            desired: 5,
-            current: 5,
-            ready: 5,
-            updated: 5,
-            available: 5,
-            ..Status::default()
-        }
+    assert_status(
+        &c,
+        "foo",
+        "desired=5 current=5 ready=5 updated=5 available=5",
     );
     let ds = get_ds(&c, "foo");
     assert_eq!(ds.status.unwrap().observed_generation, Some(1));
@@ -92,16 +77,10 @@ fn kind_cluster_control_plane_taint_is_respected() {
         nodes_with_pods(&c, "foo").into_iter().collect::<Vec<_>>(),
         vec!["kind-worker", "kind-worker2"]
     );
-    assert_eq!(
-        ds_status(&c, "foo"),
-        Status {
-            desired: 2,
-            current: 2,
-            ready: 2,
-            updated: 2,
-            available: 2,
-            ..Status::default()
-        }
+    assert_status(
+        &c,
+        "foo",
+        "desired=2 current=2 ready=2 updated=2 available=2",
     );
     // kube-proxy and kindnet tolerate everything: 3 each.
     for name in ["kube-proxy", "kindnet"] {
@@ -333,7 +312,7 @@ fn tainted_node_does_not_launch_intolerant_pod() {
     create_ds(&mut c, new_daemon_set("foo"));
     settle(&mut c);
     assert!(ds_pods(&c, "foo").is_empty());
-    assert_eq!(ds_status(&c, "foo"), Status::default());
+    assert_status(&c, "foo", "");
 }
 
 // Upstream TestTaintedNodeDaemonLaunchesToleratePod / TestNodeDaemonLaunchesToleratePod.
@@ -351,16 +330,10 @@ fn tainted_node_launches_tolerating_pod() {
     create_ds(&mut c, ds);
     settle(&mut c);
     assert_eq!(nodes_with_pods(&c, "foo").len(), 1);
-    assert_eq!(
-        ds_status(&c, "foo"),
-        Status {
-            desired: 1,
-            current: 1,
-            ready: 1,
-            updated: 1,
-            available: 1,
-            ..Status::default()
-        }
+    assert_status(
+        &c,
+        "foo",
+        "desired=1 current=1 ready=1 updated=1 available=1",
     );
 }
 
@@ -578,16 +551,10 @@ fn delete_unscheduled_pod_for_not_existing_node() {
             .is_none(),
         "pod GC removed it"
     );
-    assert_eq!(
-        ds_status(&c, "foo"),
-        Status {
-            desired: 1,
-            current: 1,
-            ready: 1,
-            updated: 1,
-            available: 1,
-            ..Status::default()
-        }
+    assert_status(
+        &c,
+        "foo",
+        "desired=1 current=1 ready=1 updated=1 available=1",
     );
 }
 
@@ -599,16 +566,10 @@ fn taints_added_later_misscheduled_and_no_execute() {
     let mut c = cluster_with_nodes(1, 3);
     create_ds(&mut c, new_daemon_set("foo"));
     settle(&mut c);
-    assert_eq!(
-        ds_status(&c, "foo"),
-        Status {
-            desired: 3,
-            current: 3,
-            ready: 3,
-            updated: 3,
-            available: 3,
-            ..Status::default()
-        }
+    assert_status(
+        &c,
+        "foo",
+        "desired=3 current=3 ready=3 updated=3 available=3",
     );
     set_node_taints(&mut c, "node-0", vec![taint("k", Some("v"), NO_SCHEDULE)]);
     settle(&mut c);
@@ -617,17 +578,10 @@ fn taints_added_later_misscheduled_and_no_execute() {
         3,
         "NoSchedule: the pod keeps running"
     );
-    assert_eq!(
-        ds_status(&c, "foo"),
-        Status {
-            desired: 2,
-            current: 2,
-            ready: 2,
-            updated: 2,
-            available: 2,
-            misscheduled: 1,
-            ..Status::default()
-        }
+    assert_status(
+        &c,
+        "foo",
+        "desired=2 current=2 ready=2 updated=2 available=2 misscheduled=1",
     );
     set_node_taints(&mut c, "node-1", vec![taint("k", Some("v"), NO_EXECUTE)]);
     let pod_on_1 = ds_pods(&c, "foo")
@@ -643,32 +597,19 @@ fn taints_added_later_misscheduled_and_no_execute() {
         nodes_with_pods(&c, "foo").into_iter().collect::<Vec<_>>(),
         vec!["node-0", "node-2"]
     );
-    assert_eq!(
-        ds_status(&c, "foo"),
-        Status {
-            desired: 1,
-            current: 1,
-            ready: 1,
-            updated: 1,
-            available: 1,
-            misscheduled: 1,
-            ..Status::default()
-        }
+    assert_status(
+        &c,
+        "foo",
+        "desired=1 current=1 ready=1 updated=1 available=1 misscheduled=1",
     );
     // Removing the taints brings everything back.
     set_node_taints(&mut c, "node-0", vec![]);
     set_node_taints(&mut c, "node-1", vec![]);
     settle(&mut c);
-    assert_eq!(
-        ds_status(&c, "foo"),
-        Status {
-            desired: 3,
-            current: 3,
-            ready: 3,
-            updated: 3,
-            available: 3,
-            ..Status::default()
-        }
+    assert_status(
+        &c,
+        "foo",
+        "desired=3 current=3 ready=3 updated=3 available=3",
     );
 }
 
@@ -694,16 +635,10 @@ fn node_selector_follows_label_changes() {
         nodes_with_pods(&c, "foo").into_iter().collect::<Vec<_>>(),
         vec!["node-1", "node-3"]
     );
-    assert_eq!(
-        ds_status(&c, "foo"),
-        Status {
-            desired: 2,
-            current: 2,
-            ready: 2,
-            updated: 2,
-            available: 2,
-            ..Status::default()
-        }
+    assert_status(
+        &c,
+        "foo",
+        "desired=2 current=2 ready=2 updated=2 available=2",
     );
 }
 
@@ -717,16 +652,10 @@ fn node_added_later_gets_pod() {
     add_nodes(&mut c, 2, 1);
     assert_eq!(ds_status(&c, "foo").desired, 3);
     settle(&mut c);
-    assert_eq!(
-        ds_status(&c, "foo"),
-        Status {
-            desired: 3,
-            current: 3,
-            ready: 3,
-            updated: 3,
-            available: 3,
-            ..Status::default()
-        }
+    assert_status(
+        &c,
+        "foo",
+        "desired=3 current=3 ready=3 updated=3 available=3",
     );
 }
 
@@ -740,16 +669,10 @@ fn min_ready_seconds_availability() {
     create_ds(&mut c, ds);
     // Pull 2 s + start 1 s → Ready at t=3 s.
     c.advance(Duration::from_secs(3));
-    assert_eq!(
-        ds_status(&c, "foo"),
-        Status {
-            desired: 2,
-            current: 2,
-            ready: 2,
-            updated: 2,
-            unavailable: 2,
-            ..Status::default()
-        }
+    assert_status(
+        &c,
+        "foo",
+        "desired=2 current=2 ready=2 updated=2 unavailable=2",
     );
     c.advance(Duration::from_secs(10));
     // Ready for exactly 10 s: not yet available (strictly greater).

@@ -63,16 +63,10 @@ fn failed_node_goes_unknown_and_daemon_pod_is_misscheduled() {
     c.advance(Duration::from_secs(39));
     assert_eq!(ready_condition(&c, "node-0"), "True");
     assert!(node_taints(&c, "node-0").is_empty());
-    assert_eq!(
-        ds_status(&c, "foo"),
-        Status {
-            desired: 3,
-            current: 3,
-            ready: 3,
-            updated: 3,
-            available: 3,
-            ..Status::default()
-        }
+    assert_status(
+        &c,
+        "foo",
+        "desired=3 current=3 ready=3 updated=3 available=3",
     );
     c.advance(Duration::from_secs(1));
     assert_eq!(ready_condition(&c, "node-0"), "Unknown");
@@ -85,17 +79,10 @@ fn failed_node_goes_unknown_and_daemon_pod_is_misscheduled() {
     );
     let on_0 = pods_by_node(&c, "foo")["node-0"][0].clone();
     assert!(!is_pod_ready(&on_0), "pods on the node marked not Ready");
-    assert_eq!(
-        ds_status(&c, "foo"),
-        Status {
-            desired: 2,
-            current: 2,
-            ready: 2,
-            updated: 2,
-            available: 2,
-            misscheduled: 1,
-            ..Status::default()
-        }
+    assert_status(
+        &c,
+        "foo",
+        "desired=2 current=2 ready=2 updated=2 available=2 misscheduled=1",
     );
     // The daemon pod tolerates unreachable:NoExecute forever: still there 10 minutes later.
     c.advance(Duration::from_secs(600));
@@ -105,16 +92,10 @@ fn failed_node_goes_unknown_and_daemon_pod_is_misscheduled() {
     assert_eq!(ready_condition(&c, "node-0"), "True");
     assert!(node_taints(&c, "node-0").is_empty());
     settle(&mut c);
-    assert_eq!(
-        ds_status(&c, "foo"),
-        Status {
-            desired: 3,
-            current: 3,
-            ready: 3,
-            updated: 3,
-            available: 3,
-            ..Status::default()
-        }
+    assert_status(
+        &c,
+        "foo",
+        "desired=3 current=3 ready=3 updated=3 available=3",
     );
 }
 
@@ -302,16 +283,7 @@ fn crash_loop_back_off() {
         "Running",
         "restartPolicy Always: the pod never becomes Failed"
     );
-    assert_eq!(
-        ds_status(&c, "foo"),
-        Status {
-            desired: 1,
-            current: 1,
-            updated: 1,
-            unavailable: 1,
-            ..Status::default()
-        }
-    );
+    assert_status(&c, "foo", "desired=1 current=1 updated=1 unavailable=1");
     assert!(events_with_reason(&c, "BackOff").iter().any(|e| e
         .message
         .as_deref()
@@ -347,16 +319,7 @@ fn image_pull_failure() {
     ));
     assert!(event_messages(&c, "Failed").contains(&"Error: ErrImagePull".to_string()));
     assert!(event_messages(&c, "Failed").contains(&"Error: ImagePullBackOff".to_string()));
-    assert_eq!(
-        ds_status(&c, "foo"),
-        Status {
-            desired: 1,
-            current: 1,
-            updated: 1,
-            unavailable: 1,
-            ..Status::default()
-        }
-    );
+    assert_status(&c, "foo", "desired=1 current=1 updated=1 unavailable=1");
 }
 
 fn hungry_daemon_set(c: &mut Cluster, cpu: &str) -> Vec<Pod> {
@@ -407,16 +370,7 @@ fn daemon_pod_requesting_too_much_cpu_stays_pending() {
     assert_eq!(pods.len(), 2);
     assert_pending_with(&c, &pods, "0/3 nodes are available: 1 Insufficient cpu, 2 node(s) didn't satisfy plugin(s) [NodeAffinity]. preemption: 0/3 nodes are available: 1 No preemption victims found for incoming pod, 2 Preemption is not helpful for scheduling.");
     // Pending pods count as current (scheduled) but not ready.
-    assert_eq!(
-        ds_status(&c, "hungry"),
-        Status {
-            desired: 2,
-            current: 2,
-            updated: 2,
-            unavailable: 2,
-            ..Status::default()
-        }
-    );
+    assert_status(&c, "hungry", "desired=2 current=2 updated=2 unavailable=2");
 }
 
 // Same, with a request above the node's allocatable: NodeResourcesFit reports it as
@@ -426,16 +380,7 @@ fn daemon_pod_requesting_more_than_allocatable_stays_pending() {
     let mut c = Cluster::new(1);
     let pods = hungry_daemon_set(&mut c, "5");
     assert_pending_with(&c, &pods, "0/3 nodes are available: 1 Insufficient cpu, 2 node(s) didn't satisfy plugin(s) [NodeAffinity]. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.");
-    assert_eq!(
-        ds_status(&c, "hungry"),
-        Status {
-            desired: 2,
-            current: 2,
-            updated: 2,
-            unavailable: 2,
-            ..Status::default()
-        }
-    );
+    assert_status(&c, "hungry", "desired=2 current=2 updated=2 unavailable=2");
 }
 
 // Seed case (pkg/scheduler/framework/plugins/defaultpreemption): a system-node-critical DaemonSet preempts a low-priority pod.

@@ -68,16 +68,10 @@ fn updates_pods_max_unavailable() {
     // Deletions come in batches 2, 2, 1.
     let delete_batches: Vec<usize> = log.iter().map(|d| d.1).filter(|d| *d > 0).collect();
     assert_eq!(delete_batches, vec![2, 2, 1], "{log:?}");
-    assert_eq!(
-        ds_status(&c, "foo"),
-        Status {
-            desired: 5,
-            current: 5,
-            ready: 5,
-            updated: 5,
-            available: 5,
-            ..Status::default()
-        }
+    assert_status(
+        &c,
+        "foo",
+        "desired=5 current=5 ready=5 updated=5 available=5",
     );
     assert!(live_ds_pods(&c, "foo")
         .iter()
@@ -108,16 +102,10 @@ fn updates_pods_with_max_surge_table() {
     // Steps 1, 3, 5, 7 of the table (the "waiting" steps change nothing).
     assert_eq!(log, vec![(2, 0), (2, 2), (1, 2), (0, 1)]);
     assert!(max_pods <= 7);
-    assert_eq!(
-        ds_status(&c, "foo"),
-        Status {
-            desired: 5,
-            current: 5,
-            ready: 5,
-            updated: 5,
-            available: 5,
-            ..Status::default()
-        }
+    assert_status(
+        &c,
+        "foo",
+        "desired=5 current=5 ready=5 updated=5 available=5",
     );
 }
 
@@ -133,16 +121,10 @@ fn surge_with_min_ready_seconds_completes() {
     });
     update_ds(&mut c, "foo", |d| set_image(d, IMAGE_V2));
     settle(&mut c);
-    assert_eq!(
-        ds_status(&c, "foo"),
-        Status {
-            desired: 2,
-            current: 2,
-            ready: 2,
-            updated: 2,
-            available: 2,
-            ..Status::default()
-        }
+    assert_status(
+        &c,
+        "foo",
+        "desired=2 current=2 ready=2 updated=2 available=2",
     );
     let pods = live_ds_pods(&c, "foo");
     assert_eq!(pods.len(), 2);
@@ -168,16 +150,7 @@ fn status_during_surge_counts_oldest_pod() {
         3,
         "one surge pod that never becomes ready, old pods kept"
     );
-    assert_eq!(
-        ds_status(&c, "foo"),
-        Status {
-            desired: 2,
-            current: 2,
-            ready: 2,
-            available: 2,
-            ..Status::default()
-        }
-    );
+    assert_status(&c, "foo", "desired=2 current=2 ready=2 available=2");
 }
 
 // Upstream TestDaemonSetUpdatesAllOldPodsNotReady: all old pods unavailable → all replaced at once.
@@ -197,16 +170,10 @@ fn updates_all_old_pods_not_ready() {
     update_ds(&mut c, "foo", |d| set_image(d, IMAGE_V2));
     assert_eq!(tracker.diff(&c, "foo"), (0, 5));
     settle(&mut c);
-    assert_eq!(
-        ds_status(&c, "foo"),
-        Status {
-            desired: 5,
-            current: 5,
-            ready: 5,
-            updated: 5,
-            available: 5,
-            ..Status::default()
-        }
+    assert_status(
+        &c,
+        "foo",
+        "desired=5 current=5 ready=5 updated=5 available=5",
     );
 }
 
@@ -231,17 +198,10 @@ fn updates_save_old_healthy_pods() {
     let old = pods.iter().filter(|p| pod_image(p) == IMAGE).count();
     let new = pods.iter().filter(|p| pod_image(p) == IMAGE_V2).count();
     assert_eq!((old, new), (3, 2), "stalled: 3 old healthy pods kept");
-    assert_eq!(
-        ds_status(&c, "foo"),
-        Status {
-            desired: 5,
-            current: 5,
-            ready: 3,
-            updated: 2,
-            available: 3,
-            unavailable: 2,
-            ..Status::default()
-        }
+    assert_status(
+        &c,
+        "foo",
+        "desired=5 current=5 ready=3 updated=2 available=3 unavailable=2",
     );
 }
 
@@ -279,16 +239,10 @@ fn percent_max_unavailable_rounds_up() {
     update_ds(&mut c, "foo", |d| set_image(d, IMAGE_V2));
     assert_eq!(tracker.diff(&c, "foo"), (0, 2));
     settle(&mut c);
-    assert_eq!(
-        ds_status(&c, "foo"),
-        Status {
-            desired: 12,
-            current: 12,
-            ready: 12,
-            updated: 12,
-            available: 12,
-            ..Status::default()
-        }
+    assert_status(
+        &c,
+        "foo",
+        "desired=12 current=12 ready=12 updated=12 available=12",
     );
 }
 
@@ -330,16 +284,10 @@ fn min_ready_seconds_paces_rollout() {
     let at = second_delete_at.expect("second delete happens");
     assert!(at > 14_000 && at <= 15_000, "second delete at {at} ms");
     settle(&mut c);
-    assert_eq!(
-        ds_status(&c, "foo"),
-        Status {
-            desired: 2,
-            current: 2,
-            ready: 2,
-            updated: 2,
-            available: 2,
-            ..Status::default()
-        }
+    assert_status(
+        &c,
+        "foo",
+        "desired=2 current=2 ready=2 updated=2 available=2",
     );
 }
 
@@ -353,16 +301,7 @@ fn on_delete_strategy() {
     assert!(live_ds_pods(&c, "foo")
         .iter()
         .all(|p| pod_image(p) == IMAGE));
-    assert_eq!(
-        ds_status(&c, "foo"),
-        Status {
-            desired: 3,
-            current: 3,
-            ready: 3,
-            available: 3,
-            ..Status::default()
-        }
-    );
+    assert_status(&c, "foo", "desired=3 current=3 ready=3 available=3");
     let revisions: Vec<i64> = c
         .store()
         .controller_revisions()
@@ -378,16 +317,10 @@ fn on_delete_strategy() {
         on_1.metadata.labels.as_ref().unwrap()["pod-template-generation"],
         "2"
     );
-    assert_eq!(
-        ds_status(&c, "foo"),
-        Status {
-            desired: 3,
-            current: 3,
-            ready: 3,
-            updated: 1,
-            available: 3,
-            ..Status::default()
-        }
+    assert_status(
+        &c,
+        "foo",
+        "desired=3 current=3 ready=3 updated=1 available=3",
     );
 }
 
@@ -456,16 +389,10 @@ fn rollback_renumbers_and_does_not_restart() {
     assert!(live_ds_pods(&c, "foo")
         .iter()
         .all(|p| hash_label(p) == v1_hash));
-    assert_eq!(
-        ds_status(&c, "foo"),
-        Status {
-            desired: 4,
-            current: 4,
-            ready: 4,
-            updated: 4,
-            available: 4,
-            ..Status::default()
-        }
+    assert_status(
+        &c,
+        "foo",
+        "desired=4 current=4 ready=4 updated=4 available=4",
     );
 }
 

@@ -171,11 +171,7 @@ pub fn recover_node(cluster: &mut Cluster, name: &str) {
     runtime.epoch += 1;
     if let Some(mut node) = cluster.store.node(name).cloned() {
         let now = k8s_time(cluster.now_ms);
-        let conditions = node
-            .status
-            .get_or_insert_with(Default::default)
-            .conditions
-            .get_or_insert_with(Vec::new);
+        let conditions = conditions_mut(&mut node);
         for healthy in crate::default_cluster::healthy_conditions() {
             match conditions.iter_mut().find(|c| c.type_ == healthy.type_) {
                 Some(c) if c.status == "Unknown" || (c.type_ == "Ready" && c.status != "True") => {
@@ -201,11 +197,7 @@ pub fn set_condition(cluster: &mut Cluster, name: &str, type_: &str, status: &st
         return false;
     };
     let now = k8s_time(cluster.now_ms);
-    let conditions = node
-        .status
-        .get_or_insert_with(Default::default)
-        .conditions
-        .get_or_insert_with(Vec::new);
+    let conditions = conditions_mut(&mut node);
     let (reason, message) = condition_text(type_, status);
     match conditions.iter_mut().find(|c| c.type_ == type_) {
         Some(c) => {
@@ -265,4 +257,12 @@ fn write_with_status_event(
         component,
         host,
     );
+}
+
+/// The node's `status.conditions`, created empty when missing.
+fn conditions_mut(node: &mut Node) -> &mut Vec<NodeCondition> {
+    node.status
+        .get_or_insert_with(Default::default)
+        .conditions
+        .get_or_insert_with(Vec::new)
 }

@@ -193,6 +193,29 @@ pub fn ds_status(c: &Cluster, name: &str) -> Status {
     }
 }
 
+/// Asserts the DaemonSet's status counters: `expected` names the non-zero ones as `field=value`
+/// (`"desired=5 current=5 updated=5 unavailable=5"`; `""` for all zero).
+#[track_caller]
+pub fn assert_status(c: &Cluster, name: &str, expected: &str) {
+    let mut want = Status::default();
+    for pair in expected.split_whitespace() {
+        let (field, value) = pair.split_once('=').expect("field=value");
+        let value: i32 = value.parse().expect("a number");
+        let slot = match field {
+            "desired" => &mut want.desired,
+            "current" => &mut want.current,
+            "ready" => &mut want.ready,
+            "updated" => &mut want.updated,
+            "available" => &mut want.available,
+            "misscheduled" => &mut want.misscheduled,
+            "unavailable" => &mut want.unavailable,
+            other => panic!("unknown status field {other}"),
+        };
+        *slot = value;
+    }
+    assert_eq!(ds_status(c, name), want, "status of ds/{name}");
+}
+
 pub fn events_with_reason(c: &Cluster, reason: &str) -> Vec<Event> {
     c.store()
         .events()
