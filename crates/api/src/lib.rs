@@ -6,6 +6,7 @@
 //! scheduler (`selector`, `node_affinity`, `taints`, `quantity`, `int_or_percent`, `qos`, `pod`).
 
 pub mod defaults;
+pub mod fields;
 pub mod int_or_percent;
 pub mod manifest;
 pub mod node_affinity;

@@ -2,6 +2,9 @@
 //!
 //! `dsplay run FILE|-` echoes each command as `$ <command>` and prints its output; the exit status is
 //! 1 if any command failed. With no arguments, an interactive prompt on the default cluster.
+//! `dsplay serve` and `dsplay sim --server` are in [`remote`].
+
+mod remote;
 
 use dsplay_kubectl::{CommandOutput, Session, SessionOptions, Stream};
 use std::io::{Read, Write};
@@ -9,8 +12,17 @@ use std::process::ExitCode;
 
 const USAGE: &str = "Usage:\n  dsplay run FILE|- [--seed N] [--empty]   run a script and print its transcript\n  dsplay [--seed N] [--empty]              interactive prompt\n";
 
+fn usage() -> String {
+    format!("{USAGE}{}", remote::USAGE)
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    match args.first().map(String::as_str) {
+        Some("serve") => return remote::serve(&args[1..]),
+        Some("sim") => return remote::sim(&args[1..]),
+        _ => {}
+    }
     let mut options = SessionOptions::default();
     let mut positional = Vec::new();
     let mut i = 0;
@@ -33,7 +45,7 @@ fn main() -> ExitCode {
             },
             "--empty" => options.empty = true,
             "-h" | "--help" => {
-                print!("{USAGE}");
+                print!("{}", usage());
                 return ExitCode::SUCCESS;
             }
             other => positional.push(other.to_string()),
@@ -43,7 +55,10 @@ fn main() -> ExitCode {
     match positional.first().map(String::as_str) {
         Some("run") => {
             let Some(path) = positional.get(1) else {
-                eprint!("error: dsplay run needs a FILE (or - for stdin)\n{USAGE}");
+                eprint!(
+                    "error: dsplay run needs a FILE (or - for stdin)\n{}",
+                    usage()
+                );
                 return ExitCode::from(2);
             };
             let script = if path == "-" {
@@ -66,7 +81,7 @@ fn main() -> ExitCode {
         }
         None => interactive(options),
         Some(other) => {
-            eprint!("error: unknown command \"{other}\"\n{USAGE}");
+            eprint!("error: unknown command \"{other}\"\n{}", usage());
             ExitCode::from(2)
         }
     }

@@ -4,7 +4,7 @@ use super::{namespace, parse_flags, resource_args, CmdResult, Ctx, Failed};
 use crate::flags::{boolean, value, FlagSpec, Parsed};
 use crate::printers::{get as rows, output, table};
 use dsplay_api::types::*;
-use dsplay_api::{selector, Kind, Object};
+use dsplay_api::{fields, selector, Kind, Object};
 use dsplay_sim::{ApiError, Cluster};
 
 const GET_FLAGS: &[FlagSpec] = &[
@@ -27,7 +27,7 @@ pub(crate) struct Query {
     pub all_namespaces: bool,
     pub namespace: String,
     pub labels: Option<selector::Selector>,
-    pub fields: Vec<(String, bool, String)>,
+    pub fields: Vec<fields::FieldTerm>,
 }
 
 impl Query {
@@ -42,25 +42,13 @@ impl Query {
             },
             None => None,
         };
-        let mut fields = Vec::new();
-        for part in parsed
-            .get("field-selector")
-            .unwrap_or("")
-            .split(',')
-            .filter(|p| !p.is_empty())
-        {
-            let (key, negate, value) = if let Some((k, v)) = part.split_once("!=") {
-                (k, true, v)
-            } else if let Some((k, v)) = part.split_once("==") {
-                (k, false, v)
-            } else if let Some((k, v)) = part.split_once('=') {
-                (k, false, v)
-            } else {
-                ctx.err(format!("error: invalid field selector: '{part}'"));
+        let fields = match fields::parse(parsed.get("field-selector").unwrap_or("")) {
+            Ok(fields) => fields,
+            Err(e) => {
+                ctx.err(format!("error: {e}"));
                 return Err(Failed);
-            };
-            fields.push((key.trim().to_string(), negate, value.trim().to_string()));
-        }
+            }
+        };
         Ok(Query {
             all_namespaces: parsed.flag("all-namespaces"),
             namespace: namespace(parsed),
@@ -72,14 +60,7 @@ impl Query {
     /// The objects of `kind` this query selects, in (namespace, name) order.
     pub(crate) fn select(&self, ctx: &mut Ctx, kind: Kind) -> Result<Vec<Object>, Failed> {
         for (key, _, _) in &self.fields {
-            let probe = if kind == Kind::Event {
-                Object::Event(Default::default())
-            } else {
-                Object::Namespace(Default::default())
-            };
-            if field_value(&probe, key).is_none()
-                && !(kind == Kind::Pod && POD_FIELDS.contains(&key.as_str()))
-            {
+            if !fields::supported(kind, key) {
                 let label = self.labels.as_ref().map(|_| "").unwrap_or("");
                 let selector_text: Vec<String> = self
                     .fields
@@ -126,23 +107,9 @@ impl Query {
                 return false;
             }
         }
-        self.fields.iter().all(|(key, negate, value)| {
-            let actual = field_value(o, key).unwrap_or_default();
-            (actual == *value) != *negate
-        })
+        fields::matches(o, &self.fields)
     }
 }
-
-const POD_FIELDS: &[&str] = &[
-    "spec.nodeName",
-    "status.phase",
-    "spec.restartPolicy",
-    "spec.schedulerName",
-    "spec.serviceAccountName",
-    "status.podIP",
-    "status.nominatedNodeName",
-    "spec.hostNetwork",
-];
 
 fn group_version(kind: Kind) -> String {
     let v = kind.api_version();
@@ -153,74 +120,9 @@ fn group_version(kind: Kind) -> String {
     }
 }
 
-fn field_value(o: &Object, key: &str) -> Option<String> {
-    let meta = o.metadata();
-    match key {
-        "metadata.name" => return Some(meta.name.clone().unwrap_or_default()),
-        "metadata.namespace" => return Some(meta.namespace.clone().unwrap_or_default()),
-        _ => {}
-    }
-    if let Object::Event(event) = o {
-        let involved = &event.involved_object;
-        return Some(match key {
-            "involvedObject.kind" => involved.kind.clone().unwrap_or_default(),
-            "involvedObject.name" => involved.name.clone().unwrap_or_default(),
-            "involvedObject.namespace" => involved.namespace.clone().unwrap_or_default(),
-            "involvedObject.uid" => involved.uid.clone().unwrap_or_default(),
-            "involvedObject.fieldPath" => involved.field_path.clone().unwrap_or_default(),
-            "reason" => event.reason.clone().unwrap_or_default(),
-            "type" => event.type_.clone().unwrap_or_default(),
-            "source" => event
-                .source
-                .as_ref()
-                .and_then(|s| s.component.clone())
-                .unwrap_or_default(),
-            _ => return None,
-        });
-    }
-    let Object::Pod(pod) = o else { return None };
-    let spec = pod.spec.clone().unwrap_or_default();
-    let status = pod.status.clone().unwrap_or_default();
-    Some(match key {
-        "spec.nodeName" => spec.node_name.unwrap_or_default(),
-        "status.phase" => status.phase.unwrap_or_default(),
-        "spec.restartPolicy" => spec.restart_policy.unwrap_or_default(),
-        "spec.schedulerName" => spec.scheduler_name.unwrap_or_default(),
-        "spec.serviceAccountName" => spec.service_account_name.unwrap_or_default(),
-        "status.podIP" => status.pod_ip.unwrap_or_default(),
-        "status.nominatedNodeName" => status.nominated_node_name.unwrap_or_default(),
-        "spec.hostNetwork" => spec.host_network.unwrap_or(false).to_string(),
-        _ => return None,
-    })
-}
-
 /// The table of one kind's objects.
 pub(crate) fn table_for(kind: Kind, objects: &[Object], cluster: &Cluster) -> table::Table {
-    let now = cluster.now();
-    macro_rules! typed {
-        ($variant:ident, $f:path) => {{
-            let items: Vec<&_> = objects
-                .iter()
-                .filter_map(|o| {
-                    if let Object::$variant(x) = o {
-                        Some(x)
-                    } else {
-                        None
-                    }
-                })
-                .collect();
-            $f(&items, now)
-        }};
-    }
-    match kind {
-        Kind::DaemonSet => typed!(DaemonSet, rows::daemon_set_table),
-        Kind::Pod => typed!(Pod, rows::pod_table),
-        Kind::Node => typed!(Node, rows::node_table),
-        Kind::Event => typed!(Event, rows::event_table),
-        Kind::ControllerRevision => typed!(ControllerRevision, rows::controller_revision_table),
-        Kind::Namespace => typed!(Namespace, rows::namespace_table),
-        Kind::PriorityClass => typed!(PriorityClass, rows::priority_class_table),
-    }
+    rows::table_for(kind, objects, cluster.now())
 }
 
 /// `kubectl get`.

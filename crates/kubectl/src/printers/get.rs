@@ -7,6 +7,7 @@ use super::tabwriter::TabWriter;
 use chrono::{DateTime, Utc};
 use dsplay_api::selector::format_label_selector;
 use dsplay_api::types::*;
+use dsplay_api::{Kind, Object};
 use k8s_openapi::api::core::v1::Container as CoreContainer;
 use std::collections::BTreeMap;
 
@@ -600,4 +601,34 @@ pub fn rollout_history(ds_name: &str, revisions: &[(i64, Option<String>)]) -> St
         w.write(&format!("{rev}\t{cause}\n"));
     }
     format!("daemonset.apps/{ds_name} \n{}\n", w.finish())
+}
+
+/// The `get` table of one kind's objects (objects of other kinds are skipped): the column definitions
+/// and cells the API server's table convertor returns, so `kubectl get` and `dsplay serve` share one
+/// owner per column rule. Upstream: `pkg/printers/internalversion/printers.go` `AddHandlers`.
+pub fn table_for(kind: Kind, objects: &[Object], now: DateTime<Utc>) -> Table {
+    macro_rules! typed {
+        ($variant:ident, $f:path) => {{
+            let items: Vec<&_> = objects
+                .iter()
+                .filter_map(|o| {
+                    if let Object::$variant(x) = o {
+                        Some(x)
+                    } else {
+                        None
+                    }
+                })
+                .collect();
+            $f(&items, now)
+        }};
+    }
+    match kind {
+        Kind::DaemonSet => typed!(DaemonSet, daemon_set_table),
+        Kind::Pod => typed!(Pod, pod_table),
+        Kind::Node => typed!(Node, node_table),
+        Kind::Event => typed!(Event, event_table),
+        Kind::ControllerRevision => typed!(ControllerRevision, controller_revision_table),
+        Kind::Namespace => typed!(Namespace, namespace_table),
+        Kind::PriorityClass => typed!(PriorityClass, priority_class_table),
+    }
 }

@@ -9,5 +9,6 @@ pub mod describe;
 pub mod events;
 pub mod get;
 pub mod output;
+pub mod rollout_status;
 pub mod table;
 pub mod tabwriter;
