@@ -11,6 +11,8 @@ pub enum Task {
     Dist,
     /// Build `dist/` and serve it on 127.0.0.1.
     Serve { port: u16 },
+    /// Replay the transcripts through real kubectl against `dsplay serve` (names containing `filter`).
+    Parity { filter: Option<String> },
     /// Run every test: native, wasm, browser end-to-end.
     Test { skip_wasm: bool, skip_e2e: bool },
 }
@@ -23,7 +25,10 @@ tasks:
   serve [--port N]   build everything into dist/ and serve it on http://127.0.0.1:8080
   dist               build the self-contained static site into dist/
   test [--no-wasm] [--no-e2e]
-                     cargo test --workspace, wasm tests (headless Chromium), browser e2e tests
+                     cargo test --workspace, the kubectl parity harness, wasm tests (headless
+                     Chromium), browser e2e tests
+  parity [FILTER]    only the parity harness: transcripts replayed through the real kubectl
+                     against dsplay serve (those whose file name contains FILTER)
   setup              only install missing tools (rustup target, wasm-pack, wasm-bindgen-cli,
                      chromium, npm packages)";
 
@@ -47,6 +52,9 @@ pub fn parse(args: &[String]) -> Result<Task, String> {
             }
             return Ok(Task::Serve { port });
         }
+        Some("parity") => Task::Parity {
+            filter: it.next().map(str::to_string),
+        },
         Some("test") => {
             let (mut skip_wasm, mut skip_e2e) = (false, false);
             for arg in it.by_ref() {

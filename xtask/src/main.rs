@@ -6,6 +6,7 @@
 
 mod dist;
 mod flags;
+mod parity;
 mod serve;
 mod setup;
 mod test;
@@ -37,6 +38,7 @@ fn main() -> ExitCode {
         flags::Task::Setup => setup::all(),
         flags::Task::Dist => dist::run().map(|_| ()),
         flags::Task::Serve { port } => serve::run(port),
+        flags::Task::Parity { filter } => parity::run(filter.as_deref()),
         flags::Task::Test {
             skip_wasm,
             skip_e2e,

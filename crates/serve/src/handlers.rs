@@ -125,6 +125,9 @@ pub fn route(shared: &Shared, req: &Request) -> Routed {
                 return plain(Reply::json(&list));
             }
         }
+        if let Some(name) = path.strip_prefix(crate::lease::PREFIX) {
+            return plain(shared.read(|state| crate::lease::get(state.cluster(), name)));
+        }
         if let Some(doc) = path
             .strip_prefix("/openapi/v3/")
             .and_then(discovery::openapi_group_version)
@@ -201,7 +204,9 @@ fn resource_verb(state: &mut State, resource: &ResourcePath, req: &Request) -> R
     }
 }
 
-fn selected(state: &State, resource: &ResourcePath, query: &Query) -> Result<Vec<Object>, Reply> {
+/// Objects matching the request's path and selectors (for lists and watches), in store order;
+/// Err: a 400 for a bad selector or a field the kind cannot select on.
+pub fn select(state: &State, resource: &ResourcePath, query: &Query) -> Result<Vec<Object>, Reply> {
     let labels = match query.get("labelSelector").filter(|s| !s.is_empty()) {
         Some(text) => Some(selector::parse(text).map_err(|e| status::bad_request(&e))?),
         None => None,
@@ -236,13 +241,8 @@ fn selected(state: &State, resource: &ResourcePath, query: &Query) -> Result<Vec
         .collect())
 }
 
-/// Objects matching the request's path and selectors (for lists and watches).
-pub fn select(state: &State, resource: &ResourcePath, query: &Query) -> Result<Vec<Object>, Reply> {
-    selected(state, resource, query)
-}
-
 fn list(state: &State, resource: &ResourcePath, req: &Request) -> Reply {
-    let objects = match selected(state, resource, &req.query) {
+    let objects = match select(state, resource, &req.query) {
         Ok(objects) => objects,
         Err(reply) => return reply,
     };
@@ -455,17 +455,22 @@ fn delete(state: &mut State, kind: Kind, namespace: &str, name: &str, req: &Requ
     }
 }
 
-/// `POST …/pods/NAME/eviction` (no PodDisruptionBudgets are simulated, so it always deletes).
+/// `POST …/pods/NAME/eviction` (no PodDisruptionBudgets are simulated, so it always deletes). With
+/// the manual clock the pod's graceful termination runs to its end before the reply, as the
+/// in-process `drain` waits for it: `kubectl drain` polls the pod in wall time and would otherwise
+/// wait forever.
 fn evict(state: &mut State, namespace: &str, name: &str) -> Reply {
-    match state
-        .cluster_mut()
-        .delete(Kind::Pod, namespace, name, DeleteOptions::default())
-    {
-        Ok(()) => Reply::json_with(
-            201,
-            "application/json",
-            &json!({"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Success", "code": 201}),
-        ),
+    let manual = state.clock == crate::clock::ClockMode::Manual;
+    let cluster = state.cluster_mut();
+    match cluster.delete(Kind::Pod, namespace, name, DeleteOptions::default()) {
+        Ok(()) => {
+            while manual && cluster.store().pod(namespace, name).is_some() && cluster.step() {}
+            Reply::json_with(
+                201,
+                "application/json",
+                &json!({"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Success", "code": 201}),
+            )
+        }
         Err(e) => status::from_api_error(&e),
     }
 }

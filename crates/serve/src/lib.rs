@@ -7,13 +7,15 @@
 //!
 //! Modules: [`routes`] (URL → resource), [`discovery`] (version, discovery, OpenAPI v3), [`handlers`]
 //! (verbs), [`tables`] (Table responses from kubectl's printers), [`patch`] (patch types), [`watch`],
-//! [`status`] (error bodies), [`clock`] (realtime / manual), [`kubeconfig`].
+//! [`status`] (error bodies), [`clock`] (realtime / manual), [`kubeconfig`], [`lease`] (node leases),
+//! [`client`] (`dsplay sim --server`).
 
 pub mod client;
 pub mod clock;
 pub mod discovery;
 pub mod handlers;
 pub mod kubeconfig;
+pub mod lease;
 pub mod patch;
 pub mod routes;
 pub mod state;
