@@ -25,8 +25,7 @@ tasks:
   serve [--port N]   build everything into dist/ and serve it on http://127.0.0.1:8080
   dist               build the self-contained static site into dist/
   test [--no-wasm] [--no-e2e]
-                     cargo test --workspace, the kubectl parity harness, wasm tests (headless
-                     Chromium), browser e2e tests
+                     cargo test --workspace, wasm tests (headless Chromium), browser e2e tests
   parity [FILTER]    only the parity harness: transcripts replayed through the real kubectl
                      against dsplay serve (those whose file name contains FILTER)
   setup              only install missing tools (rustup target, wasm-pack, wasm-bindgen-cli,

@@ -1,9 +1,8 @@
 //! `cargo xtask test`: the whole suite, in the order a failure is cheapest to find.
 //!
 //! 1. `cargo test --workspace` (native: unit, property, transcript tests, this xtask's tidy test).
-//! 2. The parity harness (`parity.rs`): the transcripts through the real kubectl against `dsplay serve`.
-//! 3. `wasm-pack test --headless --chrome` on the web crate (browser-only unit tests).
-//! 4. `cargo xtask dist`, then `node --test tests/e2e/` (Playwright on Debian Chromium; the tests
+//! 2. `wasm-pack test --headless --chrome` on the web crate (browser-only unit tests).
+//! 3. `cargo xtask dist`, then `node --test tests/e2e/` (Playwright on Debian Chromium; the tests
 //!    start their own static server on 127.0.0.1 serving `dist/`).
 
 use crate::{dist, setup, sh, Result};
@@ -12,7 +11,6 @@ use std::process::Command;
 /// Runs the suite; `skip_*` leave out the slower browser parts.
 pub fn run(skip_wasm: bool, skip_e2e: bool) -> Result {
     sh(Command::new("cargo").args(["test", "--workspace"]))?;
-    crate::parity::run(None)?;
     if !(skip_wasm && skip_e2e) {
         setup::test_tools()?;
     }

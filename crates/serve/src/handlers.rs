@@ -135,6 +135,25 @@ pub fn route(shared: &Shared, req: &Request) -> Routed {
             return plain(Reply::json(&doc));
         }
     }
+    if req
+        .content_type
+        .starts_with("application/vnd.kubernetes.protobuf")
+    {
+        return match crate::proto::decode(&req.body) {
+            Some(json) => {
+                let mut as_json = req.clone();
+                as_json.content_type = "application/json".into();
+                as_json.body = serde_json::to_vec(&json).unwrap_or_default();
+                route(shared, &as_json)
+            }
+            None => plain(status::failure(
+                415,
+                "UnsupportedMediaType",
+                &format!("the body of the request was in an unknown format - accepted media types include: application/json, application/yaml (got {})", req.content_type),
+                json!({}),
+            )),
+        };
+    }
     match resource_path(path) {
         Some(resource) => shared.with(|state| resource_verb(state, &resource, req)),
         None => plain(status::page_not_found()),

@@ -7,7 +7,7 @@
 //!
 //! Modules: [`routes`] (URL → resource), [`discovery`] (version, discovery, OpenAPI v3), [`handlers`]
 //! (verbs), [`tables`] (Table responses from kubectl's printers), [`patch`] (patch types), [`watch`],
-//! [`status`] (error bodies), [`clock`] (realtime / manual), [`kubeconfig`], [`lease`] (node leases),
+//! [`status`] (error bodies), [`clock`] (realtime / manual), [`kubeconfig`], [`lease`] (node leases), [`proto`] (the protobuf Namespace of `create namespace`),
 //! [`client`] (`dsplay sim --server`).
 
 pub mod client;
@@ -17,6 +17,7 @@ pub mod handlers;
 pub mod kubeconfig;
 pub mod lease;
 pub mod patch;
+pub mod proto;
 pub mod routes;
 pub mod state;
 pub mod status;

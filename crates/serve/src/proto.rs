@@ -1,0 +1,132 @@
+//! The one protobuf body a kubectl command sends: `kubectl create namespace NAME` posts a Namespace
+//! through a typed client, as `application/vnd.kubernetes.protobuf`, and does not retry as JSON.
+//! Only the envelope and the ObjectMeta fields such a body can carry (name, generateName, labels,
+//! annotations) are read; the wire format is decoded by hand because it is a handful of
+//! length-delimited fields and no protobuf schema of Kubernetes types is worth a dependency here.
+//!
+//! Upstream: `staging/src/k8s.io/apimachinery/pkg/runtime/serializer/protobuf/protobuf.go`
+//! (the `k8s\0` prefix and `runtime.Unknown`), `k8s.io/api/core/v1/generated.proto` (Namespace),
+//! `apimachinery/pkg/apis/meta/v1/generated.proto` (ObjectMeta field numbers).
+
+use serde_json::{json, Map, Value};
+
+/// Reads one base-128 varint.
+fn varint(bytes: &[u8], at: &mut usize) -> Option<u64> {
+    let mut value = 0u64;
+    for shift in (0..64).step_by(7) {
+        let byte = *bytes.get(*at)?;
+        *at += 1;
+        value |= u64::from(byte & 0x7f) << shift;
+        if byte & 0x80 == 0 {
+            return Some(value);
+        }
+    }
+    None
+}
+
+/// The (field number, payload) pairs of length-delimited fields; other wire types are skipped.
+fn fields(bytes: &[u8]) -> Option<Vec<(u64, &[u8])>> {
+    let mut out = Vec::new();
+    let mut at = 0;
+    while at < bytes.len() {
+        let key = varint(bytes, &mut at)?;
+        match key & 7 {
+            0 => {
+                varint(bytes, &mut at)?;
+            }
+            2 => {
+                let len = usize::try_from(varint(bytes, &mut at)?).ok()?;
+                let end = at.checked_add(len).filter(|e| *e <= bytes.len())?;
+                out.push((key >> 3, &bytes[at..end]));
+                at = end;
+            }
+            _ => return None,
+        }
+    }
+    Some(out)
+}
+
+fn text(bytes: &[u8]) -> Value {
+    Value::String(String::from_utf8_lossy(bytes).into_owned())
+}
+
+/// A `map<string,string>` entry.
+fn entry(bytes: &[u8]) -> Option<(String, Value)> {
+    let f = fields(bytes)?;
+    let key = f
+        .iter()
+        .find(|(n, _)| *n == 1)
+        .map(|(_, b)| String::from_utf8_lossy(b).into_owned())?;
+    let value = f
+        .iter()
+        .find(|(n, _)| *n == 2)
+        .map(|(_, b)| text(b))
+        .unwrap_or(json!(""));
+    Some((key, value))
+}
+
+/// Decodes a protobuf-encoded object into JSON (apiVersion, kind, metadata); None if malformed.
+pub fn decode(body: &[u8]) -> Option<Value> {
+    let unknown = fields(body.strip_prefix(b"k8s\0")?)?;
+    let type_meta = fields(unknown.iter().find(|(n, _)| *n == 1)?.1)?;
+    let raw = fields(unknown.iter().find(|(n, _)| *n == 2)?.1)?;
+    let mut object = Map::new();
+    for (n, key) in [(1, "apiVersion"), (2, "kind")] {
+        if let Some((_, b)) = type_meta.iter().find(|(f, _)| *f == n) {
+            object.insert(key.into(), text(b));
+        }
+    }
+    let mut metadata = Map::new();
+    let (mut labels, mut annotations) = (Map::new(), Map::new());
+    if let Some((_, meta)) = raw.iter().find(|(n, _)| *n == 1) {
+        for (n, b) in fields(meta)? {
+            match n {
+                1 => drop(metadata.insert("name".into(), text(b))),
+                2 => drop(metadata.insert("generateName".into(), text(b))),
+                3 => drop(metadata.insert("namespace".into(), text(b))),
+                11 => labels.extend(entry(b)),
+                12 => annotations.extend(entry(b)),
+                _ => {}
+            }
+        }
+    }
+    if !labels.is_empty() {
+        metadata.insert("labels".into(), Value::Object(labels));
+    }
+    if !annotations.is_empty() {
+        metadata.insert("annotations".into(), Value::Object(annotations));
+    }
+    object.insert("metadata".into(), Value::Object(metadata));
+    Some(Value::Object(object))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn field(n: u8, payload: &[u8]) -> Vec<u8> {
+        let mut out = vec![(n << 3) | 2, payload.len() as u8];
+        out.extend_from_slice(payload);
+        out
+    }
+
+    #[test]
+    fn a_namespace_from_kubectl_create_namespace() {
+        let type_meta = [field(1, b"v1"), field(2, b"Namespace")].concat();
+        let meta = field(
+            1,
+            &[
+                field(1, b"team-a"),
+                field(11, &[field(1, b"a"), field(2, b"b")].concat()),
+            ]
+            .concat(),
+        );
+        let body = [b"k8s\0".to_vec(), field(1, &type_meta), field(2, &meta)].concat();
+        assert_eq!(
+            decode(&body).unwrap(),
+            json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "team-a", "labels": {"a": "b"}}})
+        );
+        assert_eq!(decode(b"k8s\0\x0a\xff"), None);
+        assert_eq!(decode(b"{}"), None);
+    }
+}
