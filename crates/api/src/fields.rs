@@ -108,11 +108,13 @@ mod tests {
     fn terms_parse_and_match_pod_fields() {
         let terms = parse("spec.nodeName=kind-worker,metadata.name!=x").unwrap();
         assert_eq!(terms[1], ("metadata.name".into(), true, "x".into()));
-        let mut pod = Pod::default();
-        pod.spec = Some(PodSpec {
-            node_name: Some("kind-worker".into()),
+        let pod = Pod {
+            spec: Some(PodSpec {
+                node_name: Some("kind-worker".into()),
+                ..Default::default()
+            }),
             ..Default::default()
-        });
+        };
         assert!(matches(&Object::Pod(pod), &terms));
         assert!(supported(Kind::Pod, "spec.nodeName"));
         assert!(!supported(Kind::DaemonSet, "spec.nodeName"));
