@@ -6,8 +6,9 @@
 //! `kubectl rollout status` and `kubectl delete --wait` send) moves virtual time one timer at a
 //! time while that client is still waiting — a DaemonSet not yet rolled out, an object being
 //! deleted — for at most an hour of virtual time, as the in-process waiting commands do. Each step's
-//! events are sent before the next step, so the client stops the clock at the instant it is
-//! satisfied, and the run stays deterministic.
+//! events are sent before the next step, so the clock stops at the instant the client is satisfied,
+//! and once satisfied a watch never moves the clock again (its client may have left unnoticed), so
+//! the run stays deterministic.
 //!
 //! Upstream: `staging/src/k8s.io/apiserver/pkg/endpoints/handlers/watch.go` `serveWatch`.
 
@@ -147,6 +148,11 @@ pub fn serve(
             .unwrap_or("Metadata")
             .to_string(),
     };
+    // A wait already over when the watch opens is never driven.
+    let mut driven = (clock == ClockMode::Manual)
+        .then(|| filter.named())
+        .flatten()
+        .filter(|key| shared.read(|state| still_waiting(state, key)));
     let deadline = req
         .query
         .get("timeoutSeconds")
@@ -189,9 +195,6 @@ pub fn serve(
             current_rv
         }
     };
-    let driven = (clock == ClockMode::Manual)
-        .then(|| filter.named())
-        .flatten();
     let mut first = true;
     loop {
         if shared.stopped() || deadline.is_some_and(|d| Instant::now() >= d) {
@@ -217,12 +220,23 @@ pub fn serve(
             return;
         }
         if let (Some(key), true) = (&driven, lines.is_empty()) {
-            // Look again at once after a step (its events go out before the next one).
-            first = shared.with(|state| {
-                still_waiting(state, key)
-                    && state.cluster().now_ms() - start_ms < DRIVE_LIMIT_MS
-                    && state.cluster_mut().step()
+            // Look again at once after a step (its events go out before the next one). Whether the
+            // wait is over is decided in the same lock as the step, before the client can see the
+            // satisfying event and move on: from then on this watch never moves the clock again
+            // (its client may have left, which a stream only notices on its next write).
+            let (waiting, stepped) = shared.with(|state| {
+                if !(still_waiting(state, key)
+                    && state.cluster().now_ms() - start_ms < DRIVE_LIMIT_MS)
+                {
+                    return (false, false);
+                }
+                let stepped = state.cluster_mut().step();
+                (still_waiting(state, key), stepped)
             });
+            if !waiting {
+                driven = None;
+            }
+            first = stepped;
         }
     }
 }

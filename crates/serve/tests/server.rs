@@ -139,3 +139,32 @@ fn create_patch_sim_and_a_watch_that_drives_the_manual_clock() {
     assert!(dsplay_serve::client::run_sim(&url, "kubectl get pods").is_err());
     server.stop();
 }
+
+#[test]
+fn a_satisfied_watch_never_moves_the_clock_again() {
+    let server = start();
+    let url = server.url();
+    let collection = format!("{url}/apis/apps/v1/namespaces/default/daemonsets");
+    ureq::post(&collection).send_string(DEMO).expect("created");
+    let watch = ureq::get(&format!(
+        "{collection}?watch=true&fieldSelector=metadata.name%3Ddemo"
+    ))
+    .call()
+    .expect("watch");
+    let mut lines = BufReader::new(watch.into_reader()).lines();
+    assert!(lines.any(|line| {
+        let event: Value = serde_json::from_str(&line.unwrap()).unwrap();
+        event["object"]["status"]["numberAvailable"] == 2
+    }));
+    // The client keeps the stream open but is satisfied; a new template makes the DaemonSet
+    // unfinished again, and the clock must stay where it is.
+    let before = dsplay_serve::client::run_sim(&url, "sim now").unwrap();
+    ureq::request("PATCH", &format!("{collection}/demo"))
+        .set("Content-Type", "application/merge-patch+json")
+        .send_string(r#"{"spec":{"template":{"metadata":{"labels":{"app":"demo","v":"2"}}}}}"#)
+        .expect("patched");
+    std::thread::sleep(std::time::Duration::from_millis(600));
+    let after = dsplay_serve::client::run_sim(&url, "sim now").unwrap();
+    assert_eq!(before, after);
+    server.stop();
+}
