@@ -1,5 +1,7 @@
-//! The example the page opens with (book chapter 17.1.2, `shared/scenarios/01-demo-daemonset.sh`)
-//! and the command strings the UI builds.
+//! The example the page opens with (the `demo` DaemonSet of the book's chapter 17.1.2)
+//! and the command that applies a manifest from the editor.
+
+use crate::shell::here_document_delimiter;
 
 /// The seed chapter's `demo` DaemonSet.
 pub const DEMO_DAEMON_SET: &str = "\
@@ -24,31 +26,11 @@ spec:
         - infinity
 ";
 
-/// `kubectl apply -f - <<EOF … EOF` for `yaml`, with a terminator that no line of `yaml` equals.
+/// `kubectl apply -f - <<EOF … EOF` for `yaml`, with a delimiter that occurs nowhere in `yaml`.
 pub fn apply_command(yaml: &str) -> String {
-    let mut terminator = "EOF".to_string();
-    let mut n = 0;
-    while yaml.lines().any(|l| l.trim_end() == terminator) {
-        n += 1;
-        terminator = format!("EOF{n}");
-    }
-    format!(
-        "kubectl apply -f - <<{terminator}\n{}\n{terminator}",
-        yaml.trim_end_matches('\n')
-    )
-}
-
-/// Quotes a user-typed word for the command line if it needs it (single quotes, like a shell).
-pub fn shell_word(word: &str) -> String {
-    if !word.is_empty()
-        && word
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "-_./=:,@%+".contains(c))
-    {
-        word.to_string()
-    } else {
-        format!("'{}'", word.replace('\'', "'\\''"))
-    }
+    let body = yaml.trim_end_matches('\n');
+    let delimiter = here_document_delimiter(body);
+    format!("kubectl apply -f - <<{delimiter}\n{body}\n{delimiter}")
 }
 
 #[cfg(test)]
@@ -65,12 +47,5 @@ mod tests {
             apply_command("EOF\n"),
             "kubectl apply -f - <<EOF1\nEOF\nEOF1"
         );
-    }
-
-    #[test]
-    fn shell_words_are_quoted_only_when_needed() {
-        assert_eq!(shell_word("gpu=true:NoSchedule"), "gpu=true:NoSchedule");
-        assert_eq!(shell_word("a b"), "'a b'");
-        assert_eq!(shell_word("it's"), "'it'\\''s'");
     }
 }

@@ -5,13 +5,17 @@
 //! plain Rust and unit-tested natively; only the components need a browser.
 
 pub mod app;
+pub mod browser;
 pub mod completion;
 pub mod components;
 pub mod demo;
 pub mod diagnostics;
 pub mod export;
+pub mod hooks;
 pub mod model;
 pub mod persist;
+pub mod shell;
+pub mod startup;
 pub mod state;
 pub mod timeline;
 

@@ -3,9 +3,17 @@
 //! **Architecture Invariant:** no Yew or DOM here, so it is unit-tested natively. Everything is
 //! sorted (nodes by name, pods by name, events newest first) so rendering is deterministic.
 
+pub mod rollout;
+
 use crate::timeline::Mark;
 use dsplay_api::quantity;
+use dsplay_api::taints::format_taint;
 use dsplay_api::types::{ControllerRevision, Event, Node, Pod};
+use dsplay_kubectl::printers::age::human_duration;
+use dsplay_kubectl::printers::get::{node_status, pod_ready_status_restarts};
+use dsplay_sim::controller::daemonset::util::{is_pod_ready, REVISION_HASH_LABEL};
+use dsplay_sim::explain::NodeExplanation;
+use dsplay_sim::scheduler::node_resources_fit::{allocatable, pod_requests};
 use dsplay_sim::{Cluster, Store};
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -23,7 +31,8 @@ pub struct PodView {
     pub node: String,
     /// `status.phase` (`Pending` if unset).
     pub phase: String,
-    /// What `kubectl get pods` prints in STATUS (`ContainerCreating`, `Terminating`, phase…).
+    /// What `kubectl get pods` prints in STATUS (`ContainerCreating`, `Terminating`, phase…), from
+    /// kubectl's own printer.
     pub status: String,
     /// The Ready condition is True.
     pub ready: bool,
@@ -37,7 +46,8 @@ pub struct PodView {
     pub terminating: bool,
     /// Lives in kube-system (drawn quieter).
     pub system: bool,
-    /// Summed container requests: (cpu millicores, memory milli-bytes).
+    /// The pod's effective requests as the scheduler counts them (init containers and overhead
+    /// included): (cpu millicores, memory milli-bytes).
     pub requests: (i128, i128),
 }
 
@@ -48,8 +58,11 @@ pub struct NodeView {
     pub name: String,
     /// `control-plane` or `worker`.
     pub role: &'static str,
-    /// `Ready`, `NotReady` or `Unknown` (the Ready condition).
-    pub ready: String,
+    /// What `kubectl get nodes` prints in STATUS (`Ready`, `NotReady,SchedulingDisabled`…), from
+    /// kubectl's own printer.
+    pub status: String,
+    /// The Ready condition is True.
+    pub ready: bool,
     /// `spec.unschedulable`.
     pub unschedulable: bool,
     /// Labels as `(key, value)`, without the ones every node has (`kubernetes.io/hostname`).
@@ -66,17 +79,6 @@ pub struct NodeView {
     pub pods: Vec<PodView>,
 }
 
-impl NodeView {
-    /// What the status badge says, as `kubectl get nodes` prints STATUS.
-    pub fn status_text(&self) -> String {
-        if self.unschedulable {
-            format!("{},SchedulingDisabled", self.ready)
-        } else {
-            self.ready.clone()
-        }
-    }
-}
-
 /// One row of the events list.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EventRow {
@@ -88,7 +90,7 @@ pub struct EventRow {
     pub object: String,
     /// The message.
     pub message: String,
-    /// kubectl-style age (`5s`, `2m3s`).
+    /// The age as kubectl prints it (`5s`, `2m3s`, `62m`).
     pub age: String,
 }
 
@@ -113,7 +115,7 @@ impl ClusterModel {
         let mut by_node: BTreeMap<String, Vec<PodView>> = BTreeMap::new();
         let mut unscheduled = Vec::new();
         for pod in store.pods() {
-            let view = pod_view(pod, &revisions);
+            let view = pod_view(pod, &revisions, now);
             if view.node.is_empty() {
                 unscheduled.push(view);
             } else {
@@ -164,7 +166,7 @@ fn revision_numbers<'a>(revisions: impl Iterator<Item = &'a ControllerRevision>)
             .metadata
             .labels
             .as_ref()
-            .and_then(|l| l.get("controller-revision-hash").cloned())
+            .and_then(|l| l.get(REVISION_HASH_LABEL).cloned())
             .or_else(|| {
                 let name = cr.metadata.name.as_deref()?;
                 name.strip_prefix(&format!("{owner}-")).map(str::to_string)
@@ -184,59 +186,31 @@ fn revision_numbers<'a>(revisions: impl Iterator<Item = &'a ControllerRevision>)
         .collect()
 }
 
-fn pod_view(pod: &Pod, revisions: &Revisions) -> PodView {
+fn pod_view(pod: &Pod, revisions: &Revisions, now: chrono::DateTime<chrono::Utc>) -> PodView {
     let meta = &pod.metadata;
     let name = meta.name.clone().unwrap_or_default();
     let namespace = meta.namespace.clone().unwrap_or_else(|| "default".into());
-    let status = pod.status.as_ref();
-    let phase = status
+    let phase = pod
+        .status
+        .as_ref()
         .and_then(|s| s.phase.clone())
         .unwrap_or_else(|| "Pending".into());
-    let ready = status
-        .and_then(|s| s.conditions.as_ref())
-        .is_some_and(|c| c.iter().any(|c| c.type_ == "Ready" && c.status == "True"));
-    let terminating = meta.deletion_timestamp.is_some();
-    let waiting = status
-        .and_then(|s| s.container_statuses.as_ref())
-        .and_then(|cs| {
-            cs.iter()
-                .find_map(|c| c.state.as_ref()?.waiting.as_ref()?.reason.clone())
-        });
-    let status_text = if terminating {
-        "Terminating".to_string()
-    } else if let Some(reason) = waiting {
-        reason
-    } else {
-        phase.clone()
-    };
+    let (_, status, _) = pod_ready_status_restarts(pod, now);
     let revision = meta
         .labels
         .as_ref()
-        .and_then(|l| l.get("controller-revision-hash").cloned())
+        .and_then(|l| l.get(REVISION_HASH_LABEL).cloned())
         .unwrap_or_default();
     let (revision_number, current_revision) = revisions
         .get(&(namespace.clone(), revision.clone()))
         .copied()
         .unwrap_or((0, true));
-    let requests = pod
-        .spec
-        .as_ref()
-        .map(|spec| {
-            spec.containers.iter().fold((0, 0), |(cpu, memory), c| {
-                let get = |key: &str| {
-                    c.resources
-                        .as_ref()
-                        .and_then(|r| r.requests.as_ref())
-                        .and_then(|r| r.get(key))
-                        .and_then(quantity::milli)
-                        .unwrap_or(0)
-                };
-                (cpu + get("cpu"), memory + get("memory"))
-            })
-        })
-        .unwrap_or((0, 0));
+    let requests = pod_requests(pod);
     PodView {
-        requests,
+        requests: (
+            i128::from(requests.milli_cpu),
+            i128::from(requests.memory) * 1000,
+        ),
         uid: meta
             .uid
             .clone()
@@ -250,12 +224,12 @@ fn pod_view(pod: &Pod, revisions: &Revisions) -> PodView {
         name,
         namespace,
         phase,
-        status: status_text,
-        ready,
+        status,
+        ready: is_pod_ready(pod),
         revision,
         revision_number,
         current_revision,
-        terminating,
+        terminating: meta.deletion_timestamp.is_some(),
     }
 }
 
@@ -267,36 +241,12 @@ fn node_view(node: &Node, pods: Vec<PodView>) -> NodeView {
         "worker"
     };
     let spec = node.spec.as_ref();
-    let status = node.status.as_ref();
-    let ready = status
-        .and_then(|s| s.conditions.as_ref())
-        .and_then(|c| c.iter().find(|c| c.type_ == "Ready"))
-        .map(|c| match c.status.as_str() {
-            "True" => "Ready",
-            "False" => "NotReady",
-            _ => "Unknown",
-        })
-        .unwrap_or("Unknown")
-        .to_string();
+    let status = node_status(node);
     let taints = spec
         .and_then(|s| s.taints.as_ref())
-        .map(|taints| {
-            taints
-                .iter()
-                .map(|t| match t.value.as_deref() {
-                    Some(v) if !v.is_empty() => format!("{}={}:{}", t.key, v, t.effect),
-                    _ => format!("{}:{}", t.key, t.effect),
-                })
-                .collect()
-        })
+        .map(|taints| taints.iter().map(format_taint).collect())
         .unwrap_or_default();
-    let allocatable = |key: &str| {
-        status
-            .and_then(|s| s.allocatable.as_ref())
-            .and_then(|a| a.get(key))
-            .and_then(quantity::milli)
-            .unwrap_or(0)
-    };
+    let allocatable = allocatable(node);
     // Pods that have finished no longer hold their requests (the scheduler's view).
     let active: Vec<&PodView> = pods
         .iter()
@@ -307,16 +257,20 @@ fn node_view(node: &Node, pods: Vec<PodView>) -> NodeView {
     NodeView {
         name: node.metadata.name.clone().unwrap_or_default(),
         role,
-        ready,
+        ready: status.split(',').next() == Some("Ready"),
+        status,
         unschedulable: spec.and_then(|s| s.unschedulable).unwrap_or(false),
         labels: labels
             .into_iter()
             .filter(|(k, _)| k != "kubernetes.io/hostname")
             .collect(),
         taints,
-        cpu: (cpu, allocatable("cpu")),
-        memory: (memory, allocatable("memory")),
-        pods_count: (active.len() as i128, allocatable("pods") / 1000),
+        cpu: (cpu, i128::from(allocatable.milli_cpu)),
+        memory: (memory, i128::from(allocatable.memory) * 1000),
+        pods_count: (
+            active.len() as i128,
+            i128::from(allocatable.allowed_pod_number),
+        ),
         pods,
     }
 }
@@ -364,7 +318,7 @@ fn event_rows<'a>(
                     format!("{kind}/{name}")
                 },
                 message: e.message.clone().unwrap_or_default(),
-                age: format_age(now - at),
+                age: human_duration(now - at),
             }
         })
         .collect()
@@ -398,87 +352,59 @@ pub fn warning_marks(store: &Store, started: chrono::DateTime<chrono::Utc>) -> V
     marks
 }
 
-/// One daemon pod of a DaemonSet being rolled out, as the Rollout panel lists it on its node.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RolloutPod {
-    /// `metadata.name`.
-    pub name: String,
-    /// The node it is meant for.
-    pub node: String,
-    /// `labels["controller-revision-hash"]` (empty if none).
-    pub revision: String,
-    /// Its hash is the DaemonSet's current revision (the template it should run).
-    pub new: bool,
-    /// The Ready condition is True.
-    pub ready: bool,
-    /// `metadata.deletionTimestamp` is set.
-    pub terminating: bool,
-    /// Ready but not yet available: whole seconds left of minReadySeconds (as `sim rollout`
-    /// counts them).
-    pub available_in: Option<i64>,
+/// One DaemonSet's verdict for the selected node.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DsExplanation {
+    /// `namespace/name`.
+    pub daemon_set: String,
+    /// The explanation, or the error text.
+    pub result: Result<NodeExplanation, String>,
 }
 
-/// The daemon pods of DaemonSet `namespace/name`, by node then name, with what the Rollout panel
-/// shows per node: old or new revision and the minReadySeconds countdown. Empty if there is no
-/// such DaemonSet.
-pub fn rollout_pods(cluster: &Cluster, namespace: &str, name: &str) -> Vec<RolloutPod> {
-    use dsplay_sim::controller::daemonset::{history::current_hash, util};
-    let Some(ds) = cluster.store().daemon_set(namespace, name) else {
-        return Vec::new();
-    };
-    let hash = current_hash(cluster, ds).unwrap_or_default();
-    let min_ready = ds
-        .spec
-        .as_ref()
-        .and_then(|s| s.min_ready_seconds)
-        .unwrap_or(0);
-    let now = cluster.now_ms();
-    let uid = ds.metadata.uid.clone().unwrap_or_default();
-    let mut pods: Vec<RolloutPod> = cluster
-        .store()
-        .pods_owned_by(&uid)
-        .map(|pod| {
-            let revision = pod
-                .metadata
-                .labels
-                .as_ref()
-                .and_then(|l| l.get("controller-revision-hash").cloned())
-                .unwrap_or_default();
-            let ready_since = util::ready_since_ms(pod);
-            RolloutPod {
-                name: pod.metadata.name.clone().unwrap_or_default(),
-                node: util::target_node_name(pod).unwrap_or_default(),
-                new: !hash.is_empty() && revision == hash,
-                revision,
-                ready: ready_since.is_some(),
-                terminating: pod.metadata.deletion_timestamp.is_some(),
-                available_in: ready_since
-                    .filter(|_| !util::is_pod_available(pod, min_ready, now))
-                    .map(|since| available_in_secs(since, min_ready, now)),
-            }
+/// Every DaemonSet's `(namespace, name)`, sorted.
+pub fn daemon_set_names(store: &Store) -> Vec<(String, String)> {
+    let mut names: Vec<(String, String)> = store
+        .daemon_sets()
+        .map(|d| {
+            (
+                d.metadata.namespace.clone().unwrap_or_default(),
+                d.metadata.name.clone().unwrap_or_default(),
+            )
         })
         .collect();
-    pods.sort_by(|a, b| (&a.node, &a.name).cmp(&(&b.node, &b.name)));
-    pods
+    names.sort();
+    names
 }
 
-/// Whole seconds until a pod Ready since `ready_since_ms` becomes available (Ready for more than
-/// `min_ready_seconds`), counted like `sim rollout`'s "available in Ns".
-pub fn available_in_secs(ready_since_ms: i64, min_ready_seconds: i32, now_ms: i64) -> i64 {
-    ((ready_since_ms + i64::from(min_ready_seconds) * 1000 - now_ms) / 1000 + 1).max(1)
+/// Per DaemonSet (by namespace and name), why it does or does not run a pod on `node`.
+pub fn node_explanations(cluster: &Cluster, node: &str) -> Vec<DsExplanation> {
+    daemon_set_names(cluster.store())
+        .iter()
+        .map(|(ns, name)| DsExplanation {
+            daemon_set: format!("{ns}/{name}"),
+            result: dsplay_sim::explain::explain(cluster, ns, name, Some(node))
+                .map_err(|e| e.to_string())
+                .and_then(|mut v| v.pop().ok_or_else(|| "no such node".to_string())),
+        })
+        .collect()
 }
 
-/// kubectl's short human duration: `0s`, `45s`, `2m3s`, `5m`, `1h2m`, `3d4h`.
-pub fn format_age(d: chrono::Duration) -> String {
-    let s = d.num_seconds().max(0);
-    match s {
-        0..=119 => format!("{s}s"),
-        120..=599 if s % 60 != 0 => format!("{}m{}s", s / 60, s % 60),
-        120..=3599 => format!("{}m", s / 60),
-        3600..=28_799 if s % 3600 / 60 != 0 => format!("{}h{}m", s / 3600, s % 3600 / 60),
-        3600..=86_399 => format!("{}h", s / 3600),
-        _ => format!("{}d{}h", s / 86_400, s % 86_400 / 3600),
+/// The text `kubectl get ds -A` prints, from kubectl's own printer. Called directly rather than
+/// through `Session::execute` so the read-only refresh stays out of the session's history and
+/// needs no copy of the session.
+pub fn get_ds_all_namespaces(store: &Store, now: chrono::DateTime<chrono::Utc>) -> String {
+    use dsplay_kubectl::printers::{get::daemon_set_table, table::TableOptions};
+    let mut items: Vec<_> = store.daemon_sets().collect();
+    if items.is_empty() {
+        return "No resources found\n".to_string();
     }
+    items.sort_by(|a, b| {
+        (&a.metadata.namespace, &a.metadata.name).cmp(&(&b.metadata.namespace, &b.metadata.name))
+    });
+    daemon_set_table(&items, now).render(&TableOptions {
+        with_namespace: true,
+        ..TableOptions::default()
+    })
 }
 
 /// Formats millicores as kubectl does (`100m`, `2`).
@@ -494,22 +420,6 @@ pub fn format_memory(milli: i128) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn ages_read_like_kubectl() {
-        let cases = [
-            (0, "0s"),
-            (45, "45s"),
-            (119, "119s"),
-            (123, "2m3s"),
-            (600, "10m"),
-            (3720, "1h2m"),
-            (90_000, "1d1h"),
-        ];
-        for (secs, want) in cases {
-            assert_eq!(format_age(chrono::Duration::seconds(secs)), want, "{secs}s");
-        }
-    }
 
     #[test]
     fn warning_events_become_timeline_marks() {
@@ -534,45 +444,115 @@ mod tests {
         assert!(marks.iter().all(|m| (0..=30_000).contains(&m.at_ms)));
     }
 
-    #[test]
-    fn the_countdown_reaches_one_second_not_zero() {
-        assert_eq!(available_in_secs(0, 10, 3_000), 8);
-        assert_eq!(available_in_secs(0, 10, 9_999), 1);
-        assert_eq!(available_in_secs(0, 10, 10_000), 1);
+    fn session() -> dsplay_kubectl::Session {
+        dsplay_kubectl::Session::new(dsplay_kubectl::SessionOptions {
+            seed: 1,
+            empty: false,
+        })
     }
 
     #[test]
-    fn rollout_pods_show_old_and_new_revisions_and_the_min_ready_countdown() {
-        let mut session = dsplay_kubectl::Session::new(dsplay_kubectl::SessionOptions {
-            seed: 1,
-            empty: false,
-        });
-        let manifest =
-            crate::demo::DEMO_DAEMON_SET.replacen("spec:\n", "spec:\n  minReadySeconds: 10\n", 1);
-        assert_ne!(manifest, crate::demo::DEMO_DAEMON_SET);
-        session.execute(&crate::demo::apply_command(&manifest));
-        session.execute("sim settle");
-        session.execute("kubectl set image ds/demo demo=busybox:new");
-        let mut seen = Vec::new();
-        for _ in 0..40 {
-            session.execute("sim advance 1s");
-            let pods = rollout_pods(session.cluster(), "default", "demo");
-            if let Some(p) = pods.iter().find(|p| p.new && p.available_in.is_some()) {
-                seen.push(p.available_in.unwrap_or_default());
-            }
-            if pods.iter().any(|p| !p.new) && pods.iter().any(|p| p.new) {
-                assert!(pods.windows(2).all(|w| w[0].node <= w[1].node));
+    fn event_ages_are_kubectls_human_duration() {
+        let mut session = session();
+        session.execute(&crate::demo::apply_command(crate::demo::DEMO_DAEMON_SET));
+        session.execute("sim advance 1s");
+        let store = session.cluster().store();
+        let newest = store
+            .events()
+            .filter_map(|e| e.last_timestamp.as_ref().map(|t| t.0))
+            .max()
+            .expect("the demo makes events");
+        for (secs, want) in [(45, "45s"), (123, "2m3s"), (3720, "62m"), (90_000, "25h")] {
+            let now = newest + chrono::Duration::seconds(secs);
+            let model = ClusterModel::from_store(store, now);
+            assert_eq!(model.events[0].age, want, "{secs}s");
+        }
+    }
+
+    /// A DaemonSet whose init container asks for more cpu than its main container.
+    const INIT_DAEMON_SET: &str = "\
+apiVersion: apps/v1
+kind: DaemonSet
+metadata:
+  name: init
+spec:
+  selector:
+    matchLabels:
+      app: init
+  template:
+    metadata:
+      labels:
+        app: init
+    spec:
+      initContainers:
+      - name: setup
+        image: busybox
+        resources:
+          requests:
+            cpu: 700m
+            memory: 64Mi
+      containers:
+      - name: main
+        image: busybox
+        resources:
+          requests:
+            cpu: 100m
+            memory: 32Mi
+";
+
+    #[test]
+    fn pod_status_taints_and_requests_are_what_kubectl_and_the_scheduler_say() {
+        let mut session = session();
+        session.execute(
+            "kubectl taint nodes kind-worker team=a:NoSchedule dedicated:PreferNoSchedule",
+        );
+        session.execute(&crate::demo::apply_command(INIT_DAEMON_SET));
+        let mut statuses = Vec::new();
+        for _ in 0..12 {
+            session.execute("sim advance 500ms");
+            let cluster = session.cluster();
+            let model = ClusterModel::from_store(cluster.store(), cluster.now());
+            let printed: String = session
+                .clone()
+                .execute("kubectl get pods -A --no-headers")
+                .iter()
+                .map(dsplay_kubectl::CommandOutput::text)
+                .collect();
+            for pod in model.nodes.iter().flat_map(|n| &n.pods) {
+                let row = printed
+                    .lines()
+                    .map(|l| l.split_whitespace().collect::<Vec<_>>())
+                    .find(|cells| cells[0] == pod.namespace && cells[1] == pod.name)
+                    .unwrap_or_else(|| panic!("{} is listed: {printed}", pod.name));
+                assert_eq!(pod.status, row[3], "{}", pod.name);
+                if pod.name.starts_with("init-") {
+                    statuses.push(pod.status.clone());
+                }
             }
         }
-        assert!(seen.contains(&10) || seen.contains(&9), "{seen:?}");
-        assert!(seen.contains(&1), "{seen:?}");
-        let done = rollout_pods(session.cluster(), "default", "demo");
-        assert_eq!(done.len(), 2);
         assert!(
-            done.iter().all(|p| p.new && p.available_in.is_none()),
-            "{done:?}"
+            statuses.iter().any(|s| s == "Running"),
+            "the pods started: {statuses:?}"
         );
-        assert!(rollout_pods(session.cluster(), "default", "nope").is_empty());
+        let cluster = session.cluster();
+        let model = ClusterModel::from_store(cluster.store(), cluster.now());
+        let worker = model
+            .nodes
+            .iter()
+            .find(|n| n.name == "kind-worker")
+            .expect("kind-worker");
+        assert_eq!(
+            worker.taints,
+            ["team=a:NoSchedule", "dedicated:PreferNoSchedule"]
+        );
+        let init = model
+            .nodes
+            .iter()
+            .flat_map(|n| &n.pods)
+            .find(|p| p.name.starts_with("init-"))
+            .expect("an init pod (on kind-worker2)");
+        // The init container's 700m outweighs the main container's 100m (upstream PodRequests).
+        assert_eq!(init.requests, (700, 64 * 1024 * 1024 * 1000));
     }
 
     #[test]

@@ -10,13 +10,17 @@ use serde_json::{json, Value};
 /// The `localStorage` key of the autosave.
 pub const STORAGE_KEY: &str = "dsplay:state";
 
+/// The `localStorage` key of the session a link replaced (until the user restores or replaces it).
+pub const PREVIOUS_KEY: &str = "dsplay:previous";
+
 /// The hash parameter of a share link (`#s=…`).
 pub const HASH_KEY: &str = "s";
 
 /// The largest decompressed share state accepted (1 MiB).
 pub const MAX_DECOMPRESSED: usize = 1 << 20;
 
-/// The longest log entry list accepted.
+/// The longest log a share link may carry (its replay must stay quick). The autosave, written by
+/// this app only, has no entry limit: what the writer stores, the reader restores.
 pub const MAX_ENTRIES: usize = 20_000;
 
 /// URLs longer than this may be cut by some browsers or servers.
@@ -39,6 +43,28 @@ impl Saved {
         json!({ "v": 1, "seed": self.seed, "playing": self.playing, "log": self.log }).to_string()
     }
 
+    /// The same session with consecutive clock advances merged into one (replaying `a` then `b`
+    /// milliseconds is replaying `a + b`): what the autosave and share links store.
+    pub fn compacted(&self) -> Saved {
+        let mut log: Vec<String> = Vec::with_capacity(self.log.len());
+        let mut pending: Option<u64> = None;
+        for entry in &self.log {
+            match parse_advance_entry(entry) {
+                Some(ms) => pending = Some(pending.unwrap_or(0).saturating_add(ms)),
+                None => {
+                    log.extend(pending.take().map(advance_entry));
+                    log.push(entry.clone());
+                }
+            }
+        }
+        log.extend(pending.map(advance_entry));
+        Saved {
+            seed: self.seed,
+            log,
+            playing: self.playing,
+        }
+    }
+
     /// Parses [`Saved::to_json`]'s text; an error says what is wrong.
     pub fn from_json(text: &str) -> Result<Saved, String> {
         let value: Value =
@@ -55,9 +81,6 @@ impl Saved {
             .get("log")
             .and_then(Value::as_array)
             .ok_or("no command log")?;
-        if entries.len() > MAX_ENTRIES {
-            return Err(format!("more than {MAX_ENTRIES} commands"));
-        }
         let log = entries
             .iter()
             .map(|e| {
@@ -93,7 +116,11 @@ impl Saved {
             })?;
         let text =
             String::from_utf8(json).map_err(|_| "the link's data is not UTF-8".to_string())?;
-        Saved::from_json(&text)
+        let saved = Saved::from_json(&text)?;
+        if saved.log.len() > MAX_ENTRIES {
+            return Err(format!("more than {MAX_ENTRIES} commands"));
+        }
+        Ok(saved)
     }
 }
 
@@ -140,9 +167,14 @@ impl PageParams {
         params
     }
 
-    /// Whether a postMessage request from `origin` (the event's `origin`) may run.
+    /// Whether a postMessage request from `origin` (the event's `origin`) may run. An `origin=`
+    /// that is not a real origin (`null`, the origin of every sandboxed frame, or junk) matches
+    /// nothing.
     pub fn accepts_origin(&self, origin: &str) -> bool {
-        self.origin.as_deref().is_none_or(|only| only == origin)
+        match self.origin.as_deref() {
+            None => true,
+            Some(only) => normalize_origin(only).as_deref() == Some(origin),
+        }
     }
 
     /// The target origin of postMessage replies: the `origin=` parameter, else `*`.
@@ -173,6 +205,26 @@ pub fn normalize_origin(text: &str) -> Option<String> {
     }
     let host = authority.strip_suffix(default_port).unwrap_or(authority);
     Some(format!("{scheme}://{host}"))
+}
+
+/// `params` (a query string or a hash, with or without its `?`/`#`) without the parameters that
+/// load a session (`script=`, `s=`), so a reload does not load it again; `""` when nothing is left,
+/// else with the leading `?`/`#` given as `lead`.
+pub fn without_link_params(params: &str, lead: char) -> String {
+    let kept: Vec<&str> = params
+        .trim_start_matches(['?', '#'])
+        .split('&')
+        .filter(|p| !p.is_empty())
+        .filter(|p| {
+            let key = p.split_once('=').map_or(*p, |(k, _)| k);
+            key != "script" && key != HASH_KEY
+        })
+        .collect();
+    if kept.is_empty() {
+        String::new()
+    } else {
+        format!("{lead}{}", kept.join("&"))
+    }
 }
 
 /// Decodes `%XX` escapes and `+` (as a space), keeping invalid escapes as they are.
@@ -268,6 +320,17 @@ mod tests {
     }
 
     #[test]
+    fn link_parameters_are_dropped_from_the_url_after_use() {
+        assert_eq!(without_link_params("?script=sim%20now", '?'), "");
+        assert_eq!(
+            without_link_params("?autoplay&script=x&readonly", '?'),
+            "?autoplay&readonly"
+        );
+        assert_eq!(without_link_params("#s=abc&embed", '#'), "#embed");
+        assert_eq!(without_link_params("", '#'), "");
+    }
+
+    #[test]
     fn the_origin_parameter_limits_who_may_post() {
         let any = PageParams::parse("?embed", "");
         assert!(any.accepts_origin("https://anyone.example"));
@@ -284,6 +347,9 @@ mod tests {
         let bad = PageParams::parse("?origin=https://docs.example/page", "");
         assert_eq!(bad.origin.as_deref(), Some("https://docs.example/page"));
         assert!(!bad.accepts_origin("https://docs.example"));
+        // `null` is the origin of every sandboxed frame and of data: URLs: it names no one.
+        let null = PageParams::parse("?embed&origin=null", "");
+        assert!(!null.accepts_origin("null"));
     }
 
     #[test]
@@ -308,6 +374,30 @@ mod tests {
         ] {
             assert_eq!(n(bad), None, "{bad}");
         }
+    }
+
+    #[test]
+    fn a_long_autosave_restores_and_advances_are_merged() {
+        let mut log = Vec::new();
+        for i in 0..(MAX_ENTRIES + 5_000) {
+            log.push(format!("sim node add n{i}"));
+            log.push(advance_entry(100));
+            log.push(advance_entry(150));
+        }
+        let saved = Saved {
+            seed: 1,
+            log,
+            playing: false,
+        }
+        .compacted();
+        assert_eq!(saved.log.len(), 2 * (MAX_ENTRIES + 5_000));
+        assert_eq!(saved.log[1], advance_entry(250));
+        let read = Saved::from_json(&saved.to_json()).expect("what the writer stores restores");
+        assert_eq!(read, saved);
+        assert!(
+            Saved::from_hash(&saved.to_hash()).is_err(),
+            "a share link stays bounded"
+        );
     }
 
     #[test]

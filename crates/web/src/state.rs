@@ -2,12 +2,15 @@
 //! cluster goes through `Session::execute` (so it is echoed in the terminal) or the virtual clock.
 
 use crate::demo::{apply_command, DEMO_DAEMON_SET};
-use crate::model::{rollout_pods, warning_marks, ClusterModel, RolloutPod};
+use crate::export::{push_step, ReplayStep};
+use crate::model::rollout::{rollout_views, RolloutView};
+use crate::model::{
+    get_ds_all_namespaces, node_explanations, warning_marks, ClusterModel, DsExplanation,
+};
 use crate::persist::{advance_entry, parse_advance_entry, Saved};
 use crate::timeline::{cut_log, Mark};
 use chrono::{DateTime, Utc};
 use dsplay_kubectl::{CommandOutput, Session, SessionOptions};
-use dsplay_sim::explain::{NodeExplanation, RolloutDiagnosis};
 use std::cell::RefCell;
 use std::rc::Rc;
 use std::time::Duration;
@@ -52,6 +55,10 @@ pub enum Action {
     /// Show the session as it was this many virtual milliseconds after it started (pauses the
     /// clock; the latest instant or later goes back to now).
     Rewind(i64),
+    /// Replace the session with a saved one (the previous session a link set aside).
+    LoadSaved(Saved),
+    /// Hide the offer to restore the previous session.
+    DismissPrevious,
     /// Leave the past: the latest state, exactly as it was.
     BackToNow,
     /// Fork at the instant shown: later log entries are dropped and the clock plays.
@@ -69,26 +76,6 @@ pub struct Reply {
     pub output: String,
     /// Every command succeeded.
     pub success: bool,
-}
-
-/// One DaemonSet's verdict for the selected node.
-#[derive(Clone, Debug, PartialEq)]
-pub struct DsExplanation {
-    /// `namespace/name`.
-    pub daemon_set: String,
-    /// The explanation, or the error text.
-    pub result: Result<NodeExplanation, String>,
-}
-
-/// A DaemonSet being rolled out (or stuck), as the Rollout panel shows it.
-#[derive(Clone, Debug, PartialEq)]
-pub struct RolloutView {
-    /// `namespace/name`.
-    pub daemon_set: String,
-    /// `sim rollout`'s diagnosis: budget, nodes, problems and fixes.
-    pub diagnosis: RolloutDiagnosis,
-    /// Its daemon pods by node, with old/new revision and the minReadySeconds countdown.
-    pub pods: Vec<RolloutPod>,
 }
 
 /// What the components render.
@@ -121,6 +108,8 @@ pub struct State {
     pub log: Rc<Vec<String>>,
     /// Where each log entry ended: virtual ms since `started`, one per entry of `log`.
     ends: Rc<Vec<i64>>,
+    /// What the export's `replay.sh` repeats: the commands that succeeded and the waits.
+    pub replay: Rc<Vec<ReplayStep>>,
     /// Every command of `log` on the timeline.
     pub marks: Rc<Vec<Mark>>,
     /// Every Warning event in the store on the timeline.
@@ -130,6 +119,8 @@ pub struct State {
     /// While the timeline shows the past, the latest state (kept whole, so "Back to now" is
     /// exact and needs no replay); `None` when showing now.
     present: Option<Rc<State>>,
+    /// A link opened this session and set the previous one aside: offer to restore it.
+    pub previous_session: bool,
     /// A message for the user (corrupted storage or link, ...).
     pub notice: Option<Rc<str>>,
     /// The answer to the last postMessage command.
@@ -194,10 +185,12 @@ impl State {
             seed: saved.seed,
             log: Rc::new(Vec::new()),
             ends: Rc::default(),
+            replay: Rc::default(),
             marks: Rc::default(),
             warnings: Rc::default(),
             last_is_tick: false,
             present: None,
+            previous_session: false,
             notice: None,
             reply: None,
             selected: None,
@@ -241,6 +234,21 @@ impl State {
     /// The state at the latest instant: this one, or the one kept while showing the past.
     pub fn latest(&self) -> &State {
         self.present.as_deref().unwrap_or(self)
+    }
+
+    /// The one-line commands of the log, oldest first, without repeats in a row: the terminal's
+    /// ↑/↓ history after a reload.
+    pub fn command_history(&self) -> Vec<String> {
+        let mut history: Vec<String> = Vec::new();
+        for entry in self.latest().log.iter() {
+            if parse_advance_entry(entry).is_none()
+                && !entry.contains('\n')
+                && history.last() != Some(entry)
+            {
+                history.push(entry.clone());
+            }
+        }
+        history
     }
 
     /// The timeline shows the past (and the banner offers to continue from it or go back).
@@ -290,6 +298,7 @@ impl State {
     fn keep_settings(&mut self, from: &State) {
         self.speed = from.speed;
         self.show_system = from.show_system;
+        self.previous_session = from.previous_session;
         self.selected = from.selected.clone();
         self.notice = from.notice.clone();
         self.reply = from.reply.clone();
@@ -324,6 +333,10 @@ impl State {
         let end = self.clock_ms();
         Rc::make_mut(&mut self.ends).push(end);
         let success = outputs.iter().all(|o| o.success);
+        let replay = Rc::make_mut(&mut self.replay);
+        for output in outputs.iter().filter(|o| o.success) {
+            push_step(replay, ReplayStep::Ran(output.command.clone()));
+        }
         let terminal = Rc::make_mut(&mut self.terminal);
         terminal.extend(outputs);
         if terminal.len() > MAX_TERMINAL {
@@ -349,6 +362,7 @@ impl State {
     fn advance(&mut self, d: Duration) {
         self.session.borrow_mut().cluster_mut().advance(d);
         let ms = d.as_millis() as u64;
+        push_step(Rc::make_mut(&mut self.replay), ReplayStep::Waited(ms));
         let end = self.clock_ms();
         let log = Rc::make_mut(&mut self.log);
         let ends = Rc::make_mut(&mut self.ends);
@@ -381,95 +395,12 @@ impl State {
             self.warnings = Rc::new(warnings);
         }
         self.ds_table = Rc::from(get_ds_all_namespaces(cluster.store(), self.now));
-        let mut names: Vec<(String, String)> = cluster
-            .store()
-            .daemon_sets()
-            .map(|d| {
-                (
-                    d.metadata.namespace.clone().unwrap_or_default(),
-                    d.metadata.name.clone().unwrap_or_default(),
-                )
-            })
-            .collect();
-        names.sort();
-        self.rollouts = Rc::new(
-            names
-                .iter()
-                .filter(|(ns, name)| !rollout_settled(cluster, ns, name))
-                .filter_map(|(ns, name)| {
-                    let d = dsplay_sim::explain::diagnose_rollout(cluster, ns, name).ok()?;
-                    let pods = rollout_pods(cluster, ns, name);
-                    // An update in progress (pods of an older revision left), pods still
-                    // counting minReadySeconds down, or anything stuck; not the first creation
-                    // of pods without minReadySeconds.
-                    let busy = d.updated < d.desired
-                        || !d.problems.is_empty()
-                        || pods.iter().any(|p| p.available_in.is_some());
-                    busy.then(|| RolloutView {
-                        daemon_set: format!("{ns}/{name}"),
-                        diagnosis: d,
-                        pods,
-                    })
-                })
-                .collect(),
-        );
+        self.rollouts = Rc::new(rollout_views(cluster));
         self.explanations = Rc::new(match &self.selected {
-            Some(node) => names
-                .iter()
-                .map(|(ns, name)| DsExplanation {
-                    daemon_set: format!("{ns}/{name}"),
-                    result: dsplay_sim::explain::explain(cluster, ns, name, Some(node))
-                        .map_err(|e| e.to_string())
-                        .and_then(|mut v| v.pop().ok_or_else(|| "no such node".to_string())),
-                })
-                .collect(),
+            Some(node) => node_explanations(cluster, node),
             None => Vec::new(),
         });
     }
-}
-
-/// A DaemonSet whose status says its rollout is complete and healthy (every desired node has an
-/// updated, available pod, nothing misscheduled, the spec observed) and without minReadySeconds
-/// countdowns: the Rollout panel has nothing to show, so the per-node diagnosis is skipped (it is
-/// the costliest part of a refresh with many nodes).
-fn rollout_settled(cluster: &dsplay_sim::Cluster, namespace: &str, name: &str) -> bool {
-    let Some(ds) = cluster.store().daemon_set(namespace, name) else {
-        return true;
-    };
-    let min_ready = ds
-        .spec
-        .as_ref()
-        .and_then(|s| s.min_ready_seconds)
-        .unwrap_or(0);
-    let Some(status) = ds.status.as_ref() else {
-        return false;
-    };
-    let desired = status.desired_number_scheduled;
-    min_ready == 0
-        && status.observed_generation == ds.metadata.generation
-        && status.current_number_scheduled == desired
-        && status.number_ready == desired
-        && status.number_available.unwrap_or(0) == desired
-        && status.updated_number_scheduled.unwrap_or(0) == desired
-        && status.number_misscheduled == 0
-}
-
-/// The text `kubectl get ds -A` prints, from kubectl's own printer. Called directly rather than
-/// through `Session::execute` so the read-only refresh stays out of the session's history and
-/// needs no copy of the session.
-pub fn get_ds_all_namespaces(store: &dsplay_sim::Store, now: DateTime<Utc>) -> String {
-    use dsplay_kubectl::printers::{get::daemon_set_table, table::TableOptions};
-    let mut items: Vec<_> = store.daemon_sets().collect();
-    if items.is_empty() {
-        return "No resources found\n".to_string();
-    }
-    items.sort_by(|a, b| {
-        (&a.metadata.namespace, &a.metadata.name).cmp(&(&b.metadata.namespace, &b.metadata.name))
-    });
-    daemon_set_table(&items, now).render(&TableOptions {
-        with_namespace: true,
-        ..TableOptions::default()
-    })
 }
 
 impl Reducible for State {
@@ -522,6 +453,12 @@ impl Reducible for State {
                 next.playing = self.playing;
                 next.notice = None;
             }
+            Action::LoadSaved(saved) => {
+                next = State::restore(&saved);
+                next.keep_settings(&self);
+                next.notice = None;
+            }
+            Action::DismissPrevious => next.previous_session = false,
             Action::ToggleSystem => next.show_system = !next.show_system,
             Action::SelectNode(node) => {
                 next.selected = node;
@@ -560,267 +497,4 @@ impl Reducible for State {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn pause_and_speed_change_state_but_not_time() {
-        let state = Rc::new(State::new());
-        let start = state.now;
-        let paused = state.reduce(Action::TogglePlay);
-        assert!(!paused.playing);
-        let ticked = paused.reduce(Action::Tick(100.0));
-        assert_eq!(ticked.now, start, "a paused clock does not move");
-        let fast = ticked.reduce(Action::SetSpeed(100.0));
-        assert_eq!(fast.speed, 16.0, "speed is clamped to 16x");
-    }
-
-    #[test]
-    fn ticks_advance_virtual_time_at_the_chosen_speed() {
-        let state = Rc::new(State::new()).reduce(Action::SetSpeed(4.0));
-        let start = state.now;
-        let later = state.reduce(Action::Tick(100.0));
-        assert_eq!((later.now - start).num_milliseconds(), 400);
-    }
-
-    #[test]
-    fn the_status_table_is_what_kubectl_get_ds_all_namespaces_prints() {
-        let state = State::new();
-        let mut session = state.session.borrow().clone();
-        let printed: String = session
-            .execute("kubectl get ds -A")
-            .iter()
-            .map(CommandOutput::text)
-            .collect();
-        assert_eq!(&*state.ds_table, printed);
-    }
-
-    #[test]
-    fn replaying_the_log_restores_the_same_cluster() {
-        let mut state = Rc::new(State::new());
-        state = state.reduce(Action::Run("sim node add kind-worker3".into()));
-        for _ in 0..30 {
-            state = state.reduce(Action::Tick(100.0));
-        }
-        state = state.reduce(Action::Step);
-        state = state.reduce(Action::Run("kubectl cordon kind-worker".into()));
-        state = state.reduce(Action::Tick(250.0));
-        let ticks = state
-            .log
-            .iter()
-            .filter(|e| e.starts_with("sim advance"))
-            .count();
-        assert_eq!(
-            ticks, 2,
-            "consecutive clock advances are merged: {:?}",
-            state.log
-        );
-        let restored = State::restore(&state.saved());
-        assert_eq!(restored.now, state.now);
-        let pods = |s: &State| -> Vec<(String, String, String)> {
-            s.model
-                .nodes
-                .iter()
-                .flat_map(|n| {
-                    n.pods
-                        .iter()
-                        .map(|p| (n.name.clone(), p.name.clone(), p.phase.clone()))
-                })
-                .collect()
-        };
-        assert_eq!(pods(&restored), pods(&state));
-        assert_eq!(restored.ds_table, state.ds_table);
-    }
-
-    #[test]
-    fn explain_and_rollout_views_follow_the_cluster() {
-        let state =
-            Rc::new(State::new()).reduce(Action::SelectNode(Some("kind-control-plane".into())));
-        let demo = state
-            .explanations
-            .iter()
-            .find(|e| e.daemon_set == "default/demo")
-            .expect("the demo DaemonSet is explained");
-        let e = demo.result.as_ref().expect("explained");
-        assert!(!e.placement.should_run);
-        assert!(
-            e.reasons.iter().any(|r| r
-                .contains("taint node-role.kubernetes.io/control-plane:NoSchedule not tolerated")),
-            "{:?}",
-            e.reasons
-        );
-        assert!(
-            state.rollouts.is_empty(),
-            "creating the first pods is not a rollout"
-        );
-        let mut state = state
-            .reduce(Action::Run("sim image busybox:new --ready never".into()))
-            .reduce(Action::Run(
-                "kubectl set image ds/demo demo=busybox:new".into(),
-            ));
-        for _ in 0..10 {
-            state = state.reduce(Action::Step);
-        }
-        let view = state
-            .rollouts
-            .iter()
-            .find(|r| r.daemon_set == "default/demo")
-            .expect("the stuck rollout is listed");
-        let d = &view.diagnosis;
-        // Both old pods were unavailable, so both were replaced by new pods that never become Ready.
-        assert!(
-            view.pods.len() == 2 && view.pods.iter().all(|p| p.new && !p.ready),
-            "{:?}",
-            view.pods
-        );
-        assert!(
-            d.problems
-                .iter()
-                .any(|(p, _)| p.contains("new pods not ready")),
-            "{:?}",
-            d.problems
-        );
-    }
-
-    #[test]
-    fn the_editor_gets_back_the_last_applied_manifest() {
-        let state = Rc::new(State::new());
-        assert_eq!(state.last_applied_yaml().as_deref(), Some(DEMO_DAEMON_SET));
-        let edited = DEMO_DAEMON_SET.replace("image: busybox", "image: busybox:1.36");
-        let state = state.reduce(Action::Apply(edited.clone()));
-        let restored = State::restore(&state.saved());
-        assert_eq!(restored.last_applied_yaml(), Some(edited));
-    }
-
-    /// Every pod's (node, name, revision hash), the cluster as the chips show it.
-    fn chips(s: &State) -> Vec<(String, String, String)> {
-        s.model
-            .nodes
-            .iter()
-            .flat_map(|n| {
-                n.pods
-                    .iter()
-                    .map(|p| (n.name.clone(), p.name.clone(), p.revision.clone()))
-            })
-            .collect()
-    }
-
-    /// The demo settled, then `kubectl set image` and its rollout; returns the state and the
-    /// instant of the set image.
-    fn rolled_out() -> (Rc<State>, i64) {
-        let mut state = Rc::new(State::new());
-        for _ in 0..40 {
-            state = state.reduce(Action::Tick(250.0));
-        }
-        let set_at = state.elapsed_ms();
-        state = state.reduce(Action::Run(
-            "kubectl set image ds/demo demo=busybox:new".into(),
-        ));
-        for _ in 0..80 {
-            state = state.reduce(Action::Tick(250.0));
-        }
-        (state, set_at)
-    }
-
-    #[test]
-    fn rewinding_shows_the_cluster_as_it_was_and_back_to_now_is_exact() {
-        let (now, set_at) = rolled_out();
-        let past = now.clone().reduce(Action::Rewind(set_at - 1));
-        assert!(past.viewing_past() && !past.playing);
-        assert_eq!(past.elapsed_ms(), set_at - 1);
-        assert!(!past.log.iter().any(|e| e.contains("set image")));
-        let demo = |s: &State| -> Vec<String> {
-            let mut revisions: Vec<String> = chips(s)
-                .into_iter()
-                .filter(|(_, name, _)| name.starts_with("demo-"))
-                .map(|(_, _, revision)| revision)
-                .collect();
-            revisions.dedup();
-            revisions
-        };
-        let (old, new) = (demo(&past), demo(&now));
-        assert_eq!((old.len(), new.len()), (1, 1), "{old:?} {new:?}");
-        assert_ne!(old, new, "the past runs the old revision");
-        // The past equals a fresh replay of the log cut there.
-        let replayed = State::restore(&Saved {
-            seed: past.seed,
-            log: past.log.to_vec(),
-            playing: false,
-        });
-        assert_eq!(chips(&replayed), chips(&past));
-        // Scrubbing again inside the past keeps the present; the save is still the whole log.
-        let past = past.reduce(Action::Rewind(set_at + 1500));
-        assert!(past.log.iter().any(|e| e.contains("set image")));
-        assert_eq!(past.saved().log, now.log.to_vec());
-        let back = past.reduce(Action::BackToNow);
-        assert!(!back.viewing_past());
-        assert_eq!(back.now, now.now);
-        assert_eq!(back.log, now.log);
-        assert_eq!(chips(&back), chips(&now));
-        assert_eq!(back.ds_table, now.ds_table);
-    }
-
-    #[test]
-    fn continuing_or_running_a_command_in_the_past_forks_there() {
-        let (now, set_at) = rolled_out();
-        let forked = now
-            .clone()
-            .reduce(Action::Rewind(set_at - 1))
-            .reduce(Action::ContinueHere);
-        assert!(!forked.viewing_past() && forked.playing);
-        assert_eq!(forked.elapsed_ms(), set_at - 1);
-        assert!(!forked.log.iter().any(|e| e.contains("set image")));
-        assert!(!forked.saved().log.iter().any(|e| e.contains("set image")));
-        let old = chips(&forked);
-        let mut later = forked.reduce(Action::Tick(250.0));
-        for _ in 0..20 {
-            later = later.reduce(Action::Tick(250.0));
-        }
-        let revisions = |c: Vec<(String, String, String)>| -> Vec<String> {
-            c.into_iter().map(|(_, _, r)| r).collect()
-        };
-        assert_eq!(
-            revisions(chips(&later)),
-            revisions(old),
-            "no rollout after the fork"
-        );
-
-        let typed = now
-            .reduce(Action::Rewind(set_at - 1))
-            .reduce(Action::Run("kubectl get pods".into()));
-        assert!(!typed.viewing_past());
-        assert_eq!(
-            typed.log.last().map(String::as_str),
-            Some("kubectl get pods")
-        );
-        assert!(!typed.log.iter().any(|e| e.contains("set image")));
-        assert_eq!(
-            typed.marks.len(),
-            typed
-                .log
-                .iter()
-                .filter(|e| parse_advance_entry(e).is_none())
-                .count()
-        );
-    }
-
-    #[test]
-    fn seeking_to_now_while_live_changes_nothing() {
-        let state = Rc::new(State::new());
-        let same = state
-            .clone()
-            .reduce(Action::Rewind(state.elapsed_ms() + 10));
-        assert!(Rc::ptr_eq(&state, &same));
-        let same = state.clone().reduce(Action::ContinueHere);
-        assert!(Rc::ptr_eq(&state, &same));
-    }
-
-    #[test]
-    fn every_command_is_echoed_in_the_terminal() {
-        let state = Rc::new(State::new());
-        let before = state.terminal.len();
-        let after = state.reduce(Action::Run("kubectl get nodes".into()));
-        assert_eq!(after.terminal.len(), before + 1);
-        assert_eq!(after.terminal.last().unwrap().command, "kubectl get nodes");
-    }
-}
+mod tests;

@@ -1,7 +1,7 @@
 //! The Explain panel: for the selected node, each DaemonSet's verdict (shouldRun /
 //! shouldContinueRunning) and every reason, from the controller's own code (`sim explain`).
 
-use crate::state::DsExplanation;
+use crate::model::DsExplanation;
 use std::rc::Rc;
 use yew::prelude::*;
 

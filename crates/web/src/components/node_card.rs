@@ -1,8 +1,8 @@
 //! One node: status, role, labels, taints, resource bars, its pods, and the node actions.
 
 use crate::components::pod_chip::PodChip;
-use crate::demo::shell_word;
 use crate::model::{format_cpu, format_memory, NodeView};
+use crate::shell::shell_quote;
 use std::rc::Rc;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
@@ -51,12 +51,12 @@ pub fn node_card(props: &NodeCardProps) -> Html {
         let cb = props.on_command.clone();
         Callback::from(move |_: MouseEvent| cb.emit(line.clone()))
     };
-    let status_class = match (node.ready.as_str(), node.unschedulable) {
-        ("Ready", false) => "ok",
-        ("Ready", true) => "warn",
-        _ => "bad",
+    let status_class = match (node.ready, node.unschedulable) {
+        (true, false) => "ok",
+        (true, true) => "warn",
+        (false, _) => "bad",
     };
-    let failed = node.ready != "Ready";
+    let failed = !node.ready;
     let submit = |input: NodeRef, build: fn(&str, &str) -> String| {
         let cb = props.on_command.clone();
         let name = name.clone();
@@ -72,10 +72,10 @@ pub fn node_card(props: &NodeCardProps) -> Html {
         })
     };
     let on_label = submit(label_input.clone(), |n, v| {
-        format!("kubectl label nodes {n} {} --overwrite", shell_word(v))
+        format!("kubectl label nodes {n} {} --overwrite", shell_quote(v))
     });
     let on_taint = submit(taint_input.clone(), |n, v| {
-        format!("kubectl taint nodes {n} {}", shell_word(v))
+        format!("kubectl taint nodes {n} {}", shell_quote(v))
     });
     let pods: Vec<_> = node
         .pods
@@ -87,12 +87,12 @@ pub fn node_card(props: &NodeCardProps) -> Html {
             <header class="node-head">
                 <h3 class="node-name" title={format!("{name}: click to explain")}
                     onclick={let cb = props.on_explain.clone(); let n = name.clone(); Callback::from(move |_| cb.emit(n.clone()))}>{&name}</h3>
-                <span class={classes!("node-status", status_class)}>{node.status_text()}</span>
+                <span class={classes!("node-status", status_class)}>{node.status.clone()}</span>
             </header>
             <ul class="chips labels" aria-label={format!("Labels of {name}")}>
                 <li class="chip role">{node.role}</li>
                 { for node.labels.iter().map(|(k, v)| {
-                    let remove = format!("kubectl label nodes {name} {}-", shell_word(k));
+                    let remove = format!("kubectl label nodes {name} {}-", shell_quote(k));
                     html! {
                         <li class="chip label" title={format!("{k}={v}")}>
                             <span class="chip-text">{ if v.is_empty() { k.clone() } else { format!("{k}={v}") } }</span>
@@ -109,7 +109,7 @@ pub fn node_card(props: &NodeCardProps) -> Html {
                         // `key=value:Effect` is removed with `key:Effect-`.
                         let (kv, effect) = t.rsplit_once(':').unwrap_or((t, ""));
                         let key = kv.split('=').next().unwrap_or(kv);
-                        let remove = format!("kubectl taint nodes {name} {}", shell_word(&format!("{key}:{effect}-")));
+                        let remove = format!("kubectl taint nodes {name} {}", shell_quote(&format!("{key}:{effect}-")));
                         html! {
                             <li class="chip taint" title={format!("taint {t}")}>
                                 <span class="chip-text">{t}</span>

@@ -1,6 +1,6 @@
 //! The add-node dialog: builds a `sim node add …` command.
 
-use crate::demo::shell_word;
+use crate::shell::shell_quote;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
@@ -44,7 +44,7 @@ pub fn node_add_command(
     pods: &str,
     control_plane: bool,
 ) -> String {
-    let mut line = format!("sim node add {}", shell_word(name));
+    let mut line = format!("sim node add {}", shell_quote(name));
     for (flag, v, default) in [
         ("--labels", labels, ""),
         ("--taints", taints, ""),
@@ -59,7 +59,7 @@ pub fn node_add_command(
             .collect::<Vec<_>>()
             .join(",");
         if !v.is_empty() && v != default {
-            line.push_str(&format!(" {flag} {}", shell_word(&v)));
+            line.push_str(&format!(" {flag} {}", shell_quote(&v)));
         }
     }
     if control_plane {

@@ -2,8 +2,7 @@
 //! use, per node its pods' old/new revision and minReadySeconds countdown, and why progress
 //! stopped, with the fix to try (`sim rollout`).
 
-use crate::model::RolloutPod;
-use crate::state::RolloutView;
+use crate::model::rollout::{RolloutPod, RolloutView};
 use std::collections::BTreeMap;
 use std::rc::Rc;
 use yew::prelude::*;

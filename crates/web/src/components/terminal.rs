@@ -14,6 +14,9 @@ pub struct TerminalProps {
     pub entries: Rc<Vec<CommandOutput>>,
     /// Names for completion (nodes, pods, DaemonSets).
     pub names: Rc<Vec<String>>,
+    /// The ↑/↓ history it starts with (the restored session's commands).
+    #[prop_or_default]
+    pub history: Rc<Vec<String>>,
     /// Runs a line.
     pub on_run: Callback<String>,
     /// The input is disabled (embed `readonly`).
@@ -26,9 +29,9 @@ pub struct TerminalProps {
 pub fn terminal(props: &TerminalProps) -> Html {
     let input = use_node_ref();
     let scroller = use_node_ref();
-    let history = use_mut_ref(Vec::<String>::new);
+    let history = use_mut_ref(|| props.history.to_vec());
     // Position while browsing history: `history.len()` means "the line being typed".
-    let cursor = use_mut_ref(|| 0usize);
+    let cursor = use_mut_ref(|| props.history.len());
     {
         let scroller = scroller.clone();
         use_effect_with(props.entries.len(), move |_| {

@@ -1,0 +1,188 @@
+//! Glue to the browser's APIs the app uses: `localStorage`, the page URL, the clipboard,
+//! `postMessage` and `performance.now()`. Each function degrades to a no-op (or `None`) where the
+//! API is missing (natively, in tests, in locked-down browsers); none of them throws.
+
+use crate::persist::without_link_params;
+
+/// The page's `location.search` and `location.hash` (empty where there is no window).
+pub fn location_search_and_hash() -> (String, String) {
+    let location = web_sys::window().map(|w| w.location());
+    let get = |f: fn(&web_sys::Location) -> Result<String, wasm_bindgen::JsValue>| {
+        location
+            .as_ref()
+            .and_then(|l| f(l).ok())
+            .unwrap_or_default()
+    };
+    (get(web_sys::Location::search), get(web_sys::Location::hash))
+}
+
+fn storage() -> Option<web_sys::Storage> {
+    web_sys::window()?.local_storage().ok().flatten()
+}
+
+/// The text stored under `key` in `localStorage`, if any.
+pub fn storage_get(key: &str) -> Option<String> {
+    storage()?.get_item(key).ok().flatten()
+}
+
+/// Stores `text` under `key`; `Err` with the browser's reason when it refuses (quota exceeded,
+/// storage disabled).
+pub fn storage_set(key: &str, text: &str) -> Result<(), String> {
+    let storage = storage().ok_or("browser storage is not available")?;
+    storage.set_item(key, text).map_err(|e| {
+        js_error_name(&e).unwrap_or_else(|| "the browser refused to store it".to_string())
+    })
+}
+
+/// Deletes `key` from `localStorage`.
+pub fn storage_remove(key: &str) {
+    if let Some(s) = storage() {
+        let _ = s.remove_item(key);
+    }
+}
+
+/// The `name` of a thrown DOMException (`QuotaExceededError`…).
+fn js_error_name(e: &wasm_bindgen::JsValue) -> Option<String> {
+    #[cfg(target_arch = "wasm32")]
+    {
+        js_sys::Reflect::get(e, &"name".into()).ok()?.as_string()
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        let _ = e;
+        None
+    }
+}
+
+/// Removes the parameters that load a session (`script=`, `s=`) from the URL, without navigating,
+/// so a reload restores the autosave instead of loading the link again.
+pub fn drop_link_params() {
+    let (search, hash) = location_search_and_hash();
+    replace_url(
+        &without_link_params(&search, '?'),
+        &without_link_params(&hash, '#'),
+    );
+}
+
+/// Replaces the URL's query and hash (each with its `?`/`#`, or empty) without navigating.
+fn replace_url(search: &str, hash: &str) {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let path = window.location().pathname().unwrap_or_default();
+    if let Ok(history) = window.history() {
+        let url = format!("{path}{search}{hash}");
+        let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
+    }
+}
+
+/// Puts `hash` in the URL, copies the page's link to the clipboard and returns it.
+pub fn share_url(hash: &str) -> String {
+    let (search, _) = location_search_and_hash();
+    replace_url(&without_link_params(&search, '?'), &format!("#{hash}"));
+    let Some(window) = web_sys::window() else {
+        return format!("#{hash}");
+    };
+    let link = window.location().href().unwrap_or_default();
+    copy_to_clipboard(&window, &link);
+    link
+}
+
+/// Copies `text` if the page may (secure contexts only); a refusal is ignored, not thrown.
+#[cfg(target_arch = "wasm32")]
+fn copy_to_clipboard(window: &web_sys::Window, text: &str) {
+    use wasm_bindgen::{closure::Closure, JsValue};
+    let navigator = window.navigator();
+    let has_clipboard = js_sys::Reflect::get(&navigator, &"clipboard".into())
+        .map(|c| !c.is_undefined() && !c.is_null())
+        .unwrap_or(false);
+    if !has_clipboard {
+        return;
+    }
+    let ignore = Closure::wrap(Box::new(|_: JsValue| {}) as Box<dyn FnMut(JsValue)>);
+    let _ = navigator.clipboard().write_text(text).catch(&ignore);
+    ignore.forget();
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn copy_to_clipboard(_: &web_sys::Window, _: &str) {}
+
+/// `encodeURIComponent(text)` (the text as is natively, where there is no JS).
+pub fn encode_uri_component(text: &str) -> String {
+    #[cfg(target_arch = "wasm32")]
+    {
+        js_sys::encode_uri_component(text).into()
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        text.to_string()
+    }
+}
+
+/// A postMessage request `{type: "dsplay:run", id, command}` from an accepted origin:
+/// `(id as JSON, command)`; `None` for anything else.
+#[cfg(target_arch = "wasm32")]
+pub fn parse_run_message(
+    e: &web_sys::Event,
+    accepts_origin: impl Fn(&str) -> bool,
+) -> Option<(String, String)> {
+    use wasm_bindgen::JsCast;
+    let event = e.dyn_ref::<web_sys::MessageEvent>()?;
+    if !accepts_origin(&event.origin()) {
+        return None;
+    }
+    let data = event.data();
+    if !data.is_object() {
+        return None;
+    }
+    let get = |k: &str| js_sys::Reflect::get(&data, &k.into()).ok();
+    if get("type")?.as_string()? != "dsplay:run" {
+        return None;
+    }
+    let command = get("command")?.as_string()?;
+    let id = js_sys::JSON::stringify(&get("id").unwrap_or(wasm_bindgen::JsValue::NULL))
+        .ok()
+        .and_then(|s| s.as_string())
+        .unwrap_or_else(|| "null".into());
+    Some((id, command))
+}
+
+/// Natively there are no messages.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn parse_run_message(_: &web_sys::Event, _: impl Fn(&str) -> bool) -> Option<(String, String)> {
+    None
+}
+
+/// Posts `{type: "dsplay:output", id, output, success}` to the parent window (to this window when
+/// not framed), for `target_origin` only.
+#[cfg(target_arch = "wasm32")]
+pub fn post_reply(reply: &crate::state::Reply, target_origin: &str) {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let message = js_sys::Object::new();
+    let set = |k: &str, v: wasm_bindgen::JsValue| {
+        let _ = js_sys::Reflect::set(&message, &k.into(), &v);
+    };
+    set("type", "dsplay:output".into());
+    set(
+        "id",
+        js_sys::JSON::parse(&reply.id).unwrap_or(wasm_bindgen::JsValue::NULL),
+    );
+    set("output", reply.output.as_str().into());
+    set("success", reply.success.into());
+    let target = window.parent().ok().flatten().unwrap_or(window);
+    let _ = target.post_message(&message, target_origin);
+}
+
+/// Natively there is no window to post to.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn post_reply(_: &crate::state::Reply, _: &str) {}
+
+/// Wall-clock milliseconds (`performance.now()`), or 0 where there is none.
+pub fn wall_ms() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map(|p| p.now())
+        .unwrap_or(0.0)
+}

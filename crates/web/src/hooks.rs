@@ -1,0 +1,7 @@
+//! The app's custom hooks, one per file: each wires one browser event source (timer, keyboard,
+//! `postMessage`, storage) to the reducer.
+
+pub mod autosave;
+pub mod clock;
+pub mod message_api;
+pub mod shortcuts;

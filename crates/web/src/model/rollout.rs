@@ -1,0 +1,184 @@
+//! The Rollout panel's view: DaemonSets being updated or stuck, with `sim rollout`'s diagnosis and
+//! their daemon pods by node.
+
+use super::daemon_set_names;
+use dsplay_sim::explain::RolloutDiagnosis;
+use dsplay_sim::Cluster;
+
+/// A DaemonSet being rolled out (or stuck), as the Rollout panel shows it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RolloutView {
+    /// `namespace/name`.
+    pub daemon_set: String,
+    /// `sim rollout`'s diagnosis: budget, nodes, problems and fixes.
+    pub diagnosis: RolloutDiagnosis,
+    /// Its daemon pods by node, with old/new revision and the minReadySeconds countdown.
+    pub pods: Vec<RolloutPod>,
+}
+
+/// Every DaemonSet being updated or stuck, by namespace and name, with its diagnosis and pods.
+pub fn rollout_views(cluster: &Cluster) -> Vec<RolloutView> {
+    daemon_set_names(cluster.store())
+        .iter()
+        .filter(|(ns, name)| !rollout_settled(cluster, ns, name))
+        .filter_map(|(ns, name)| {
+            let d = dsplay_sim::explain::diagnose_rollout(cluster, ns, name).ok()?;
+            let pods = rollout_pods(cluster, ns, name);
+            // An update in progress (pods of an older revision left), pods still counting
+            // minReadySeconds down, or anything stuck; not the first creation of pods without
+            // minReadySeconds.
+            let busy = d.updated < d.desired
+                || !d.problems.is_empty()
+                || pods.iter().any(|p| p.available_in.is_some());
+            busy.then(|| RolloutView {
+                daemon_set: format!("{ns}/{name}"),
+                diagnosis: d,
+                pods,
+            })
+        })
+        .collect()
+}
+
+/// A DaemonSet whose status says its rollout is complete and healthy (every desired node has an
+/// updated, available pod, nothing misscheduled, the spec observed) and without minReadySeconds
+/// countdowns: the Rollout panel has nothing to show, so the per-node diagnosis is skipped (it is
+/// the costliest part of a refresh with many nodes).
+fn rollout_settled(cluster: &Cluster, namespace: &str, name: &str) -> bool {
+    let Some(ds) = cluster.store().daemon_set(namespace, name) else {
+        return true;
+    };
+    let min_ready = ds
+        .spec
+        .as_ref()
+        .and_then(|s| s.min_ready_seconds)
+        .unwrap_or(0);
+    let Some(status) = ds.status.as_ref() else {
+        return false;
+    };
+    let desired = status.desired_number_scheduled;
+    min_ready == 0
+        && status.observed_generation == ds.metadata.generation
+        && status.current_number_scheduled == desired
+        && status.number_ready == desired
+        && status.number_available.unwrap_or(0) == desired
+        && status.updated_number_scheduled.unwrap_or(0) == desired
+        && status.number_misscheduled == 0
+}
+
+/// One daemon pod of a DaemonSet being rolled out, as the Rollout panel lists it on its node.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RolloutPod {
+    /// `metadata.name`.
+    pub name: String,
+    /// The node it is meant for.
+    pub node: String,
+    /// `labels["controller-revision-hash"]` (empty if none).
+    pub revision: String,
+    /// Its hash is the DaemonSet's current revision (the template it should run).
+    pub new: bool,
+    /// The Ready condition is True.
+    pub ready: bool,
+    /// `metadata.deletionTimestamp` is set.
+    pub terminating: bool,
+    /// Ready but not yet available: whole seconds left of minReadySeconds (as `sim rollout`
+    /// counts them).
+    pub available_in: Option<i64>,
+}
+
+/// The daemon pods of DaemonSet `namespace/name`, by node then name, with what the Rollout panel
+/// shows per node: old or new revision and the minReadySeconds countdown. Empty if there is no
+/// such DaemonSet.
+pub fn rollout_pods(cluster: &Cluster, namespace: &str, name: &str) -> Vec<RolloutPod> {
+    use dsplay_sim::controller::daemonset::{
+        history::current_hash, util, util::REVISION_HASH_LABEL,
+    };
+    let Some(ds) = cluster.store().daemon_set(namespace, name) else {
+        return Vec::new();
+    };
+    let hash = current_hash(cluster, ds).unwrap_or_default();
+    let min_ready = ds
+        .spec
+        .as_ref()
+        .and_then(|s| s.min_ready_seconds)
+        .unwrap_or(0);
+    let now = cluster.now_ms();
+    let uid = ds.metadata.uid.clone().unwrap_or_default();
+    let mut pods: Vec<RolloutPod> = cluster
+        .store()
+        .pods_owned_by(&uid)
+        .map(|pod| {
+            let revision = pod
+                .metadata
+                .labels
+                .as_ref()
+                .and_then(|l| l.get(REVISION_HASH_LABEL).cloned())
+                .unwrap_or_default();
+            let ready_since = util::ready_since_ms(pod);
+            RolloutPod {
+                name: pod.metadata.name.clone().unwrap_or_default(),
+                node: util::target_node_name(pod).unwrap_or_default(),
+                new: !hash.is_empty() && revision == hash,
+                revision,
+                ready: ready_since.is_some(),
+                terminating: pod.metadata.deletion_timestamp.is_some(),
+                available_in: ready_since
+                    .filter(|_| !util::is_pod_available(pod, min_ready, now))
+                    .map(|since| available_in_secs(since, min_ready, now)),
+            }
+        })
+        .collect();
+    pods.sort_by(|a, b| (&a.node, &a.name).cmp(&(&b.node, &b.name)));
+    pods
+}
+
+/// Whole seconds until a pod Ready since `ready_since_ms` becomes available (Ready for more than
+/// `min_ready_seconds`), counted like `sim rollout`'s "available in Ns".
+pub fn available_in_secs(ready_since_ms: i64, min_ready_seconds: i32, now_ms: i64) -> i64 {
+    ((ready_since_ms + i64::from(min_ready_seconds) * 1000 - now_ms) / 1000 + 1).max(1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_countdown_reaches_one_second_not_zero() {
+        assert_eq!(available_in_secs(0, 10, 3_000), 8);
+        assert_eq!(available_in_secs(0, 10, 9_999), 1);
+        assert_eq!(available_in_secs(0, 10, 10_000), 1);
+    }
+
+    #[test]
+    fn rollout_pods_show_old_and_new_revisions_and_the_min_ready_countdown() {
+        let mut session = dsplay_kubectl::Session::new(dsplay_kubectl::SessionOptions {
+            seed: 1,
+            empty: false,
+        });
+        let manifest =
+            crate::demo::DEMO_DAEMON_SET.replacen("spec:\n", "spec:\n  minReadySeconds: 10\n", 1);
+        assert_ne!(manifest, crate::demo::DEMO_DAEMON_SET);
+        session.execute(&crate::demo::apply_command(&manifest));
+        session.execute("sim settle");
+        session.execute("kubectl set image ds/demo demo=busybox:new");
+        let mut seen = Vec::new();
+        for _ in 0..40 {
+            session.execute("sim advance 1s");
+            let pods = rollout_pods(session.cluster(), "default", "demo");
+            if let Some(p) = pods.iter().find(|p| p.new && p.available_in.is_some()) {
+                seen.push(p.available_in.unwrap_or_default());
+            }
+            if pods.iter().any(|p| !p.new) && pods.iter().any(|p| p.new) {
+                assert!(pods.windows(2).all(|w| w[0].node <= w[1].node));
+            }
+        }
+        assert!(seen.contains(&10) || seen.contains(&9), "{seen:?}");
+        assert!(seen.contains(&1), "{seen:?}");
+        let done = rollout_pods(session.cluster(), "default", "demo");
+        assert_eq!(done.len(), 2);
+        assert!(
+            done.iter().all(|p| p.new && p.available_in.is_none()),
+            "{done:?}"
+        );
+        assert!(rollout_pods(session.cluster(), "default", "nope").is_empty());
+    }
+}

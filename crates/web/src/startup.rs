@@ -1,0 +1,67 @@
+//! The session the page opens with. A link (`#s=` share state or `?script=`) opens in a fresh
+//! session: it never runs on top of the user's autosave, which is set aside (under
+//! [`PREVIOUS_KEY`]) for a "restore your previous session" offer, and the link's parameters are
+//! removed from the URL once used. Without a link: the autosave, else the default cluster.
+
+use crate::browser::{
+    drop_link_params, location_search_and_hash, storage_get, storage_remove, storage_set,
+};
+use crate::persist::{PageParams, Saved, PREVIOUS_KEY, STORAGE_KEY};
+use crate::state::State;
+use std::rc::Rc;
+
+/// The page's parameters (`?embed`, `#s=…`, …).
+pub fn page_params() -> PageParams {
+    let (search, hash) = location_search_and_hash();
+    PageParams::parse(&search, &hash)
+}
+
+/// The first state (see the module doc); embed mode never reads or sets aside the autosave.
+pub fn initial_state(params: &PageParams) -> State {
+    let script = params.script.as_deref().filter(|s| !s.trim().is_empty());
+    let from_link = params.shared.is_some() || script.is_some();
+    let mut notice = None;
+    let mut previous_saved = false;
+    if from_link && !params.embed {
+        drop_link_params();
+        if let Some(text) = storage_get(STORAGE_KEY) {
+            previous_saved = storage_set(PREVIOUS_KEY, &text).is_ok();
+        }
+    }
+    let mut state = match params.shared.as_deref() {
+        Some(hash) => match Saved::from_hash(hash) {
+            Ok(saved) => State::restore(&saved),
+            Err(e) => {
+                notice = Some(format!(
+                    "This share link could not be opened: {e}. Showing the default cluster."
+                ));
+                State::new()
+            }
+        },
+        None if params.embed || from_link => State::new(),
+        None => match storage_get(STORAGE_KEY) {
+            Some(text) => match Saved::from_json(&text) {
+                Ok(saved) => State::restore(&saved),
+                Err(e) => {
+                    storage_remove(STORAGE_KEY);
+                    notice = Some(format!(
+                        "The autosaved session could not be restored ({e}). Showing the default cluster."
+                    ));
+                    State::new()
+                }
+            },
+            None => State::new(),
+        },
+    };
+    if params.embed {
+        state.playing = params.autoplay;
+    } else if params.autoplay {
+        state.playing = true;
+    }
+    if let Some(script) = script {
+        state.run_for_reply(script);
+    }
+    state.notice = notice.map(Rc::from);
+    state.previous_session = previous_saved;
+    state
+}

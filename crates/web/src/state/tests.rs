@@ -1,0 +1,265 @@
+//! The reducer's tests: time, replay, rewind and the views it keeps.
+
+use super::*;
+
+#[test]
+fn pause_and_speed_change_state_but_not_time() {
+    let state = Rc::new(State::new());
+    let start = state.now;
+    let paused = state.reduce(Action::TogglePlay);
+    assert!(!paused.playing);
+    let ticked = paused.reduce(Action::Tick(100.0));
+    assert_eq!(ticked.now, start, "a paused clock does not move");
+    let fast = ticked.reduce(Action::SetSpeed(100.0));
+    assert_eq!(fast.speed, 16.0, "speed is clamped to 16x");
+}
+
+#[test]
+fn ticks_advance_virtual_time_at_the_chosen_speed() {
+    let state = Rc::new(State::new()).reduce(Action::SetSpeed(4.0));
+    let start = state.now;
+    let later = state.reduce(Action::Tick(100.0));
+    assert_eq!((later.now - start).num_milliseconds(), 400);
+}
+
+#[test]
+fn the_status_table_is_what_kubectl_get_ds_all_namespaces_prints() {
+    let state = State::new();
+    let mut session = state.session.borrow().clone();
+    let printed: String = session
+        .execute("kubectl get ds -A")
+        .iter()
+        .map(CommandOutput::text)
+        .collect();
+    assert_eq!(&*state.ds_table, printed);
+}
+
+#[test]
+fn replaying_the_log_restores_the_same_cluster() {
+    let mut state = Rc::new(State::new());
+    state = state.reduce(Action::Run("sim node add kind-worker3".into()));
+    for _ in 0..30 {
+        state = state.reduce(Action::Tick(100.0));
+    }
+    state = state.reduce(Action::Step);
+    state = state.reduce(Action::Run("kubectl cordon kind-worker".into()));
+    state = state.reduce(Action::Tick(250.0));
+    let ticks = state
+        .log
+        .iter()
+        .filter(|e| e.starts_with("sim advance"))
+        .count();
+    assert_eq!(
+        ticks, 2,
+        "consecutive clock advances are merged: {:?}",
+        state.log
+    );
+    let restored = State::restore(&state.saved());
+    assert_eq!(restored.now, state.now);
+    let pods = |s: &State| -> Vec<(String, String, String)> {
+        s.model
+            .nodes
+            .iter()
+            .flat_map(|n| {
+                n.pods
+                    .iter()
+                    .map(|p| (n.name.clone(), p.name.clone(), p.phase.clone()))
+            })
+            .collect()
+    };
+    assert_eq!(pods(&restored), pods(&state));
+    assert_eq!(restored.ds_table, state.ds_table);
+}
+
+#[test]
+fn explain_and_rollout_views_follow_the_cluster() {
+    let state = Rc::new(State::new()).reduce(Action::SelectNode(Some("kind-control-plane".into())));
+    let demo = state
+        .explanations
+        .iter()
+        .find(|e| e.daemon_set == "default/demo")
+        .expect("the demo DaemonSet is explained");
+    let e = demo.result.as_ref().expect("explained");
+    assert!(!e.placement.should_run);
+    assert!(
+        e.reasons
+            .iter()
+            .any(|r| r
+                .contains("taint node-role.kubernetes.io/control-plane:NoSchedule not tolerated")),
+        "{:?}",
+        e.reasons
+    );
+    assert!(
+        state.rollouts.is_empty(),
+        "creating the first pods is not a rollout"
+    );
+    let mut state = state
+        .reduce(Action::Run("sim image busybox:new --ready never".into()))
+        .reduce(Action::Run(
+            "kubectl set image ds/demo demo=busybox:new".into(),
+        ));
+    for _ in 0..10 {
+        state = state.reduce(Action::Step);
+    }
+    let view = state
+        .rollouts
+        .iter()
+        .find(|r| r.daemon_set == "default/demo")
+        .expect("the stuck rollout is listed");
+    let d = &view.diagnosis;
+    // Both old pods were unavailable, so both were replaced by new pods that never become Ready.
+    assert!(
+        view.pods.len() == 2 && view.pods.iter().all(|p| p.new && !p.ready),
+        "{:?}",
+        view.pods
+    );
+    assert!(
+        d.problems
+            .iter()
+            .any(|(p, _)| p.contains("new pods not ready")),
+        "{:?}",
+        d.problems
+    );
+}
+
+#[test]
+fn the_editor_gets_back_the_last_applied_manifest() {
+    let state = Rc::new(State::new());
+    assert_eq!(state.last_applied_yaml().as_deref(), Some(DEMO_DAEMON_SET));
+    let edited = DEMO_DAEMON_SET.replace("image: busybox", "image: busybox:1.36");
+    let state = state.reduce(Action::Apply(edited.clone()));
+    let restored = State::restore(&state.saved());
+    assert_eq!(restored.last_applied_yaml(), Some(edited));
+}
+
+/// Every pod's (node, name, revision hash), the cluster as the chips show it.
+fn chips(s: &State) -> Vec<(String, String, String)> {
+    s.model
+        .nodes
+        .iter()
+        .flat_map(|n| {
+            n.pods
+                .iter()
+                .map(|p| (n.name.clone(), p.name.clone(), p.revision.clone()))
+        })
+        .collect()
+}
+
+/// The demo settled, then `kubectl set image` and its rollout; returns the state and the
+/// instant of the set image.
+fn rolled_out() -> (Rc<State>, i64) {
+    let mut state = Rc::new(State::new());
+    for _ in 0..40 {
+        state = state.reduce(Action::Tick(250.0));
+    }
+    let set_at = state.elapsed_ms();
+    state = state.reduce(Action::Run(
+        "kubectl set image ds/demo demo=busybox:new".into(),
+    ));
+    for _ in 0..80 {
+        state = state.reduce(Action::Tick(250.0));
+    }
+    (state, set_at)
+}
+
+#[test]
+fn rewinding_shows_the_cluster_as_it_was_and_back_to_now_is_exact() {
+    let (now, set_at) = rolled_out();
+    let past = now.clone().reduce(Action::Rewind(set_at - 1));
+    assert!(past.viewing_past() && !past.playing);
+    assert_eq!(past.elapsed_ms(), set_at - 1);
+    assert!(!past.log.iter().any(|e| e.contains("set image")));
+    let demo = |s: &State| -> Vec<String> {
+        let mut revisions: Vec<String> = chips(s)
+            .into_iter()
+            .filter(|(_, name, _)| name.starts_with("demo-"))
+            .map(|(_, _, revision)| revision)
+            .collect();
+        revisions.dedup();
+        revisions
+    };
+    let (old, new) = (demo(&past), demo(&now));
+    assert_eq!((old.len(), new.len()), (1, 1), "{old:?} {new:?}");
+    assert_ne!(old, new, "the past runs the old revision");
+    // The past equals a fresh replay of the log cut there.
+    let replayed = State::restore(&Saved {
+        seed: past.seed,
+        log: past.log.to_vec(),
+        playing: false,
+    });
+    assert_eq!(chips(&replayed), chips(&past));
+    // Scrubbing again inside the past keeps the present; the save is still the whole log.
+    let past = past.reduce(Action::Rewind(set_at + 1500));
+    assert!(past.log.iter().any(|e| e.contains("set image")));
+    assert_eq!(past.saved().log, now.log.to_vec());
+    let back = past.reduce(Action::BackToNow);
+    assert!(!back.viewing_past());
+    assert_eq!(back.now, now.now);
+    assert_eq!(back.log, now.log);
+    assert_eq!(chips(&back), chips(&now));
+    assert_eq!(back.ds_table, now.ds_table);
+}
+
+#[test]
+fn continuing_or_running_a_command_in_the_past_forks_there() {
+    let (now, set_at) = rolled_out();
+    let forked = now
+        .clone()
+        .reduce(Action::Rewind(set_at - 1))
+        .reduce(Action::ContinueHere);
+    assert!(!forked.viewing_past() && forked.playing);
+    assert_eq!(forked.elapsed_ms(), set_at - 1);
+    assert!(!forked.log.iter().any(|e| e.contains("set image")));
+    assert!(!forked.saved().log.iter().any(|e| e.contains("set image")));
+    let old = chips(&forked);
+    let mut later = forked.reduce(Action::Tick(250.0));
+    for _ in 0..20 {
+        later = later.reduce(Action::Tick(250.0));
+    }
+    let revisions = |c: Vec<(String, String, String)>| -> Vec<String> {
+        c.into_iter().map(|(_, _, r)| r).collect()
+    };
+    assert_eq!(
+        revisions(chips(&later)),
+        revisions(old),
+        "no rollout after the fork"
+    );
+
+    let typed = now
+        .reduce(Action::Rewind(set_at - 1))
+        .reduce(Action::Run("kubectl get pods".into()));
+    assert!(!typed.viewing_past());
+    assert_eq!(
+        typed.log.last().map(String::as_str),
+        Some("kubectl get pods")
+    );
+    assert!(!typed.log.iter().any(|e| e.contains("set image")));
+    assert_eq!(
+        typed.marks.len(),
+        typed
+            .log
+            .iter()
+            .filter(|e| parse_advance_entry(e).is_none())
+            .count()
+    );
+}
+
+#[test]
+fn seeking_to_now_while_live_changes_nothing() {
+    let state = Rc::new(State::new());
+    let same = state
+        .clone()
+        .reduce(Action::Rewind(state.elapsed_ms() + 10));
+    assert!(Rc::ptr_eq(&state, &same));
+    let same = state.clone().reduce(Action::ContinueHere);
+    assert!(Rc::ptr_eq(&state, &same));
+}
+
+#[test]
+fn every_command_is_echoed_in_the_terminal() {
+    let state = Rc::new(State::new());
+    let before = state.terminal.len();
+    let after = state.reduce(Action::Run("kubectl get nodes".into()));
+    assert_eq!(after.terminal.len(), before + 1);
+    assert_eq!(after.terminal.last().unwrap().command, "kubectl get nodes");
+}
