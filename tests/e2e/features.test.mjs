@@ -262,7 +262,7 @@ test('Export gives a kind config with labels and taints and the history as a kub
   assert.match(text, /- role: control-plane/);
   assert.equal(text.match(/- role: worker/g).length, 3);
   assert.match(text, /kind: JoinConfiguration\n    nodeRegistration:\n      taints:\n      - key: gpu\n        value: "true"\n        effect: NoSchedule/);
-  assert.match(text, /\nkubectl apply -f - <<EOF\napiVersion: apps\/v1\nkind: DaemonSet/);
+  assert.match(text, /\nkubectl apply -f - <<'EOF'\napiVersion: apps\/v1\nkind: DaemonSet/);
   assert.match(text, /\n# sim node add gpu1 /);
   assert.match(text, /\nkubectl cordon kind-worker\n/);
   assert.match(await dialog.getByRole('link', { name: 'Download' }).getAttribute('href'), /^data:text\/plain/);

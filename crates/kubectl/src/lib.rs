@@ -11,4 +11,5 @@ pub mod session;
 pub mod tokenizer;
 
 pub use command_output::{Chunk, CommandOutput, Stream};
+pub use commands::parse_duration;
 pub use session::{Session, SessionOptions};

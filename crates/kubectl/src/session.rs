@@ -86,6 +86,11 @@ impl Session {
         outputs
     }
 
+    /// A `get -w` watch is waiting for the next `sim` command (which will print its rows).
+    pub fn is_watching(&self) -> bool {
+        self.watch.is_some()
+    }
+
     /// Lets `-f FILE` read files (the native CLI passes the file system; the browser has none).
     pub fn set_file_reader(&mut self, reader: FileReader) {
         self.read_file = Some(reader);

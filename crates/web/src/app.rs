@@ -7,6 +7,7 @@ use crate::components::editor::Editor;
 use crate::components::events::Events;
 use crate::components::explain_panel::ExplainPanel;
 use crate::components::export_dialog::ExportDialog;
+use crate::components::long_run_bar::LongRunBar;
 use crate::components::node_dialog::NodeDialog;
 use crate::components::rollout_panel::RolloutPanel;
 use crate::components::save_notices::SaveNotices;
@@ -17,7 +18,7 @@ use crate::components::time_controls::TimeControls;
 use crate::components::timeline::Timeline;
 use crate::demo::DEMO_DAEMON_SET;
 use crate::hooks::{
-    autosave::use_autosave, clock::use_clock, message_api::use_message_api,
+    autosave::use_autosave, clock::use_clock, long_run::use_long_run, message_api::use_message_api,
     shortcuts::use_shortcuts,
 };
 use crate::persist::{Saved, HASH_KEY, LONG_URL, PREVIOUS_KEY, STORAGE_KEY};
@@ -64,6 +65,7 @@ pub fn app() -> Html {
     );
     use_shortcuts(state.dispatcher(), on_key);
     let autosave = use_autosave(&state, params.embed);
+    use_long_run(&state);
     use_message_api(&state, &params);
 
     let dispatch = |f: fn(()) -> Action| {
@@ -195,6 +197,10 @@ pub fn app() -> Html {
                 </header>
             }
             {timeline}
+            if let Some(run) = state.long_run.clone() {
+                <LongRunBar {run} now_ms={state.now.timestamp_millis()}
+                    on_cancel={dispatch(|_| Action::CancelLongRun)} />
+            }
             if let Some(text) = state.notice.clone() {
                 <div class="notice" role="alert">
                     <span>{text.to_string()}</span>

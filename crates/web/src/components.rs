@@ -5,6 +5,7 @@ pub mod editor;
 pub mod events;
 pub mod explain_panel;
 pub mod export_dialog;
+pub mod long_run_bar;
 pub mod node_card;
 pub mod node_dialog;
 pub mod pod_chip;

@@ -3,5 +3,6 @@
 
 pub mod autosave;
 pub mod clock;
+pub mod long_run;
 pub mod message_api;
 pub mod shortcuts;

@@ -12,6 +12,7 @@ pub mod demo;
 pub mod diagnostics;
 pub mod export;
 pub mod hooks;
+pub mod long_run;
 pub mod model;
 pub mod persist;
 pub mod shell;

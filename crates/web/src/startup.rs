@@ -59,7 +59,7 @@ pub fn initial_state(params: &PageParams) -> State {
         state.playing = true;
     }
     if let Some(script) = script {
-        state.run_for_reply(script);
+        state.run_script(script);
     }
     state.notice = notice.map(Rc::from);
     state.previous_session = previous_saved;

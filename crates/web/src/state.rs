@@ -3,6 +3,7 @@
 
 use crate::demo::{apply_command, DEMO_DAEMON_SET};
 use crate::export::{push_step, ReplayStep};
+use crate::long_run::SLICE_BUDGET_MS;
 use crate::model::rollout::{rollout_views, RolloutView};
 use crate::model::{
     get_ds_all_namespaces, node_explanations, warning_marks, ClusterModel, DsExplanation,
@@ -10,7 +11,9 @@ use crate::model::{
 use crate::persist::{advance_entry, parse_advance_entry, Saved};
 use crate::timeline::{cut_log, Mark};
 use chrono::{DateTime, Utc};
-use dsplay_kubectl::{CommandOutput, Session, SessionOptions};
+use dsplay_kubectl::tokenizer::split_script;
+use dsplay_kubectl::{Chunk, CommandOutput, Session, SessionOptions, Stream};
+pub use running::LongRun;
 use std::cell::RefCell;
 use std::rc::Rc;
 use std::time::Duration;
@@ -59,6 +62,10 @@ pub enum Action {
     LoadSaved(Saved),
     /// Hide the offer to restore the previous session.
     DismissPrevious,
+    /// Run the next slice of the long command.
+    LongRunSlice,
+    /// Stop the long command where it got to.
+    CancelLongRun,
     /// Leave the past: the latest state, exactly as it was.
     BackToNow,
     /// Fork at the instant shown: later log entries are dropped and the clock plays.
@@ -75,6 +82,17 @@ pub struct Reply {
     /// Everything the command printed.
     pub output: String,
     /// Every command succeeded.
+    pub success: bool,
+}
+
+/// A postMessage request waiting for its line to finish.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PendingReply {
+    /// The request id, JSON-encoded.
+    pub id: String,
+    /// The output so far.
+    pub output: String,
+    /// Every command so far succeeded.
     pub success: bool,
 }
 
@@ -123,6 +141,8 @@ pub struct State {
     pub previous_session: bool,
     /// A message for the user (corrupted storage or link, ...).
     pub notice: Option<Rc<str>>,
+    /// A long `sim advance`/`sim settle` running in slices.
+    pub long_run: Option<Rc<LongRun>>,
     /// The answer to the last postMessage command.
     pub reply: Option<Rc<Reply>>,
     /// The node whose Explain panel is open.
@@ -192,6 +212,7 @@ impl State {
             present: None,
             previous_session: false,
             notice: None,
+            long_run: None,
             reply: None,
             selected: None,
             explanations: Rc::default(),
@@ -236,16 +257,19 @@ impl State {
         self.present.as_deref().unwrap_or(self)
     }
 
-    /// The one-line commands of the log, oldest first, without repeats in a row: the terminal's
-    /// ↑/↓ history after a reload.
+    /// The one-line commands of the log (a script's lines one by one), oldest first, without
+    /// repeats in a row: the terminal's ↑/↓ history after a reload.
     pub fn command_history(&self) -> Vec<String> {
         let mut history: Vec<String> = Vec::new();
-        for entry in self.latest().log.iter() {
-            if parse_advance_entry(entry).is_none()
-                && !entry.contains('\n')
-                && history.last() != Some(entry)
-            {
-                history.push(entry.clone());
+        let commands = self
+            .latest()
+            .log
+            .iter()
+            .filter(|entry| parse_advance_entry(entry).is_none())
+            .flat_map(|entry| split_script(entry).into_iter().flatten());
+        for command in commands {
+            if !command.echo.contains('\n') && history.last() != Some(&command.echo) {
+                history.push(command.echo);
             }
         }
         history
@@ -310,19 +334,6 @@ impl State {
         (self.session.borrow().cluster().now() - self.started).num_milliseconds()
     }
 
-    /// Runs `line` and returns the outputs' text and whether every command succeeded (the
-    /// postMessage API); the command is logged and echoed like a typed one.
-    pub fn run_for_reply(&mut self, line: &str) -> (String, bool) {
-        let before = self.terminal.len();
-        let success = self.run(line);
-        let text = self.terminal[before.min(self.terminal.len())..]
-            .iter()
-            .map(CommandOutput::text)
-            .collect();
-        self.refresh();
-        (text, success)
-    }
-
     /// Runs `line` through the interpreter and echoes it in the terminal.
     fn run(&mut self, line: &str) -> bool {
         Rc::make_mut(&mut self.log).push(line.to_string());
@@ -337,12 +348,33 @@ impl State {
         for output in outputs.iter().filter(|o| o.success) {
             push_step(replay, ReplayStep::Ran(output.command.clone()));
         }
+        self.push_terminal(outputs);
+        success
+    }
+
+    /// Shows outputs in the terminal (keeping the last [`MAX_TERMINAL`]).
+    fn push_terminal(&mut self, outputs: Vec<CommandOutput>) {
         let terminal = Rc::make_mut(&mut self.terminal);
         terminal.extend(outputs);
         if terminal.len() > MAX_TERMINAL {
             terminal.drain(..terminal.len() - MAX_TERMINAL);
         }
-        success
+    }
+
+    /// Echoes `line` with an error saying a long command must finish first (nothing is run or
+    /// logged).
+    fn busy(&mut self, line: &str) -> Rc<str> {
+        let running = self.long_run.as_ref().map_or("", |r| r.echo.as_str());
+        let text = format!("error: `{running}` is still running: wait for it or press Cancel\n");
+        self.push_terminal(vec![CommandOutput {
+            command: line.to_string(),
+            chunks: vec![Chunk {
+                stream: Stream::Stderr,
+                text: text.clone(),
+            }],
+            success: false,
+        }]);
+        Rc::from(text.trim_end())
     }
 
     fn apply(&mut self, yaml: &str) {
@@ -408,6 +440,45 @@ impl Reducible for State {
 
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
         let mut next = (*self).clone();
+        // One slice of a long command (and the first one of a line that starts it) may take this
+        // much wall-clock time.
+        let started = crate::browser::wall_ms();
+        let mut over_budget = || crate::browser::wall_ms() - started > SLICE_BUDGET_MS;
+        if self.long_run.is_some() {
+            match action {
+                Action::Run(line) => {
+                    next.busy(&line);
+                    next.generation += 1;
+                    return Rc::new(next);
+                }
+                Action::Apply(_) => {
+                    next.editor_error = Some(next.busy("kubectl apply -f -"));
+                    next.generation += 1;
+                    return Rc::new(next);
+                }
+                Action::Remote { id, command } => {
+                    let before = next.terminal.len();
+                    next.busy(&command);
+                    let output = next.terminal[before..]
+                        .iter()
+                        .map(CommandOutput::text)
+                        .collect();
+                    next.send_reply(Some(PendingReply {
+                        id,
+                        output,
+                        success: false,
+                    }));
+                    next.generation += 1;
+                    return Rc::new(next);
+                }
+                Action::Tick(_)
+                | Action::Step
+                | Action::Rewind(_)
+                | Action::BackToNow
+                | Action::ContinueHere => return self,
+                _ => {}
+            }
+        }
         // Changing the cluster while the timeline shows the past forks there: the later entries
         // are dropped with the kept present.
         if matches!(
@@ -421,7 +492,7 @@ impl Reducible for State {
                 if line.trim().is_empty() {
                     return self;
                 }
-                next.run(&line);
+                next.start_line(&line, None, &mut over_budget);
             }
             Action::Apply(yaml) => next.apply(&yaml),
             Action::Tick(ms) => {
@@ -466,14 +537,24 @@ impl Reducible for State {
             }
             Action::Notice(text) => next.notice = text.map(Rc::from),
             Action::Remote { id, command } => {
-                let (output, success) = next.run_for_reply(&command);
-                let seq = self.reply.as_ref().map_or(0, |r| r.seq) + 1;
-                next.reply = Some(Rc::new(Reply {
-                    seq,
+                let reply = PendingReply {
                     id,
-                    output,
-                    success,
-                }));
+                    output: String::new(),
+                    success: true,
+                };
+                next.start_line(&command, Some(reply), &mut over_budget);
+            }
+            Action::LongRunSlice => {
+                if next.long_run.is_none() {
+                    return self;
+                }
+                next.continue_long_run(&mut over_budget);
+            }
+            Action::CancelLongRun => {
+                if next.long_run.is_none() {
+                    return self;
+                }
+                next.finish_long_run(true, &mut over_budget);
             }
             Action::Rewind(at_ms) => match self.rewound(at_ms) {
                 Some(state) => next = state,
@@ -496,5 +577,6 @@ impl Reducible for State {
     }
 }
 
+mod running;
 #[cfg(test)]
 mod tests;

@@ -263,7 +263,7 @@ pub(crate) fn namespace(parsed: &Parsed) -> String {
 }
 
 /// Parses `30s`, `2m`, `500ms`, `1h30m`, or a bare number of seconds.
-pub(crate) fn parse_duration(text: &str) -> Option<std::time::Duration> {
+pub fn parse_duration(text: &str) -> Option<std::time::Duration> {
     let text = text.trim();
     if let Ok(secs) = text.parse::<f64>() {
         return (secs >= 0.0 && secs.is_finite())

@@ -263,3 +263,130 @@ fn every_command_is_echoed_in_the_terminal() {
     assert_eq!(after.terminal.len(), before + 1);
     assert_eq!(after.terminal.last().unwrap().command, "kubectl get nodes");
 }
+
+#[test]
+fn the_terminal_history_comes_back_from_the_log() {
+    let state = Rc::new(State::new())
+        .reduce(Action::Run("kubectl get nodes".into()))
+        .reduce(Action::Tick(100.0))
+        .reduce(Action::Run("kubectl get nodes".into()))
+        .reduce(Action::Run("sim node add a\nkubectl cordon a".into()));
+    let restored = State::restore(&state.saved());
+    assert_eq!(
+        restored.command_history(),
+        ["kubectl get nodes", "sim node add a", "kubectl cordon a"],
+        "one-line commands, a script's one by one, no here-documents, no repeats in a row"
+    );
+}
+
+/// The demo crash-looping on six nodes: a long advance has many timer instants.
+fn crash_looping() -> Rc<State> {
+    let mut state = Rc::new(State::new()).reduce(Action::TogglePlay);
+    for line in [
+        "sim image busybox:crash --crash",
+        "kubectl set image ds/demo demo=busybox:crash",
+        "sim node add n1\nsim node add n2\nsim node add n3\nsim node add n4",
+    ] {
+        state = state.reduce(Action::Run(line.into()));
+    }
+    assert!(state.long_run.is_none());
+    state
+}
+
+/// Nodes and pods as `kubectl get pods -o wide` prints them, and the clock.
+fn cluster_text(s: &State) -> String {
+    let mut session = s.session.borrow().clone();
+    session
+        .execute("sim now\nkubectl get pods -A -o wide")
+        .iter()
+        .map(CommandOutput::text)
+        .collect()
+}
+
+#[test]
+fn a_long_advance_runs_in_slices_then_the_rest_of_its_line() {
+    let mut state =
+        crash_looping().reduce(Action::Run("sim advance 12h\nsim node add late".into()));
+    let mut slices = 0;
+    while state.long_run.is_some() {
+        let run = state.long_run.clone().unwrap();
+        assert_eq!(run.echo, "sim advance 12h");
+        // Anything else typed meanwhile is refused out loud, not run and not logged.
+        if slices == 0 {
+            let log = state.log.len();
+            state = state.reduce(Action::Run("sim node add meanwhile".into()));
+            let last = state.terminal.last().unwrap();
+            assert!(
+                !last.success && last.text().contains("still running"),
+                "{last:?}"
+            );
+            assert_eq!(state.log.len(), log);
+            assert_eq!(
+                state.clone().reduce(Action::Step).generation,
+                state.generation
+            );
+        }
+        state = state.reduce(Action::LongRunSlice);
+        slices += 1;
+    }
+    assert!(slices > 1, "{slices} slices");
+    assert!(state.model.nodes.iter().any(|n| n.name == "late"));
+    assert!(!state.model.nodes.iter().any(|n| n.name == "meanwhile"));
+    assert_eq!(
+        &state.log[state.log.len() - 2..],
+        ["sim advance 12h", "sim node add late"]
+    );
+    // The same commands run at once give the same cluster; so does a reload.
+    let mut whole = State::restore(&crash_looping().saved());
+    whole.run_script("sim advance 12h");
+    while whole.long_run.is_some() {
+        whole.continue_long_run(&mut || false);
+    }
+    whole.run_script("sim node add late");
+    assert_eq!(cluster_text(&whole), cluster_text(&state));
+    assert_eq!(
+        cluster_text(&State::restore(&state.saved())),
+        cluster_text(&state)
+    );
+}
+
+#[test]
+fn cancelling_keeps_the_time_advanced_and_skips_the_rest() {
+    let state = crash_looping();
+    let started = state.now;
+    let running = state.reduce(Action::Run("sim advance 12h\nsim node add late".into()));
+    assert!(running.long_run.is_some());
+    let cancelled = running.reduce(Action::CancelLongRun);
+    assert!(cancelled.long_run.is_none());
+    let last = cancelled.terminal.last().unwrap();
+    assert!(!last.success);
+    assert!(last.text().contains("cancelled after"), "{}", last.text());
+    assert!(last.text().contains("rest of the script was not run"));
+    assert!(cancelled.now > started);
+    assert!(!cancelled.model.nodes.iter().any(|n| n.name == "late"));
+    assert!(parse_advance_entry(cancelled.log.last().unwrap()).is_some());
+    let restored = State::restore(&cancelled.saved());
+    assert_eq!(cluster_text(&restored), cluster_text(&cancelled));
+}
+
+#[test]
+fn a_remote_request_is_answered_when_its_long_command_is_done() {
+    let mut state = crash_looping().reduce(Action::Remote {
+        id: "7".into(),
+        command: "sim advance 12h\nkubectl get node n1 -o name".into(),
+    });
+    assert!(state.reply.is_none(), "no answer yet");
+    let busy = state.clone().reduce(Action::Remote {
+        id: "8".into(),
+        command: "kubectl get nodes".into(),
+    });
+    let reply = busy.reply.as_ref().expect("a busy answer");
+    assert!(reply.id == "8" && !reply.success, "{reply:?}");
+    while state.long_run.is_some() {
+        state = state.reduce(Action::LongRunSlice);
+    }
+    let reply = state.reply.as_ref().expect("answered");
+    assert_eq!(reply.id, "7");
+    assert!(reply.success);
+    assert_eq!(reply.output, "node/n1\n");
+}

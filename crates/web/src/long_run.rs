@@ -1,0 +1,176 @@
+//! Long `sim advance` / `sim settle` commands in the browser: run in slices of at most
+//! [`SLICE_BUDGET_MS`] of wall-clock time (or [`MAX_STEPS_PER_SLICE`] timer instants), yielding to
+//! the event loop between slices, so the page keeps answering and can show progress and cancel.
+//!
+//! A slice steps the cluster one timer instant at a time (`Cluster::advance_until`, the way
+//! kubectl's waiting commands spend time), so a run cut into slices ends exactly where the same
+//! command run at once would. Plain Rust: the caller passes the wall clock in.
+
+use dsplay_kubectl::tokenizer::ScriptCommand;
+use dsplay_sim::Cluster;
+
+/// Wall-clock milliseconds one slice may take before it yields.
+pub const SLICE_BUDGET_MS: f64 = 50.0;
+
+/// Timer instants one slice may run, whatever the wall clock says (natively there is none).
+pub const MAX_STEPS_PER_SLICE: usize = 500;
+
+/// The longest span sliced; a longer one goes to the interpreter as it is, which refuses it.
+pub const MAX_SLICED: std::time::Duration = std::time::Duration::from_secs(24 * 3600);
+
+/// Where a long command stops.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Goal {
+    /// `sim advance`: the clock reaches this instant (virtual ms since the epoch).
+    Advance {
+        /// The instant.
+        until_ms: i64,
+    },
+    /// `sim settle`: no timer is pending up to this instant.
+    Settle {
+        /// The `--max` limit as an instant.
+        limit_ms: i64,
+    },
+}
+
+/// The goal of `command` if it is a `sim advance D` / `sim settle [--max D]` that may be sliced;
+/// `None` for anything else, including invalid or over-the-limit durations (those go through the
+/// interpreter, which reports them).
+pub fn goal_of(command: &ScriptCommand, now_ms: i64) -> Option<Goal> {
+    let words: Vec<&str> = command.args.iter().map(String::as_str).collect();
+    let within_limit = |text: &str| {
+        dsplay_kubectl::parse_duration(text)
+            .filter(|d| *d <= MAX_SLICED)
+            .map(|d| now_ms.saturating_add(d.as_millis() as i64))
+    };
+    match words.as_slice() {
+        ["sim", "advance", d] => within_limit(d).map(|until_ms| Goal::Advance { until_ms }),
+        ["sim", "settle"] => Some(Goal::Settle {
+            limit_ms: now_ms
+                .saturating_add(dsplay_sim::cluster::DEFAULT_SETTLE_MAX.as_millis() as i64),
+        }),
+        ["sim", "settle", "--max", d] => within_limit(d).map(|limit_ms| Goal::Settle { limit_ms }),
+        ["sim", "settle", flag] => {
+            within_limit(flag.strip_prefix("--max=")?).map(|limit_ms| Goal::Settle { limit_ms })
+        }
+        _ => None,
+    }
+}
+
+/// Runs one slice towards `goal`; `over_budget` is asked after every timer instant. Returns
+/// whether the goal is reached.
+pub fn run_slice(cluster: &mut Cluster, goal: Goal, mut over_budget: impl FnMut() -> bool) -> bool {
+    let mut steps = 0;
+    let mut stop = move || {
+        steps += 1;
+        steps > MAX_STEPS_PER_SLICE || over_budget()
+    };
+    match goal {
+        Goal::Advance { until_ms } => !cluster.advance_until(until_ms, |_| stop()),
+        Goal::Settle { limit_ms } => {
+            while cluster
+                .next_timer()
+                .is_some_and(|t| t.timestamp_millis() <= limit_ms)
+            {
+                if stop() {
+                    return false;
+                }
+                cluster.step();
+            }
+            true
+        }
+    }
+}
+
+/// How far a run from `started_ms` towards `goal` has got at `now_ms`, from 0 to 1 (a settle is
+/// measured against its limit, which it usually does not need).
+pub fn progress(goal: Goal, started_ms: i64, now_ms: i64) -> f64 {
+    let end = match goal {
+        Goal::Advance { until_ms } => until_ms,
+        Goal::Settle { limit_ms } => limit_ms,
+    };
+    if end <= started_ms {
+        return 1.0;
+    }
+    ((now_ms - started_ms) as f64 / (end - started_ms) as f64).clamp(0.0, 1.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use dsplay_kubectl::tokenizer::split_script;
+    use dsplay_kubectl::{Session, SessionOptions};
+
+    fn command(line: &str) -> ScriptCommand {
+        split_script(line).remove(0).expect("one command")
+    }
+
+    #[test]
+    fn only_valid_advances_and_settles_are_sliced() {
+        let goal = |line: &str| goal_of(&command(line), 1_000);
+        assert_eq!(
+            goal("sim advance 2s"),
+            Some(Goal::Advance { until_ms: 3_000 })
+        );
+        assert_eq!(
+            goal("sim settle --max=5s"),
+            Some(Goal::Settle { limit_ms: 6_000 })
+        );
+        assert_eq!(
+            goal("sim settle --max 5s"),
+            Some(Goal::Settle { limit_ms: 6_000 })
+        );
+        assert!(matches!(goal("sim settle"), Some(Goal::Settle { .. })));
+        for other in [
+            "sim advance",
+            "sim advance nope",
+            "sim advance 1000h",
+            "sim advance 1s 2s",
+            "sim settle --max",
+            "kubectl get nodes",
+        ] {
+            assert_eq!(goal(other), None, "{other}");
+        }
+    }
+
+    /// A crash-looping DaemonSet on the default cluster.
+    fn crash_looping() -> Session {
+        let mut session = Session::new(SessionOptions::default());
+        session.execute("sim image busybox:crash --crash");
+        session.execute(&crate::demo::apply_command(
+            &crate::demo::DEMO_DAEMON_SET.replace("image: busybox", "image: busybox:crash"),
+        ));
+        session
+    }
+
+    #[test]
+    fn a_sliced_run_ends_where_the_command_does() {
+        for line in ["sim advance 3h", "sim settle --max=2h"] {
+            let mut whole = crash_looping();
+            whole.execute(line);
+            let mut sliced = crash_looping();
+            let now = sliced.cluster().now_ms();
+            let goal = goal_of(&command(line), now).expect("sliceable");
+            let mut slices = 0;
+            // Three timer instants per slice: many slices.
+            let mut calls = 0;
+            while !run_slice(sliced.cluster_mut(), goal, || {
+                calls += 1;
+                calls % 3 == 0
+            }) {
+                slices += 1;
+                let p = progress(goal, now, sliced.cluster().now_ms());
+                assert!((0.0..=1.0).contains(&p));
+            }
+            assert!(slices > 10, "{line}: {slices} slices");
+            assert_eq!(sliced.cluster().now(), whole.cluster().now(), "{line}");
+            let pods = |s: &mut Session| -> String {
+                s.execute("kubectl get pods -A -o wide")
+                    .iter()
+                    .map(dsplay_kubectl::CommandOutput::text)
+                    .collect()
+            };
+            assert_eq!(pods(&mut sliced), pods(&mut whole), "{line}");
+        }
+    }
+}

@@ -1,0 +1,199 @@
+//! The reducer's side of long commands ([`crate::long_run`]): a typed line, a page's `script=` or
+//! a postMessage request is run command by command; a `sim advance`/`sim settle` among them starts
+//! a [`LongRun`] that later [`Action::LongRunSlice`](super::Action::LongRunSlice)s continue, and
+//! the rest of the line waits for it.
+
+use super::{PendingReply, Reply, State};
+use crate::export::{push_step, ReplayStep};
+use crate::long_run::{goal_of, run_slice, Goal};
+use crate::persist::advance_entry;
+use crate::timeline::Mark;
+use dsplay_kubectl::tokenizer::{split_script, ScriptCommand, TokenizeError};
+use dsplay_kubectl::{Chunk, CommandOutput, Stream};
+use std::rc::Rc;
+
+/// A long command running in slices.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LongRun {
+    /// The command as the terminal echoes it.
+    pub echo: String,
+    /// Where it stops.
+    pub goal: Goal,
+    /// The cluster's clock when it started (virtual ms since the epoch).
+    pub started_ms: i64,
+    /// Where it started on the timeline (virtual ms since the session started).
+    started_at: i64,
+    /// The commands of the same line after it (as echoed), run when it is done.
+    rest: Vec<String>,
+    /// The postMessage request waiting for the whole line.
+    reply: Option<PendingReply>,
+}
+
+impl State {
+    /// Runs `line` (one or more commands) like a typed one; a long `sim advance`/`sim settle`
+    /// in it continues in slices, and so does the rest of the line after it.
+    pub fn run_script(&mut self, line: &str) {
+        self.start_line(line, None, &mut || false);
+        self.refresh();
+    }
+
+    /// Starts `line`; `reply` collects the output for a postMessage request.
+    pub(super) fn start_line(
+        &mut self,
+        line: &str,
+        mut reply: Option<PendingReply>,
+        over_budget: &mut dyn FnMut() -> bool,
+    ) {
+        let now = self.session.borrow().cluster().now_ms();
+        let commands = split_script(line);
+        let long = if self.session.borrow().is_watching() {
+            // A watch prints while the next `sim` command moves the clock: run it as it is.
+            None
+        } else {
+            commands
+                .iter()
+                .position(|c| c.as_ref().is_ok_and(|c| goal_of(c, now).is_some()))
+        };
+        let Some(at) = long else {
+            let before = self.terminal.len();
+            let success = self.run(line);
+            self.collect_reply(&mut reply, before, success);
+            self.send_reply(reply);
+            return;
+        };
+        let echo = |c: &Result<ScriptCommand, TokenizeError>| match c {
+            Ok(c) => c.echo.clone(),
+            Err(e) => e.echo.clone(),
+        };
+        for command in &commands[..at] {
+            let before = self.terminal.len();
+            let success = self.run(&echo(command));
+            self.collect_reply(&mut reply, before, success);
+        }
+        let Ok(command) = &commands[at] else {
+            unreachable!("the long command was parsed")
+        };
+        let goal = goal_of(command, self.session.borrow().cluster().now_ms())
+            .expect("the clock did not move the goal away");
+        self.last_is_tick = false;
+        self.long_run = Some(Rc::new(LongRun {
+            echo: command.echo.clone(),
+            goal,
+            started_ms: self.session.borrow().cluster().now_ms(),
+            started_at: self.clock_ms(),
+            rest: commands[at + 1..].iter().map(echo).collect(),
+            reply,
+        }));
+        self.continue_long_run(over_budget);
+    }
+
+    /// Runs one more slice of the long command; finishes it when its goal is reached.
+    pub(super) fn continue_long_run(&mut self, over_budget: &mut dyn FnMut() -> bool) {
+        let Some(run) = self.long_run.clone() else {
+            return;
+        };
+        let done = run_slice(
+            self.session.borrow_mut().cluster_mut(),
+            run.goal,
+            &mut *over_budget,
+        );
+        if done {
+            self.finish_long_run(false, over_budget);
+        }
+    }
+
+    /// Ends the long command: done (logged as typed, then the rest of its line runs) or
+    /// cancelled (the time it advanced is logged as a clock advance; the rest is not run).
+    pub(super) fn finish_long_run(
+        &mut self,
+        cancelled: bool,
+        over_budget: &mut dyn FnMut() -> bool,
+    ) {
+        let Some(run) = self.long_run.take() else {
+            return;
+        };
+        let run = Rc::unwrap_or_clone(run);
+        let advanced = self.session.borrow().cluster().now_ms() - run.started_ms;
+        let end = self.clock_ms();
+        let output = if cancelled {
+            if advanced > 0 {
+                Rc::make_mut(&mut self.log).push(advance_entry(advanced as u64));
+                Rc::make_mut(&mut self.ends).push(end);
+                push_step(
+                    Rc::make_mut(&mut self.replay),
+                    ReplayStep::Waited(advanced as u64),
+                );
+            }
+            let mut text = format!(
+                "cancelled after {} of virtual time; the clock stays there\n",
+                dsplay_kubectl::printers::age::human_duration(chrono::Duration::milliseconds(
+                    advanced
+                ))
+            );
+            if !run.rest.is_empty() {
+                text.push_str("the rest of the script was not run\n");
+            }
+            CommandOutput {
+                command: run.echo,
+                chunks: vec![Chunk {
+                    stream: Stream::Stderr,
+                    text,
+                }],
+                success: false,
+            }
+        } else {
+            Rc::make_mut(&mut self.log).push(run.echo.clone());
+            Rc::make_mut(&mut self.marks).push(Mark::new(run.started_at, &run.echo));
+            Rc::make_mut(&mut self.ends).push(end);
+            push_step(
+                Rc::make_mut(&mut self.replay),
+                ReplayStep::Ran(run.echo.clone()),
+            );
+            CommandOutput {
+                command: run.echo,
+                chunks: Vec::new(),
+                success: true,
+            }
+        };
+        let mut reply = run.reply;
+        let before = self.terminal.len();
+        let success = output.success;
+        self.push_terminal(vec![output]);
+        self.collect_reply(&mut reply, before, success);
+        if cancelled || run.rest.is_empty() {
+            self.send_reply(reply);
+        } else {
+            self.start_line(&run.rest.join("\n"), reply, over_budget);
+        }
+    }
+
+    /// Adds the terminal output since `before` to a pending reply.
+    fn collect_reply(&self, reply: &mut Option<PendingReply>, before: usize, success: bool) {
+        if let Some(reply) = reply {
+            let text: String = self.terminal[before.min(self.terminal.len())..]
+                .iter()
+                .map(CommandOutput::text)
+                .collect();
+            reply.output.push_str(&text);
+            reply.success &= success;
+        }
+    }
+
+    /// Posts a finished request's answer (the next [`Reply`]).
+    pub(super) fn send_reply(&mut self, reply: Option<PendingReply>) {
+        if let Some(PendingReply {
+            id,
+            output,
+            success,
+        }) = reply
+        {
+            let seq = self.reply.as_ref().map_or(0, |r| r.seq) + 1;
+            self.reply = Some(Rc::new(Reply {
+                seq,
+                id,
+                output,
+                success,
+            }));
+        }
+    }
+}
