@@ -179,10 +179,18 @@ pub fn post_reply(reply: &crate::state::Reply, target_origin: &str) {
 #[cfg(not(target_arch = "wasm32"))]
 pub fn post_reply(_: &crate::state::Reply, _: &str) {}
 
-/// Wall-clock milliseconds (`performance.now()`), or 0 where there is none.
+/// Wall-clock milliseconds (`performance.now()`), or 0 where there is none (natively: the
+/// reducer's unit tests).
 pub fn wall_ms() -> f64 {
-    web_sys::window()
-        .and_then(|w| w.performance())
-        .map(|p| p.now())
-        .unwrap_or(0.0)
+    #[cfg(target_arch = "wasm32")]
+    {
+        web_sys::window()
+            .and_then(|w| w.performance())
+            .map(|p| p.now())
+            .unwrap_or(0.0)
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        0.0
+    }
 }

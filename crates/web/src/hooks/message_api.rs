@@ -15,7 +15,7 @@ pub fn use_message_api(state: &UseReducerHandle<State>, params: &PageParams) {
     let dispatcher = state.dispatcher();
     let accepted = params.clone();
     use_effect_with(params.embed, move |embed| {
-        let listener = embed.then(|| web_sys::window()).flatten().map(|window| {
+        let listener = embed.then(web_sys::window).flatten().map(|window| {
             gloo::events::EventListener::new(&window, "message", move |e| {
                 if let Some((id, command)) =
                     parse_run_message(e, |origin| accepted.accepts_origin(origin))
