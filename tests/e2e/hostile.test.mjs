@@ -1,5 +1,5 @@
 // Hostile input from outside the page: a link that carries a script, a page that opens the
-// playground and posts to it, a long `sim advance`, a jsonpath bomb. None may touch the user's
+// playground and posts to it, a long `sim advance`. None may touch the user's
 // saved work without consent, freeze the tab or break it; the page runs under its strict CSP.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -102,18 +102,6 @@ test('long advance: a crash-looping DaemonSet and sim advance 24h run in slices,
   await page.locator('.term-output', { hasText: 'cancelled' }).waitFor();
   await runInTerminal(page, 'sim now');
   await page.locator('.term-cmd', { hasText: 'sim now' }).waitFor();
-  assert.deepEqual(page.errors, []);
-  await page.context().close();
-});
-
-test('jsonpath bomb: 10 000 nested ranges give an error and leave the app working', async () => {
-  const page = await openPlayground(browser, server.url);
-  await pause(page);
-  const bomb = `kubectl get nodes -o jsonpath='${'{range .}'.repeat(10000)}'`;
-  await runInTerminal(page, bomb);
-  await page.locator('.term-output', { hasText: /error/ }).waitFor();
-  await runInTerminal(page, 'sim node add after-bomb');
-  await page.locator('.node[data-node="after-bomb"]').waitFor();
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });

@@ -52,7 +52,8 @@ pub fn use_autosave(state: &UseReducerHandle<State>, embed: bool) -> Autosave {
     let take_over = {
         let (status, last) = (status.setter(), last.clone());
         Callback::from(move |_| {
-            *last.borrow_mut() = None;
+            // Forget what was last saved, so the next render writes this tab's session.
+            *last.borrow_mut() = Some((std::ptr::null(), false));
             status.set(AutosaveStatus::Saving);
         })
     };
