@@ -6,12 +6,13 @@
 pub mod rollout;
 
 use crate::timeline::Mark;
+use dsplay_api::pod::is_pod_ready;
 use dsplay_api::quantity;
 use dsplay_api::taints::format_taint;
 use dsplay_api::types::{ControllerRevision, Event, Node, Pod};
 use dsplay_kubectl::printers::age::human_duration;
 use dsplay_kubectl::printers::get::{node_status, pod_ready_status_restarts};
-use dsplay_sim::controller::daemonset::util::{is_pod_ready, REVISION_HASH_LABEL};
+use dsplay_sim::controller::daemonset::util::{revision_hash_label, REVISION_HASH_LABEL};
 use dsplay_sim::explain::NodeExplanation;
 use dsplay_sim::scheduler::node_resources_fit::{allocatable, pod_requests};
 use dsplay_sim::{Cluster, Store};
@@ -196,11 +197,7 @@ fn pod_view(pod: &Pod, revisions: &Revisions, now: chrono::DateTime<chrono::Utc>
         .and_then(|s| s.phase.clone())
         .unwrap_or_else(|| "Pending".into());
     let (_, status, _) = pod_ready_status_restarts(pod, now);
-    let revision = meta
-        .labels
-        .as_ref()
-        .and_then(|l| l.get(REVISION_HASH_LABEL).cloned())
-        .unwrap_or_default();
+    let revision = revision_hash_label(meta);
     let (revision_number, current_revision) = revisions
         .get(&(namespace.clone(), revision.clone()))
         .copied()

@@ -89,9 +89,7 @@ pub struct RolloutPod {
 /// shows per node: old or new revision and the minReadySeconds countdown. Empty if there is no
 /// such DaemonSet.
 pub fn rollout_pods(cluster: &Cluster, namespace: &str, name: &str) -> Vec<RolloutPod> {
-    use dsplay_sim::controller::daemonset::{
-        history::current_hash, util, util::REVISION_HASH_LABEL,
-    };
+    use dsplay_sim::controller::daemonset::{history::current_hash, util};
     let Some(ds) = cluster.store().daemon_set(namespace, name) else {
         return Vec::new();
     };
@@ -107,12 +105,7 @@ pub fn rollout_pods(cluster: &Cluster, namespace: &str, name: &str) -> Vec<Rollo
         .store()
         .pods_owned_by(&uid)
         .map(|pod| {
-            let revision = pod
-                .metadata
-                .labels
-                .as_ref()
-                .and_then(|l| l.get(REVISION_HASH_LABEL).cloned())
-                .unwrap_or_default();
+            let revision = util::revision_hash_label(&pod.metadata);
             let ready_since = util::ready_since_ms(pod);
             RolloutPod {
                 name: pod.metadata.name.clone().unwrap_or_default(),
