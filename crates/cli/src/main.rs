@@ -87,8 +87,26 @@ fn main() -> ExitCode {
     }
 }
 
+/// Reads `kubectl … -f FILE`: at most the manifest size limit plus one byte, so a file that never
+/// ends (`/dev/zero`, a pipe) is refused instead of filling memory. The error is the whole message
+/// after `error: `, worded as kubectl's where it has one.
 fn read_file(path: &str) -> Result<String, String> {
-    std::fs::read_to_string(path).map_err(|e| e.to_string())
+    let limit = dsplay_api::manifest::MAX_INPUT_BYTES;
+    let file = std::fs::File::open(path).map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => format!("the path \"{path}\" does not exist"),
+        std::io::ErrorKind::PermissionDenied => format!("open {path}: permission denied"),
+        _ => format!("open {path}: {e}"),
+    })?;
+    let mut bytes = Vec::new();
+    file.take(limit as u64 + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("read {path}: {e}"))?;
+    if bytes.len() > limit {
+        return Err(format!(
+            "error reading {path}: it is more than the {limit} bytes the playground accepts"
+        ));
+    }
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
 }
 
 /// Prints one command's output. In transcripts (`echo`) stdout and stderr are interleaved on stdout, in

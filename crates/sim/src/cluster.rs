@@ -311,9 +311,14 @@ impl Cluster {
     }
 }
 
-/// Milliseconds since the Unix epoch → UTC time.
+/// Milliseconds since the Unix epoch → UTC time, saturating at the representable range (a deadline
+/// of `i64::MAX` seconds stays in the far future instead of wrapping to 1970).
 pub fn to_datetime(ms: i64) -> DateTime<Utc> {
-    Utc.timestamp_millis_opt(ms).single().unwrap_or_default()
+    Utc.timestamp_millis_opt(ms).single().unwrap_or(if ms > 0 {
+        DateTime::<Utc>::MAX_UTC
+    } else {
+        DateTime::<Utc>::MIN_UTC
+    })
 }
 
 /// A k8s `Time` for milliseconds since the epoch (the API truncates to seconds).

@@ -1,6 +1,5 @@
 //! `kubectl delete`, which waits (in virtual time) until the objects are gone unless `--wait=false`.
 
-use std::time::Duration;
 use super::apply::{manifest_error_text, read_input};
 use super::get::Query;
 use super::{parse_flags, resource_args, wait_deadline, CmdResult, Ctx, Failed};
@@ -8,6 +7,7 @@ use crate::flags::{boolean, value, FlagSpec};
 use dsplay_api::manifest::parse_manifests;
 use dsplay_api::Kind;
 use dsplay_sim::{ApiError, DeleteOptions, Propagation};
+use std::time::Duration;
 
 const FLAGS: &[FlagSpec] = &[
     value("filename", Some('f')),
@@ -39,7 +39,9 @@ pub(crate) fn delete(ctx: &mut Ctx, words: &[String]) -> CmdResult {
             Ok(_) => None,
             Err(e) => {
                 let why = match e.kind() {
-                    std::num::IntErrorKind::PosOverflow | std::num::IntErrorKind::NegOverflow => "value out of range",
+                    std::num::IntErrorKind::PosOverflow | std::num::IntErrorKind::NegOverflow => {
+                        "value out of range"
+                    }
                     _ => "invalid syntax",
                 };
                 return ctx.fail(format!("invalid argument \"{v}\" for \"--grace-period\" flag: strconv.ParseInt: parsing \"{v}\": {why}"));

@@ -21,7 +21,8 @@ use crate::flags::{self, FlagSpec, Parsed};
 use dsplay_api::Kind;
 use dsplay_sim::{ApiError, Cluster};
 
-/// Reads `-f FILE` contents (the CLI reads the file system; the browser has none).
+/// Reads `-f FILE` contents (the CLI reads the file system; the browser has none). The error is
+/// printed after `error: ` as it is (e.g. `the path "x.yaml" does not exist`).
 pub type FileReader = fn(&str) -> Result<String, String>;
 
 /// What a command can touch and where its output goes.
@@ -342,5 +343,8 @@ pub(crate) fn wait_deadline(
         .filter(|d| !d.is_zero())
         .unwrap_or(default);
     let timeout = check_max_advance(ctx, timeout, &text, what)?;
-    Ok(ctx.cluster.now_ms().saturating_add(timeout.as_millis() as i64))
+    Ok(ctx
+        .cluster
+        .now_ms()
+        .saturating_add(timeout.as_millis() as i64))
 }

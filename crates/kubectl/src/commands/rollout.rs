@@ -1,11 +1,11 @@
 //! `kubectl rollout status|history|undo|restart` for DaemonSets.
 
-use std::time::Duration;
 use super::{parse_flags, resource_args, wait_deadline, CmdResult, Ctx, Failed};
 use crate::flags::value;
 use dsplay_api::types::*;
 use dsplay_api::{Kind, Object};
 use dsplay_sim::ApiError;
+use std::time::Duration;
 
 fn target(ctx: &mut Ctx, verb: &str, args: &[String]) -> Result<String, Failed> {
     let requests = resource_args(ctx, args)?;

@@ -1,6 +1,5 @@
 //! `kubectl run` (an ordinary pod, to compare with daemon pods) and `kubectl wait`.
 
-use std::time::Duration;
 use super::get::Query;
 use super::{parse_flags, resource_args, wait_deadline, CmdResult, Ctx, Failed};
 use crate::flags::{boolean, value};
@@ -8,6 +7,7 @@ use dsplay_api::types::*;
 use dsplay_api::{Kind, Object};
 use dsplay_sim::Cluster;
 use std::collections::BTreeMap;
+use std::time::Duration;
 
 /// `kubectl run NAME --image=IMAGE [--labels k=v,…] [--restart=Always|Never] [--priority-class-name?]`.
 pub(crate) fn run(ctx: &mut Ctx, words: &[String]) -> CmdResult {

@@ -457,7 +457,10 @@ mod tests {
         };
         cluster.set_image_behavior("busybox:crash", crash);
         let manifest = "apiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: crash}\nspec:\n  selector: {matchLabels: {app: crash}}\n  template:\n    metadata: {labels: {app: crash}}\n    spec: {containers: [{name: c, image: 'busybox:crash'}]}\n";
-        let ds = parse_manifests(manifest).remove(0).expect("manifest").object;
+        let ds = parse_manifests(manifest)
+            .remove(0)
+            .expect("manifest")
+            .object;
         cluster.create(ds).expect("create");
         cluster.advance(Duration::from_secs(3600));
         let log_len = cluster.store.watch_log().len();
