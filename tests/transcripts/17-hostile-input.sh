@@ -72,3 +72,11 @@ kubectl delete pod huge --wait=false
 kubectl get pod huge
 kubectl delete pod huge --grace-period=9223372036854775807 --wait=false
 kubectl get pod huge
+kubectl get pods -l '((('
+kubectl get pods -l 'app in (greedy'
+kubectl delete pods -l 'x y'
+kubectl get ds -l 'a notin ()'
+kubectl get nodes --sort-by '{{{'
+kubectl get nodes --sort-by '{.metadata.name}' -o name
+kubectl taint nodes --all hostile=yes:NoSchedule
+kubectl get nodes -o jsonpath='{range .items[*]}{.metadata.name} {.spec.taints[*].key}{"\n"}{end}'

@@ -108,7 +108,7 @@ pub(crate) fn delete(ctx: &mut Ctx, words: &[String]) -> CmdResult {
                     name,
                 )),
                 None => {
-                    if query.labels.is_none() && query.fields.is_empty() && !parsed.flag("all") {
+                    if !query.has_selector() && !parsed.flag("all") {
                         return ctx.fail("resource(s) were provided, but no name was specified");
                     }
                     let objects = query.select(ctx, kind)?;
