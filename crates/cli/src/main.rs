@@ -6,7 +6,7 @@
 
 mod remote;
 
-use dsplay_kubectl::{CommandOutput, Session, SessionOptions, Stream};
+use dsplay_kubectl::{read_manifest_file, CommandOutput, Session, SessionOptions, Stream};
 use std::io::{Read, Write};
 use std::process::ExitCode;
 
@@ -87,28 +87,6 @@ fn main() -> ExitCode {
     }
 }
 
-/// Reads `kubectl … -f FILE`: at most the manifest size limit plus one byte, so a file that never
-/// ends (`/dev/zero`, a pipe) is refused instead of filling memory. The error is the whole message
-/// after `error: `, worded as kubectl's where it has one.
-fn read_file(path: &str) -> Result<String, String> {
-    let limit = dsplay_api::manifest::MAX_INPUT_BYTES;
-    let file = std::fs::File::open(path).map_err(|e| match e.kind() {
-        std::io::ErrorKind::NotFound => format!("the path \"{path}\" does not exist"),
-        std::io::ErrorKind::PermissionDenied => format!("open {path}: permission denied"),
-        _ => format!("open {path}: {e}"),
-    })?;
-    let mut bytes = Vec::new();
-    file.take(limit as u64 + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| format!("read {path}: {e}"))?;
-    if bytes.len() > limit {
-        return Err(format!(
-            "error reading {path}: it is more than the {limit} bytes the playground accepts"
-        ));
-    }
-    Ok(String::from_utf8_lossy(&bytes).into_owned())
-}
-
 /// Prints one command's output. In transcripts (`echo`) stdout and stderr are interleaved on stdout, in
 /// the order produced, so the transcript reads like a terminal session; interactively stderr stays stderr.
 fn print_output(output: &CommandOutput, echo: bool) {
@@ -131,7 +109,7 @@ fn print_output(output: &CommandOutput, echo: bool) {
 
 fn run(script: &str, options: SessionOptions) -> ExitCode {
     let mut session = Session::new(options);
-    session.set_file_reader(read_file);
+    session.set_file_reader(read_manifest_file);
     let mut ok = true;
     for output in session.execute(script) {
         print_output(&output, true);
@@ -146,7 +124,7 @@ fn run(script: &str, options: SessionOptions) -> ExitCode {
 
 fn interactive(options: SessionOptions) -> ExitCode {
     let mut session = Session::new(options);
-    session.set_file_reader(read_file);
+    session.set_file_reader(read_manifest_file);
     let Ok(mut editor) = rustyline::DefaultEditor::new() else {
         eprintln!("error: cannot start the line editor");
         return ExitCode::FAILURE;

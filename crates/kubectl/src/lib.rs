@@ -5,10 +5,12 @@
 
 pub mod command_output;
 mod commands;
+mod file_input;
 pub mod flags;
 pub mod printers;
 pub mod session;
 pub mod tokenizer;
 
 pub use command_output::{Chunk, CommandOutput, Stream};
+pub use file_input::read_manifest_file;
 pub use session::{Session, SessionOptions};
