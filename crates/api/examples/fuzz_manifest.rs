@@ -1,11 +1,12 @@
 //! A libFuzzer-less fuzz loop for stable Rust (the `fuzz/` target needs nightly): mutates the
 //! `tests/data/{good,bad}` corpora with a seeded ChaCha RNG and runs parse + defaults + validate on
 //! every input. Usage: `cargo run --release -p dsplay-api --example fuzz_manifest -- [iterations] [seed]`.
-//! A panic aborts with the seed and iteration so the input can be reproduced.
+//! A panic aborts with the seed and iteration so the input can be reproduced. Build it with
+//! `RUSTFLAGS="-C overflow-checks=on"` (or a dev profile) so arithmetic overflow is a finding too.
 
 use dsplay_api::defaults::apply_defaults;
 use dsplay_api::manifest::parse_manifest_bytes;
-use dsplay_api::validation::validate_create;
+use dsplay_api::validation::{format_invalid, validate_create, validate_update};
 use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
 use std::path::Path;
@@ -16,8 +17,42 @@ fn below(rng: &mut ChaCha8Rng, n: usize) -> usize {
 }
 
 const TOKENS: &[&[u8]] = &[
-    b"- ", b": ", b"\n", b"  ", b"\t", b"[", b"]", b"{", b"}", b"&a ", b"*a", b"---\n", b"\"",
-    b"'", b"#", b"!!str ", b"1e999", b"-1", b"150%", b"\0", b"\xff", b"null", b"~", b"? ",
+    b"- ",
+    b": ",
+    b"\n",
+    b"  ",
+    b"\t",
+    b"[",
+    b"]",
+    b"{",
+    b"}",
+    b"&a ",
+    b"*a",
+    b"---\n",
+    b"\"",
+    b"'",
+    b"#",
+    b"!!str ",
+    b"1e999",
+    b"-1",
+    b"150%",
+    b"\0",
+    b"\xff",
+    b"null",
+    b"~",
+    b"? ",
+    b"9223372036854775807",
+    b"-9223372036854775808",
+    b"99999999999999999999",
+    b"170141183460469231.731687303715884105",
+    b"<<: *a\n",
+    b"<<: [*a, *a]\n",
+    b"&a {}",
+    b"tolerationSeconds: ",
+    b"terminationGracePeriodSeconds: ",
+    b"cpu: ",
+    b"Ei",
+    b"e30",
 ];
 
 fn mutate(rng: &mut ChaCha8Rng, input: &mut Vec<u8>, corpus: &[Vec<u8>]) {
@@ -53,13 +88,24 @@ fn mutate(rng: &mut ChaCha8Rng, input: &mut Vec<u8>, corpus: &[Vec<u8>]) {
     }
 }
 
+/// The same checks as the cargo-fuzz target `manifest` (`fuzz/fuzz_targets/manifest.rs`).
 fn check(data: &[u8]) {
+    let mut previous = None;
     for doc in parse_manifest_bytes(data) {
         match doc {
             Ok(mut manifest) => {
-                let _ = validate_create(&manifest.object);
+                let errors = validate_create(&manifest.object);
+                let _ = format_invalid(
+                    manifest.object.kind().name(),
+                    manifest.object.name(),
+                    &errors,
+                );
                 apply_defaults(&mut manifest.object);
                 let _ = validate_create(&manifest.object);
+                if let Some(old) = previous.replace(manifest.object.clone()) {
+                    let _ = validate_update(&old, &manifest.object);
+                }
+                let _ = serde_json::to_string(&manifest.object);
             }
             Err(e) => {
                 let _ = (e.to_string(), e.hint());

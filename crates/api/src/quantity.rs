@@ -47,11 +47,13 @@ pub fn parse_milli(text: &str) -> Option<i128> {
     };
     let den = den.checked_mul(10i128.checked_pow(scale)?)?;
     let product = mantissa.checked_mul(num)?;
-    // Round up (away from zero for positives), like MilliValue.
-    Some(if product >= 0 {
-        (product + den - 1) / den
+    // Round up (away from zero for positives), like MilliValue; no `product + den - 1`, which
+    // overflows for values near i128::MAX.
+    let quotient = product / den;
+    Some(if product > 0 && product % den != 0 {
+        quotient + 1
     } else {
-        product / den
+        quotient
     })
 }
 
@@ -148,6 +150,11 @@ mod tests {
             ("abc", None),
             ("1Xi", None),
             ("1..2", None),
+            // Near i128::MAX after scaling: rounds up without overflowing.
+            (
+                "170141183460469231.731687303715884105",
+                Some(170_141_183_460_469_231_732),
+            ),
         ];
         for (text, want) in cases {
             assert_eq!(parse_milli(text), want, "{text:?}");

@@ -6,7 +6,7 @@
 
 mod remote;
 
-use dsplay_kubectl::{CommandOutput, Session, SessionOptions, Stream};
+use dsplay_kubectl::{read_manifest_file, CommandOutput, Session, SessionOptions, Stream};
 use std::io::{Read, Write};
 use std::process::ExitCode;
 
@@ -87,10 +87,6 @@ fn main() -> ExitCode {
     }
 }
 
-fn read_file(path: &str) -> Result<String, String> {
-    std::fs::read_to_string(path).map_err(|e| e.to_string())
-}
-
 /// Prints one command's output. In transcripts (`echo`) stdout and stderr are interleaved on stdout, in
 /// the order produced, so the transcript reads like a terminal session; interactively stderr stays stderr.
 fn print_output(output: &CommandOutput, echo: bool) {
@@ -113,7 +109,7 @@ fn print_output(output: &CommandOutput, echo: bool) {
 
 fn run(script: &str, options: SessionOptions) -> ExitCode {
     let mut session = Session::new(options);
-    session.set_file_reader(read_file);
+    session.set_file_reader(read_manifest_file);
     let mut ok = true;
     for output in session.execute(script) {
         print_output(&output, true);
@@ -128,7 +124,7 @@ fn run(script: &str, options: SessionOptions) -> ExitCode {
 
 fn interactive(options: SessionOptions) -> ExitCode {
     let mut session = Session::new(options);
-    session.set_file_reader(read_file);
+    session.set_file_reader(read_manifest_file);
     let Ok(mut editor) = rustyline::DefaultEditor::new() else {
         eprintln!("error: cannot start the line editor");
         return ExitCode::FAILURE;

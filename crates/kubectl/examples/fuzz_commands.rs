@@ -2,7 +2,8 @@
 //! the transcript scripts of `tests/transcripts/` with a seeded ChaCha RNG and runs each mutant
 //! through a fresh `Session`. Usage:
 //! `cargo run --release -p dsplay-kubectl --example fuzz_commands -- [iterations] [seed]`.
-//! A panic aborts with the seed and iteration so the input can be reproduced.
+//! A panic aborts with the seed and iteration so the input can be reproduced. Build it with
+//! `RUSTFLAGS="-C overflow-checks=on"` (or a dev profile) so arithmetic overflow is a finding too.
 
 use dsplay_kubectl::{Session, SessionOptions};
 use rand_chacha::ChaCha8Rng;
@@ -28,6 +29,21 @@ const TOKENS: &[&str] = &[
     ":NoExecute",
     "-",
     " 99999999999s",
+    " 1e300",
+    " 25h",
+    " --timeout=1000h",
+    " --grace-period=9223372036854775807",
+    " 9223372036854775807",
+    " 170141183460469231.731687303715884105",
+    " -l '((('",
+    " -l 'a notin ()'",
+    " --sort-by '{{{'",
+    " -o jsonpath='{range .}{range .}{range .}'",
+    " -o jsonpath='{.items[-9223372036854775808:]}'",
+    " --all",
+    " --cpu -4",
+    " kube-system",
+    "<<: *a",
     "\0",
     "é",
     " | ",
@@ -48,6 +64,8 @@ fn main() {
             corpus.push(text.lines().map(str::to_string).collect());
         }
     }
+    // Cloning a built session is much cheaper than building the default cluster every time.
+    let fresh = Session::new(SessionOptions::default());
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let started = std::time::Instant::now();
     for i in 0..iterations {
@@ -73,7 +91,7 @@ fn main() {
         }
         let input = lines.join("\n");
         let result = std::panic::catch_unwind(|| {
-            let mut session = Session::new(SessionOptions::default());
+            let mut session = fresh.clone();
             session.execute(&input).len()
         });
         if result.is_err() {

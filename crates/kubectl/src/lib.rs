@@ -5,6 +5,7 @@
 
 pub mod command_output;
 mod commands;
+mod file_input;
 pub mod flags;
 pub mod printers;
 pub mod session;
@@ -12,4 +13,5 @@ pub mod tokenizer;
 
 pub use command_output::{Chunk, CommandOutput, Stream};
 pub use commands::parse_duration;
+pub use file_input::read_manifest_file;
 pub use session::{Session, SessionOptions};

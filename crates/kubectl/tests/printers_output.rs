@@ -218,3 +218,24 @@ fn jsonpath_matches_kubectl() {
         "cm\nd\n"
     );
 }
+
+/// Nesting is bounded: 100 000 nested `{range .}` (or `[` brackets) is a parse error, not a stack
+/// overflow (which aborts the CLI and kills the web app); real templates nest a few levels.
+#[test]
+fn jsonpath_nesting_is_bounded() {
+    let v = obj(r#"{"a":[1]}"#);
+    for template in [
+        "{range .}".repeat(100_000),
+        format!("{{.a{}}}", "[".repeat(100_000)),
+    ] {
+        let err = jsonpath(&template, &v).expect_err("too deep");
+        assert!(
+            err.0.starts_with("error parsing jsonpath {")
+                && err.0.ends_with(", exceeded max depth of 100"),
+            "{}",
+            &err.0[err.0.len() - 60..]
+        );
+    }
+    let nested = format!("{}{{.}}{}", "{range .a}".repeat(100), "{end}".repeat(100));
+    assert!(jsonpath(&nested, &v).is_ok());
+}

@@ -60,7 +60,7 @@ impl Server {
             .to_ip()
             .ok_or_else(|| "the listener has no IP address".to_string())?;
         let mut session = Session::new(options.session);
-        session.set_file_reader(|path| std::fs::read_to_string(path).map_err(|e| e.to_string()));
+        session.set_file_reader(dsplay_kubectl::read_manifest_file);
         let shared = Arc::new(Shared::new(session, options.clock));
         let http = Arc::new(http);
         let mut threads = Vec::new();

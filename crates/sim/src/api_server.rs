@@ -9,6 +9,10 @@ use dsplay_api::types::*;
 use dsplay_api::{defaults, taints, validation, Kind, Object};
 use std::collections::BTreeMap;
 
+/// Namespaces the API server refuses to delete. Upstream: the NamespaceLifecycle admission plugin's
+/// immortal namespaces (`plugin/pkg/admission/namespace/lifecycle/admission.go` `Register`).
+const IMMORTAL_NAMESPACES: [&str; 3] = ["default", "kube-system", "kube-public"];
+
 /// Annotation the API server keeps in step with the DaemonSet's template generation.
 pub const TEMPLATE_GENERATION_ANNOTATION: &str = "deprecated.daemonset.template.generation";
 
@@ -93,6 +97,11 @@ impl Cluster {
         options: DeleteOptions,
     ) -> ApiResult<()> {
         let ns = if kind.namespaced() { namespace } else { "" };
+        if kind == Kind::Namespace && IMMORTAL_NAMESPACES.contains(&name) {
+            return Err(ApiError::Forbidden(format!(
+                "namespaces \"{name}\" is forbidden: this namespace may not be deleted"
+            )));
+        }
         let Some(object) = self.store.get(kind, ns, name) else {
             return Err(ApiError::NotFound {
                 kind,
@@ -189,7 +198,8 @@ impl Cluster {
             }
         }
         let mut pod = pod.clone();
-        pod.metadata.deletion_timestamp = Some(k8s_time(self.now_ms + grace * 1000));
+        let deadline = self.now_ms.saturating_add(grace.saturating_mul(1000));
+        pod.metadata.deletion_timestamp = Some(k8s_time(deadline));
         pod.metadata.deletion_grace_period_seconds = Some(grace);
         self.write(Object::Pod(pod));
     }

@@ -19,6 +19,11 @@ pub const MAX_RECONCILE_ROUNDS: usize = 200;
 /// How long `settle` runs at most by default (`docs/timing-model.md`, Settling).
 pub const DEFAULT_SETTLE_MAX: Duration = Duration::from_secs(600);
 
+/// The longest stretch of virtual time one command may move the clock over (`sim advance`,
+/// `sim settle --max`, the `--timeout` of kubectl's waiting commands). Advancing costs work per
+/// event that falls due, so this bounds what a single command (or a share link) can ask for.
+pub const MAX_ADVANCE: Duration = Duration::from_secs(24 * 3600);
+
 /// Something scheduled to happen at a virtual instant.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Timer {
@@ -306,9 +311,14 @@ impl Cluster {
     }
 }
 
-/// Milliseconds since the Unix epoch → UTC time.
+/// Milliseconds since the Unix epoch → UTC time, saturating at the representable range (a deadline
+/// of `i64::MAX` seconds stays in the far future instead of wrapping to 1970).
 pub fn to_datetime(ms: i64) -> DateTime<Utc> {
-    Utc.timestamp_millis_opt(ms).single().unwrap_or_default()
+    Utc.timestamp_millis_opt(ms).single().unwrap_or(if ms > 0 {
+        DateTime::<Utc>::MAX_UTC
+    } else {
+        DateTime::<Utc>::MIN_UTC
+    })
 }
 
 /// A k8s `Time` for milliseconds since the epoch (the API truncates to seconds).

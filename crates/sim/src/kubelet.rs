@@ -446,7 +446,7 @@ fn begin_termination(cluster: &mut Cluster, pod: &Pod) {
         .deletion_grace_period_seconds
         .unwrap_or(30)
         .max(0)
-        * 1000;
+        .saturating_mul(1000);
     let behavior = cluster.image_behavior(&first_image(pod));
     let running = matches!(runtime.stage, Stage::Running);
     for c in container_names(pod) {
@@ -516,7 +516,11 @@ fn readiness_delay_ms(pod: &Pod) -> Option<i64> {
     let initial = i64::from(probe.initial_delay_seconds.unwrap_or(0));
     let period = i64::from(probe.period_seconds.unwrap_or(10));
     let success = i64::from(probe.success_threshold.unwrap_or(1));
-    Some((initial + period * success) * 1000)
+    Some(
+        initial
+            .saturating_add(period.saturating_mul(success))
+            .saturating_mul(1000),
+    )
 }
 
 /// The kubelet's `Started` event for one container.

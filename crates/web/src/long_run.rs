@@ -15,8 +15,9 @@ pub const SLICE_BUDGET_MS: f64 = 50.0;
 /// Timer instants one slice may run, whatever the wall clock says (natively there is none).
 pub const MAX_STEPS_PER_SLICE: usize = 500;
 
-/// The longest span sliced; a longer one goes to the interpreter as it is, which refuses it.
-pub const MAX_SLICED: std::time::Duration = std::time::Duration::from_secs(24 * 3600);
+/// The longest span sliced: the interpreter's own cap; a longer one goes to the interpreter as it
+/// is, which refuses it.
+pub const MAX_SLICED: std::time::Duration = dsplay_sim::cluster::MAX_ADVANCE;
 
 /// Where a long command stops.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

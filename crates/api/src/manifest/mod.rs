@@ -140,21 +140,60 @@ fn check_limits(text: &str) -> Option<ManifestError> {
 
 /// An upper bound of the nesting depth: flow brackets plus block indentation steps (every two
 /// columns of indentation or a `- ` counts as one level), with the first line reaching the maximum.
+/// Only structure counts: brackets inside quoted scalars, comments and block scalars (`|`, `>`)
+/// are text.
 fn max_nesting(text: &str) -> (usize, usize) {
     let mut flow: usize = 0;
     let mut best = (0, 1);
+    let mut quote: Option<u8> = None;
+    // The indentation of the line that opened a block scalar: more indented lines are its text.
+    let mut block_scalar: Option<usize> = None;
     for (n, line) in text.lines().enumerate() {
+        let spaces = line.len() - line.trim_start_matches(' ').len();
+        if let Some(parent) = block_scalar {
+            if line.trim().is_empty() || spaces > parent {
+                continue;
+            }
+            block_scalar = None;
+        }
         let indent = line.len() - line.trim_start_matches([' ', '-']).len();
         let block = indent / 2 + 1;
-        for b in line.bytes() {
-            match b {
-                b'[' | b'{' => flow += 1,
-                b']' | b'}' => flow = flow.saturating_sub(1),
-                _ => {}
+        let bytes = line.as_bytes();
+        let mut structure_end = bytes.len();
+        let mut i = 0;
+        while i < bytes.len() {
+            let b = bytes[i];
+            let after_indicator = i == 0 || b" \t:,[{-?".contains(&bytes[i - 1]);
+            match quote {
+                Some(b'"') if b == b'\\' => i += 1,
+                Some(q) if b == q => quote = None,
+                Some(_) => {}
+                None => match b {
+                    b'#' if i == 0 || bytes[i - 1] == b' ' || bytes[i - 1] == b'\t' => {
+                        structure_end = i;
+                        break;
+                    }
+                    b'"' | b'\'' if after_indicator => quote = Some(b),
+                    b'[' | b'{' => flow += 1,
+                    b']' | b'}' => flow = flow.saturating_sub(1),
+                    _ => {}
+                },
             }
             if block + flow > best.0 {
                 best = (block + flow, n + 1);
             }
+            i += 1;
+        }
+        let structure = line[..structure_end].trim_end();
+        let last_word = structure.rsplit([' ', '\t']).next().unwrap_or("");
+        if quote.is_none()
+            && flow == 0
+            && last_word.starts_with(['|', '>'])
+            && last_word[1..]
+                .bytes()
+                .all(|c| c.is_ascii_digit() || c == b'+' || c == b'-')
+        {
+            block_scalar = Some(spaces);
         }
     }
     best
@@ -164,7 +203,12 @@ fn yaml_values(text: &str) -> Vec<Result<serde_yaml::Value, ManifestError>> {
     let mut out = Vec::new();
     for document in serde_yaml::Deserializer::from_str(text) {
         match serde_yaml::Value::deserialize_from(document) {
-            Ok(v) => out.push(Ok(v)),
+            // YAML 1.1 merge keys (`<<: *defaults`), which go-yaml (and so kubectl) resolves.
+            Ok(mut v) => out.push(v.apply_merge().map(|()| v).map_err(|_| {
+                ManifestError::Syntax(
+                    "yaml: map merge requires map or sequence of maps as the value".to_string(),
+                )
+            })),
             Err(e) => {
                 out.push(Err(ManifestError::Syntax(format_yaml_error(&e, text))));
                 // serde_yaml cannot resume after a syntax error.

@@ -314,18 +314,23 @@ fn validate_resource_quantity(name: &str, q: &Quantity, path: &str) -> Errors {
             ));
         }
     }
+    errors.extend(validate_resource_quantity_value(q, path));
+    errors
+}
+
+/// `ValidateResourceQuantityValue` (`ValidateNonnegativeQuantity`): a parsable, non-negative quantity.
+pub(super) fn validate_resource_quantity_value(q: &Quantity, path: &str) -> Errors {
     match quantity::milli(q) {
-        None => errors.push(FieldError::invalid(
+        None => vec![FieldError::invalid(
             path,
             go_quote(&q.0),
             QUANTITY_FORMAT_ERROR,
-        )),
-        Some(v) if v < 0 => errors.push(FieldError::invalid(
+        )],
+        Some(v) if v < 0 => vec![FieldError::invalid(
             path,
             go_quote(&q.0),
             "must be greater than or equal to 0",
-        )),
-        Some(_) => {}
+        )],
+        Some(_) => Vec::new(),
     }
-    errors
 }

@@ -1,6 +1,7 @@
 //! Node validation (`pkg/apis/core/validation/validation.go` `ValidateNode`,
 //! `validateNodeTaints`) and the taint effect check shared with tolerations.
 
+use super::container::validate_resource_quantity_value;
 use super::go_value::go_quote;
 use super::meta::{validate_label_name, validate_object_meta, NameRule};
 use super::syntax::is_valid_label_value;
@@ -8,12 +9,24 @@ use super::{Errors, FieldError};
 use crate::types::*;
 use std::collections::BTreeSet;
 
-/// `ValidateNode`: metadata (DNS subdomain), then `spec.taints`.
+/// `ValidateNode`: metadata (DNS subdomain), `spec.taints`, then `ValidateNodeResources` (capacity
+/// and allocatable quantities).
 #[doc(alias = "ValidateNode")]
 pub fn validate_node(node: &Node) -> Vec<FieldError> {
     let mut errors = validate_object_meta(&node.metadata, false, NameRule::Subdomain, "metadata");
     if let Some(taints) = node.spec.as_ref().and_then(|s| s.taints.as_ref()) {
         errors.extend(validate_node_taints(taints, "spec.taints"));
+    }
+    if let Some(status) = node.status.as_ref() {
+        for (field, list) in [
+            ("capacity", &status.capacity),
+            ("allocatable", &status.allocatable),
+        ] {
+            for (name, q) in list.iter().flatten() {
+                let path = format!("status.{field}.{name}");
+                errors.extend(validate_resource_quantity_value(q, &path));
+            }
+        }
     }
     errors
 }

@@ -82,8 +82,8 @@ pub(crate) fn read_input(ctx: &mut Ctx, parsed: &Parsed) -> Result<(String, Stri
     match ctx.read_file {
         Some(read) => match read(file) {
             Ok(text) => Ok((file.to_string(), text)),
-            Err(_) => {
-                ctx.err(format!("error: the path \"{file}\" does not exist"));
+            Err(message) => {
+                ctx.err(format!("error: {message}"));
                 Err(Failed)
             }
         },

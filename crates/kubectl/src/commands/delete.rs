@@ -2,11 +2,12 @@
 
 use super::apply::{manifest_error_text, read_input};
 use super::get::Query;
-use super::{parse_duration, parse_flags, resource_args, CmdResult, Ctx, Failed};
+use super::{parse_flags, resource_args, wait_deadline, CmdResult, Ctx, Failed};
 use crate::flags::{boolean, value, FlagSpec};
 use dsplay_api::manifest::parse_manifests;
 use dsplay_api::Kind;
 use dsplay_sim::{ApiError, DeleteOptions, Propagation};
+use std::time::Duration;
 
 const FLAGS: &[FlagSpec] = &[
     value("filename", Some('f')),
@@ -36,7 +37,15 @@ pub(crate) fn delete(ctx: &mut Ctx, words: &[String]) -> CmdResult {
         Some(v) => match v.parse::<i64>() {
             Ok(g) if g >= 0 => Some(g),
             Ok(_) => None,
-            Err(_) => return ctx.fail(format!("invalid argument \"{v}\" for \"--grace-period\" flag: strconv.ParseInt: parsing \"{v}\": invalid syntax")),
+            Err(e) => {
+                let why = match e.kind() {
+                    std::num::IntErrorKind::PosOverflow | std::num::IntErrorKind::NegOverflow => {
+                        "value out of range"
+                    }
+                    _ => "invalid syntax",
+                };
+                return ctx.fail(format!("invalid argument \"{v}\" for \"--grace-period\" flag: strconv.ParseInt: parsing \"{v}\": {why}"));
+            }
         },
         None => None,
     };
@@ -52,6 +61,8 @@ pub(crate) fn delete(ctx: &mut Ctx, words: &[String]) -> CmdResult {
         propagation,
         grace_period_seconds: grace,
     };
+    // Deletes take no virtual time, so the deadline is known (and a bad --timeout refused) first.
+    let deadline = wait_deadline(ctx, &parsed, "--timeout", Duration::from_secs(3600))?;
     let query = Query::from_flags(ctx, &parsed)?;
     let mut targets: Vec<(Kind, String, String)> = Vec::new();
     let mut failed = false;
@@ -97,7 +108,7 @@ pub(crate) fn delete(ctx: &mut Ctx, words: &[String]) -> CmdResult {
                     name,
                 )),
                 None => {
-                    if query.labels.is_none() && query.fields.is_empty() && !parsed.flag("all") {
+                    if !query.has_selector() && !parsed.flag("all") {
                         return ctx.fail("resource(s) were provided, but no name was specified");
                     }
                     let objects = query.select(ctx, kind)?;
@@ -139,12 +150,6 @@ pub(crate) fn delete(ctx: &mut Ctx, words: &[String]) -> CmdResult {
         }
     }
     if parsed.flag_or("wait", true) && !waiting.is_empty() {
-        let timeout = parsed
-            .get("timeout")
-            .and_then(parse_duration)
-            .filter(|d| !d.is_zero())
-            .unwrap_or(std::time::Duration::from_secs(3600));
-        let deadline = ctx.cluster.now_ms() + timeout.as_millis() as i64;
         // The first object still there when the clock was last looked at (named on a timeout).
         let mut left = None;
         let all_gone = ctx.cluster.advance_until(deadline, |c| {

@@ -27,20 +27,20 @@ pub(crate) struct Query {
     pub all_namespaces: bool,
     pub namespace: String,
     pub labels: Option<selector::Selector>,
+    /// `-l` as written, and why it does not parse: the API server refuses the list request, so
+    /// [`Query::select`] reports it (kubectl sends the selector unparsed).
+    label_text: String,
+    label_error: Option<String>,
     pub fields: Vec<fields::FieldTerm>,
 }
 
 impl Query {
     pub(crate) fn from_flags(ctx: &mut Ctx, parsed: &Parsed) -> Result<Query, Failed> {
-        let labels = match parsed.get("selector") {
-            Some(text) => match selector::parse(text) {
-                Ok(s) => Some(s),
-                Err(e) => {
-                    ctx.err(format!("error: {e}"));
-                    return Err(Failed);
-                }
-            },
-            None => None,
+        let label_text = parsed.get("selector").unwrap_or_default().to_string();
+        let (labels, label_error) = match parsed.get("selector").map(selector::parse) {
+            Some(Ok(s)) => (Some(s), None),
+            Some(Err(e)) => (None, Some(e)),
+            None => (None, None),
         };
         let fields = match fields::parse(parsed.get("field-selector").unwrap_or("")) {
             Ok(fields) => fields,
@@ -53,26 +53,21 @@ impl Query {
             all_namespaces: parsed.flag("all-namespaces"),
             namespace: namespace(parsed),
             labels,
+            label_text,
+            label_error,
             fields,
         })
     }
 
     /// The objects of `kind` this query selects, in (namespace, name) order.
     pub(crate) fn select(&self, ctx: &mut Ctx, kind: Kind) -> Result<Vec<Object>, Failed> {
+        if let Some(e) = &self.label_error {
+            ctx.err(self.bad_request(kind, e));
+            return Err(Failed);
+        }
         for (key, _, _) in &self.fields {
             if !fields::supported(kind, key) {
-                let label = self.labels.as_ref().map(|_| "").unwrap_or("");
-                let selector_text: Vec<String> = self
-                    .fields
-                    .iter()
-                    .map(|(k, n, v)| format!("{k}{}{v}", if *n { "!=" } else { "=" }))
-                    .collect();
-                ctx.err(format!(
-                    "Error from server (BadRequest): Unable to find \"{}, Resource={}\" that match label selector \"{label}\", field selector \"{}\": field label not supported: {key}",
-                    group_version(kind),
-                    kind.plural(),
-                    selector_text.join(",")
-                ));
+                ctx.err(self.bad_request(kind, &format!("field label not supported: {key}")));
                 return Err(Failed);
             }
         }
@@ -81,6 +76,28 @@ impl Query {
             .into_iter()
             .filter(|o| self.matches(kind, o))
             .collect())
+    }
+
+    /// Whether `-l` or `--field-selector` was given (even one that does not parse).
+    pub(crate) fn has_selector(&self) -> bool {
+        !self.label_text.is_empty() || !self.fields.is_empty()
+    }
+
+    /// The API server's refusal of this list request, as kubectl words it (cli-runtime
+    /// `Selector.Visit`).
+    fn bad_request(&self, kind: Kind, why: &str) -> String {
+        let fields: Vec<String> = self
+            .fields
+            .iter()
+            .map(|(k, n, v)| format!("{k}{}{v}", if *n { "!=" } else { "=" }))
+            .collect();
+        format!(
+            "Error from server (BadRequest): Unable to find \"{}, Resource={}\" that match label selector \"{}\", field selector \"{}\": {why}",
+            group_version(kind),
+            kind.plural(),
+            self.label_text,
+            fields.join(",")
+        )
     }
 
     /// The objects of `kind` this query selects, without error reporting (watches re-run it).
@@ -395,17 +412,35 @@ pub(crate) fn describe_object(cluster: &Cluster, o: &Object) -> String {
     }
 }
 
+/// `a.b`, `.a.b`, `{a.b}` or `{.a.b}` as the template `{.a.b}`; anything else (braces inside) is
+/// refused. Upstream: kubectl `pkg/cmd/get/customcolumn.go` `RelaxedJSONPathExpression` (its regexp
+/// `^\{\.?([^{}]+)\}$|^\.?([^{}]+)$`, spelled out).
+fn relaxed_json_path_expression(expr: &str) -> Result<String, String> {
+    if expr.is_empty() {
+        return Ok(String::new());
+    }
+    let braced = expr.len() >= 2 && expr.starts_with('{') && expr.ends_with('}');
+    let body = if braced {
+        &expr[1..expr.len() - 1]
+    } else {
+        expr
+    };
+    if body.is_empty() || body.contains(['{', '}']) {
+        return Err("unexpected path string, expected a 'name1.name2' or '.name1.name2' or '{name1.name2}' or '{.name1.name2}'".to_string());
+    }
+    let field = match body.strip_prefix('.') {
+        Some(rest) if !rest.is_empty() => rest,
+        _ => body,
+    };
+    Ok(format!("{{.{field}}}"))
+}
+
 /// `--sort-by=JSONPATH`: a stable sort on the field's value, numeric when both values are numbers.
 fn sort_by_jsonpath(objects: &mut [Object], expr: &str) -> Result<(), String> {
-    let inner = expr.trim().trim_start_matches('{').trim_end_matches('}');
-    let template = format!(
-        "{{{}}}",
-        if inner.starts_with('.') {
-            inner.to_string()
-        } else {
-            format!(".{inner}")
-        }
-    );
+    let template = relaxed_json_path_expression(expr)?;
+    if template.is_empty() {
+        return Ok(());
+    }
     let mut keyed = Vec::new();
     for o in objects.iter() {
         let key = output::jsonpath(&template, &o.to_json()).map_err(|e| e.0)?;

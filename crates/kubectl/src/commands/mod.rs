@@ -21,7 +21,8 @@ use crate::flags::{self, FlagSpec, Parsed};
 use dsplay_api::Kind;
 use dsplay_sim::{ApiError, Cluster};
 
-/// Reads `-f FILE` contents (the CLI reads the file system; the browser has none).
+/// Reads `-f FILE` contents (the CLI reads the file system; the browser has none). The error is
+/// printed after `error: ` as it is (e.g. `the path "x.yaml" does not exist`).
 pub type FileReader = fn(&str) -> Result<String, String>;
 
 /// What a command can touch and where its output goes.
@@ -262,12 +263,12 @@ pub(crate) fn namespace(parsed: &Parsed) -> String {
     parsed.get("namespace").unwrap_or("default").to_string()
 }
 
-/// Parses `30s`, `2m`, `500ms`, `1h30m`, or a bare number of seconds.
+/// Parses `30s`, `2m`, `500ms`, `1h30m`, or a bare number of seconds. Spans too long for a `u64` of
+/// milliseconds saturate: callers refuse them with [`check_max_advance`].
 pub fn parse_duration(text: &str) -> Option<std::time::Duration> {
     let text = text.trim();
     if let Ok(secs) = text.parse::<f64>() {
-        return (secs >= 0.0 && secs.is_finite())
-            .then(|| std::time::Duration::from_millis((secs * 1000.0) as u64));
+        return (secs >= 0.0 && secs.is_finite()).then(|| millis(secs * 1000.0));
     }
     let mut total_ms: f64 = 0.0;
     let mut number = String::new();
@@ -299,8 +300,51 @@ pub fn parse_duration(text: &str) -> Option<std::time::Duration> {
         total_ms += value * factor;
         any = true;
     }
-    if !number.is_empty() || !any || total_ms > 1e15 {
+    if !number.is_empty() || !any || !total_ms.is_finite() {
         return None;
     }
-    Some(std::time::Duration::from_millis(total_ms as u64))
+    Some(millis(total_ms))
+}
+
+/// Finite, non-negative milliseconds as a `Duration`; `as` saturates at `u64::MAX`.
+fn millis(ms: f64) -> std::time::Duration {
+    std::time::Duration::from_millis(ms as u64)
+}
+
+/// Refuses a span of virtual time longer than [`dsplay_sim::cluster::MAX_ADVANCE`] (`text` is what
+/// the user wrote, `what` the command or flag), so one command's work stays bounded.
+pub(crate) fn check_max_advance(
+    ctx: &mut Ctx,
+    d: std::time::Duration,
+    text: &str,
+    what: &str,
+) -> Result<std::time::Duration, Failed> {
+    let max = dsplay_sim::cluster::MAX_ADVANCE;
+    if d <= max {
+        return Ok(d);
+    }
+    ctx.err(format!(
+        "error: duration {text:?} for {what} is more than the maximum of {}h per command",
+        max.as_secs() / 3600
+    ));
+    Err(Failed)
+}
+
+/// A waiting command's `--timeout` (unset, unparsable or zero: `default`), refused above the
+/// maximum advance. Returns the virtual deadline in milliseconds.
+pub(crate) fn wait_deadline(
+    ctx: &mut Ctx,
+    parsed: &Parsed,
+    what: &str,
+    default: std::time::Duration,
+) -> Result<i64, Failed> {
+    let text = parsed.get("timeout").unwrap_or_default().to_string();
+    let timeout = parse_duration(&text)
+        .filter(|d| !d.is_zero())
+        .unwrap_or(default);
+    let timeout = check_max_advance(ctx, timeout, &text, what)?;
+    Ok(ctx
+        .cluster
+        .now_ms()
+        .saturating_add(timeout.as_millis() as i64))
 }

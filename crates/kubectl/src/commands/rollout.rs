@@ -1,10 +1,11 @@
 //! `kubectl rollout status|history|undo|restart` for DaemonSets.
 
-use super::{parse_duration, parse_flags, resource_args, CmdResult, Ctx, Failed};
+use super::{parse_flags, resource_args, wait_deadline, CmdResult, Ctx, Failed};
 use crate::flags::value;
 use dsplay_api::types::*;
 use dsplay_api::{Kind, Object};
 use dsplay_sim::ApiError;
+use std::time::Duration;
 
 fn target(ctx: &mut Ctx, verb: &str, args: &[String]) -> Result<String, Failed> {
     let requests = resource_args(ctx, args)?;
@@ -92,16 +93,9 @@ pub(crate) fn rollout(ctx: &mut Ctx, words: &[String]) -> CmdResult {
 
 fn status(ctx: &mut Ctx, ns: &str, name: &str, parsed: &crate::flags::Parsed) -> CmdResult {
     let watch = parsed.get("watch").is_none_or(|w| w != "false");
-    let timeout = parsed
-        .get("timeout")
-        .and_then(parse_duration)
-        .filter(|d| !d.is_zero());
     // A real kubectl without --timeout waits forever; the simulated one gives up after an hour of
     // virtual time (a crash-looping rollout would otherwise step its back-off timers forever).
-    let deadline = ctx.cluster.now_ms()
-        + timeout
-            .unwrap_or(std::time::Duration::from_secs(3600))
-            .as_millis() as i64;
+    let deadline = wait_deadline(ctx, parsed, "--timeout", Duration::from_secs(3600))?;
     let mut messages: Vec<String> = Vec::new();
     // Ok(done), or why the wait stopped early: the DaemonSet is gone (None) or has no status view.
     let mut outcome: Result<bool, Option<String>> = Ok(false);

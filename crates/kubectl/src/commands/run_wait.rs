@@ -1,12 +1,13 @@
 //! `kubectl run` (an ordinary pod, to compare with daemon pods) and `kubectl wait`.
 
 use super::get::Query;
-use super::{parse_duration, parse_flags, resource_args, CmdResult, Ctx, Failed};
+use super::{parse_flags, resource_args, wait_deadline, CmdResult, Ctx, Failed};
 use crate::flags::{boolean, value};
 use dsplay_api::types::*;
 use dsplay_api::{Kind, Object};
 use dsplay_sim::Cluster;
 use std::collections::BTreeMap;
+use std::time::Duration;
 
 /// `kubectl run NAME --image=IMAGE [--labels k=v,…] [--restart=Always|Never] [--priority-class-name?]`.
 pub(crate) fn run(ctx: &mut Ctx, words: &[String]) -> CmdResult {
@@ -94,10 +95,7 @@ pub(crate) fn wait(ctx: &mut Ctx, words: &[String]) -> CmdResult {
     let Some(condition) = parsed.get("for").map(str::to_string) else {
         return ctx.fail("--for must be set");
     };
-    let timeout = parsed
-        .get("timeout")
-        .and_then(parse_duration)
-        .unwrap_or(std::time::Duration::from_secs(30));
+    let deadline = wait_deadline(ctx, &parsed, "--timeout", Duration::from_secs(30))?;
     let query = Query::from_flags(ctx, &parsed)?;
     let requests = resource_args(ctx, &parsed.args)?;
     let mut targets: Vec<(Kind, String, String)> = Vec::new();
@@ -132,7 +130,6 @@ pub(crate) fn wait(ctx: &mut Ctx, words: &[String]) -> CmdResult {
     if targets.is_empty() {
         return ctx.fail("no matching resources found");
     }
-    let deadline = ctx.cluster.now_ms() + timeout.as_millis() as i64;
     let met = |cluster: &Cluster, (kind, ns, name): &(Kind, String, String)| -> bool {
         let object = cluster.store().get(*kind, ns, name);
         if condition == "delete" {

@@ -1,15 +1,16 @@
 //! `sim …`: what kubectl cannot do — the clock, nodes coming and going, image behaviour, reset.
 
-use super::{parse_duration, parse_flags, CmdResult, Ctx, Failed};
+use super::{check_max_advance, parse_duration, parse_flags, CmdResult, Ctx, Failed};
 use crate::flags::{boolean, value};
 use dsplay_api::taints;
 use dsplay_sim::controller::node_lifecycle;
 use dsplay_sim::{Cluster, NodeOptions};
 use std::time::Duration;
 
+/// A duration argument, refused when malformed or longer than the maximum advance.
 fn duration_arg(ctx: &mut Ctx, text: Option<&str>, what: &str) -> Result<Duration, Failed> {
     match text.and_then(parse_duration) {
-        Some(d) => Ok(d),
+        Some(d) => check_max_advance(ctx, d, text.unwrap_or(""), what),
         None => {
             ctx.err(format!(
                 "error: invalid duration {:?} for {what} (use e.g. 500ms, 30s, 2m)",
@@ -30,10 +31,7 @@ pub(crate) fn run(ctx: &mut Ctx, words: &[String]) -> CmdResult {
         "advance" => {
             let parsed = parse_flags(ctx, "sim advance", rest, &[])?;
             let d = duration_arg(ctx, parsed.args.first().map(String::as_str), "sim advance")?;
-            let target = ctx
-                .cluster
-                .now_ms()
-                .saturating_add(d.as_millis().min(i64::MAX as u128) as i64);
+            let target = ctx.cluster.now_ms().saturating_add(d.as_millis() as i64);
             match ctx.watch.take() {
                 Some(mut watch) => {
                     let rows = super::watch::advance_watched(ctx.cluster, target, &mut watch);
@@ -57,7 +55,7 @@ pub(crate) fn run(ctx: &mut Ctx, words: &[String]) -> CmdResult {
             match ctx.watch.take() {
                 Some(mut watch) => {
                     let start = ctx.cluster.now_ms();
-                    let limit = start.saturating_add(max.as_millis().min(i64::MAX as u128) as i64);
+                    let limit = start.saturating_add(max.as_millis() as i64);
                     let mut rows = String::new();
                     while ctx
                         .cluster

@@ -1,5 +1,6 @@
-//! `kubectl taint node`.
+//! `kubectl taint node` (one node by name, or every node selected by `--all` / `-l`).
 
+use super::get::Query;
 use super::live_object::{fetch, store};
 use super::{parse_flags, resolve_kind, CmdResult, Ctx, Failed};
 use crate::flags::{boolean, value};
@@ -42,8 +43,11 @@ pub(crate) fn taint(ctx: &mut Ctx, words: &[String]) -> CmdResult {
             args[0]
         ));
     }
+    let by_selector = parsed.flag("all") || parsed.get("selector").is_some();
     let (node_name, specs) = if let Some((_, n)) = args[0].split_once('/') {
         (n.to_string(), &args[1..])
+    } else if by_selector {
+        (String::new(), &args[1..])
     } else if args.len() > 1 {
         (args[1].clone(), &args[2..])
     } else {
@@ -106,7 +110,31 @@ pub(crate) fn taint(ctx: &mut Ctx, words: &[String]) -> CmdResult {
     if add.is_empty() && remove.is_empty() {
         return ctx.fail("at least one taint update is required");
     }
-    let Ok(Object::Node(mut node)) = fetch(ctx, Kind::Node, "", &node_name) else {
+    if !by_selector {
+        return taint_node(ctx, &node_name, &add, &remove, parsed.flag("overwrite"));
+    }
+    // `--all` / `-l`: every selected node, each reported on its own line; a failure on one node
+    // does not stop the others.
+    let query = Query::from_flags(ctx, &parsed)?;
+    let nodes = query.select(ctx, Kind::Node)?;
+    let mut result = Ok(());
+    for node in nodes {
+        if taint_node(ctx, node.name(), &add, &remove, parsed.flag("overwrite")).is_err() {
+            result = Err(Failed);
+        }
+    }
+    result
+}
+
+/// Applies the taint changes to one node and prints `node/NAME tainted|untainted|modified`.
+fn taint_node(
+    ctx: &mut Ctx,
+    node_name: &str,
+    add: &[Taint],
+    remove: &[(String, Option<String>)],
+    overwrite: bool,
+) -> CmdResult {
+    let Ok(Object::Node(mut node)) = fetch(ctx, Kind::Node, "", node_name) else {
         return Err(Failed);
     };
     let mut current = node
@@ -114,7 +142,7 @@ pub(crate) fn taint(ctx: &mut Ctx, words: &[String]) -> CmdResult {
         .as_ref()
         .and_then(|s| s.taints.clone())
         .unwrap_or_default();
-    for (key, effect) in &remove {
+    for (key, effect) in remove {
         let before = current.len();
         current.retain(|t| !(t.key == *key && effect.as_ref().is_none_or(|e| *e == t.effect)));
         if current.len() == before {
@@ -126,12 +154,12 @@ pub(crate) fn taint(ctx: &mut Ctx, words: &[String]) -> CmdResult {
         }
     }
     let mut overwrote = false;
-    for t in &add {
+    for t in add {
         if let Some(existing) = current
             .iter_mut()
             .find(|c| c.key == t.key && c.effect == t.effect)
         {
-            if !parsed.flag("overwrite") {
+            if !overwrite {
                 return ctx.fail(format!("node {node_name} already has {} taint(s) with same effect(s) and --overwrite is false", t.key));
             }
             *existing = t.clone();

@@ -128,10 +128,11 @@ pub(crate) fn sync(cluster: &mut Cluster) {
             }
             Verdict::EvictAfter(seconds) => {
                 if !cluster.taint_eviction.evictions.contains_key(&key) {
-                    let due = cluster.now_ms + seconds * 1000;
+                    let after_ms = seconds.saturating_mul(1000);
+                    let due = cluster.now_ms.saturating_add(after_ms);
                     cluster.taint_eviction.evictions.insert(key.clone(), due);
                     cluster.schedule(
-                        seconds * 1000,
+                        after_ms,
                         Timer::TaintEviction {
                             namespace: key.0,
                             pod: key.1,

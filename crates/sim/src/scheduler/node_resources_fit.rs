@@ -73,26 +73,37 @@ impl Resources {
     fn add_list(&mut self, list: &BTreeMap<String, Quantity>) {
         for (name, q) in list {
             match name.as_str() {
-                "cpu" => self.milli_cpu += milli_value(q),
-                "memory" => self.memory += value(q),
-                "ephemeral-storage" => self.ephemeral_storage += value(q),
-                "pods" => self.allowed_pod_number += value(q),
+                "cpu" => self.milli_cpu = self.milli_cpu.saturating_add(milli_value(q)),
+                "memory" => self.memory = self.memory.saturating_add(value(q)),
+                "ephemeral-storage" => {
+                    self.ephemeral_storage = self.ephemeral_storage.saturating_add(value(q))
+                }
+                "pods" => {
+                    self.allowed_pod_number = self.allowed_pod_number.saturating_add(value(q))
+                }
                 other if is_scalar_resource_name(other) => {
-                    *self.scalar.entry(other.to_string()).or_default() += value(q)
+                    let e = self.scalar.entry(other.to_string()).or_default();
+                    *e = e.saturating_add(value(q));
                 }
                 _ => {}
             }
         }
     }
 
-    /// Component-wise sum.
+    /// Component-wise sum, saturating: requests are user numbers (two containers asking for
+    /// `99999999999999999999` cpu must not wrap around to a request that fits).
     pub fn add(&mut self, other: &Resources) {
-        self.milli_cpu += other.milli_cpu;
-        self.memory += other.memory;
-        self.ephemeral_storage += other.ephemeral_storage;
-        self.allowed_pod_number += other.allowed_pod_number;
+        self.milli_cpu = self.milli_cpu.saturating_add(other.milli_cpu);
+        self.memory = self.memory.saturating_add(other.memory);
+        self.ephemeral_storage = self
+            .ephemeral_storage
+            .saturating_add(other.ephemeral_storage);
+        self.allowed_pod_number = self
+            .allowed_pod_number
+            .saturating_add(other.allowed_pod_number);
         for (k, v) in &other.scalar {
-            *self.scalar.entry(k.clone()).or_default() += v;
+            let e = self.scalar.entry(k.clone()).or_default();
+            *e = e.saturating_add(*v);
         }
     }
 
@@ -243,7 +254,7 @@ pub fn fits_request(request: &Resources, node: &Node, pods: &[&Pod]) -> Vec<Insu
     }
     let used = requested(pods);
     let mut check = |resource: &str, req: i64, used: i64, cap: i64| {
-        if req > 0 && req > cap - used {
+        if req > 0 && req > cap.saturating_sub(used) {
             out.push(InsufficientResource {
                 resource: resource.to_string(),
                 reason: format!("Insufficient {resource}"),
@@ -293,7 +304,9 @@ fn least_requested_score(requested: i64, capacity: i64) -> i64 {
     if capacity == 0 || requested > capacity {
         return 0;
     }
-    (capacity - requested) * MAX_NODE_SCORE / capacity
+    // i128: capacity × 100 overflows i64 for a node claiming ~i64::MAX allocatable.
+    ((i128::from(capacity) - i128::from(requested)) * i128::from(MAX_NODE_SCORE)
+        / i128::from(capacity)) as i64
 }
 
 /// LeastAllocated score (0–100) over cpu and memory, weight 1 each, using non-zero requests (node's
@@ -302,8 +315,14 @@ pub fn least_allocated_score(pod_non_zero: &Resources, node: &Node, pods: &[&Pod
     let alloc = allocatable(node);
     let used = non_zero_requested(pods);
     let pairs = [
-        (used.milli_cpu + pod_non_zero.milli_cpu, alloc.milli_cpu),
-        (used.memory + pod_non_zero.memory, alloc.memory),
+        (
+            used.milli_cpu.saturating_add(pod_non_zero.milli_cpu),
+            alloc.milli_cpu,
+        ),
+        (
+            used.memory.saturating_add(pod_non_zero.memory),
+            alloc.memory,
+        ),
     ];
     let (mut score, mut weights) = (0, 0);
     for (req, cap) in pairs {
@@ -334,8 +353,11 @@ pub fn balanced_allocation_score(
     let alloc = allocatable(node);
     let used = requested(pods);
     let pairs = [
-        (used.milli_cpu + pod_request.milli_cpu, alloc.milli_cpu),
-        (used.memory + pod_request.memory, alloc.memory),
+        (
+            used.milli_cpu.saturating_add(pod_request.milli_cpu),
+            alloc.milli_cpu,
+        ),
+        (used.memory.saturating_add(pod_request.memory), alloc.memory),
     ];
     let fractions: Vec<f64> = pairs
         .iter()

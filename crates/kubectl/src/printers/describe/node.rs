@@ -25,10 +25,12 @@ fn pod_requests_limits(pod: &Pod) -> (BTreeMap<String, i128>, BTreeMap<String, i
     for c in &spec.containers {
         let res = c.resources.clone().unwrap_or_default();
         for (k, q) in res.requests.iter().flatten() {
-            *req.entry(k.clone()).or_default() += milli(q).unwrap_or(0);
+            let e = req.entry(k.clone()).or_default();
+            *e = e.saturating_add(milli(q).unwrap_or(0));
         }
         for (k, q) in res.limits.iter().flatten() {
-            *lim.entry(k.clone()).or_default() += milli(q).unwrap_or(0);
+            let e = lim.entry(k.clone()).or_default();
+            *e = e.saturating_add(milli(q).unwrap_or(0));
         }
     }
     // Init containers run one at a time: the effective value is the max of each and the sum.
@@ -236,10 +238,12 @@ pub fn describe_node(
             ),
         );
         for (k, v) in req {
-            *total_req.entry(k).or_default() += v;
+            let e = total_req.entry(k).or_default();
+            *e = e.saturating_add(v);
         }
         for (k, v) in lim {
-            *total_lim.entry(k).or_default() += v;
+            let e = total_lim.entry(k).or_default();
+            *e = e.saturating_add(v);
         }
     }
     w.w(

@@ -90,6 +90,16 @@ fn go_sharp_v(v: &Value) -> String {
     }
 }
 
+/// The deepest `{range}` or `[…]` nesting a template may have. Upstream has no limit (Go's stack
+/// grows); evaluation here recurses per level, so a hostile template (`{range .}` 100 000 times)
+/// would overflow the stack, in the browser too. Real templates nest two or three levels.
+const MAX_NESTING: usize = 100;
+
+/// The parse error for a template nested deeper than [`MAX_NESTING`].
+fn too_deep() -> String {
+    format!("exceeded max depth of {MAX_NESTING}")
+}
+
 fn parse_template(t: &str) -> Result<Vec<Node>, String> {
     let chars: Vec<char> = t.chars().collect();
     let mut i = 0;
@@ -127,6 +137,9 @@ fn parse_template(t: &str) -> Result<Vec<Node>, String> {
         let inner = inner.trim();
         i = j + 1;
         if let Some(rest) = inner.strip_prefix("range ") {
+            if stack.len() >= MAX_NESTING {
+                return Err(too_deep());
+            }
             let path = parse_path(rest.trim())?;
             stack.push((path, std::mem::take(&mut nodes)));
         } else if inner == "end" {
@@ -220,7 +233,12 @@ fn parse_path(s: &str) -> Result<Vec<Step>, String> {
                         Some(q) if c == q => quote = None,
                         Some(_) => {}
                         None if c == '"' || c == '\'' => quote = Some(c),
-                        None if c == '[' => depth += 1,
+                        None if c == '[' => {
+                            depth += 1;
+                            if depth > MAX_NESTING {
+                                return Err(too_deep());
+                            }
+                        }
                         None if c == ']' => {
                             depth -= 1;
                             if depth == 0 {

@@ -30,7 +30,8 @@ const FAILED_POD_BACKOFF_MAX_MS: i64 = 15 * 60 * 1000;
 pub(crate) struct DaemonSetController {
     /// Per DaemonSet uid: the incremental view of nodes and pods (`node_cache`).
     pub(crate) caches: std::collections::BTreeMap<String, DaemonSetCache>,
-    /// Per DaemonSet uid: the watch-log length when its last sync started (see `sync_all`).
+    /// Per DaemonSet uid: the watch-log length when its last sync started, or when a pass last
+    /// found nothing written that it depends on (see `sync_all`).
     pub(crate) synced_at: std::collections::BTreeMap<String, usize>,
     /// Failed-pod back-off per `<ds uid>/<observedGeneration>/<node>`: (delay ms, not before ms).
     pub(crate) failed_pod_backoff: std::collections::BTreeMap<String, (i64, i64)>,
@@ -40,7 +41,8 @@ pub(crate) struct DaemonSetController {
 
 /// Syncs every DaemonSet, in namespace/name order.
 ///
-/// A DaemonSet is skipped when nothing it depends on was written since its last sync started (like
+/// A DaemonSet is skipped when nothing it depends on was written since its last sync started, or
+/// since the last pass that found nothing for it (like
 /// upstream's work queue, where only DS/pod/node/revision events enqueue it): any node, a pod or
 /// ControllerRevision in its namespace, or the DaemonSet itself. Time-dependent decisions
 /// (minReadySeconds, failed-pod back-off) arm a `ResyncDaemonSets` timer, which forces a full pass.
@@ -76,6 +78,10 @@ pub(crate) fn sync_all(cluster: &mut Cluster) {
                             _ => false,
                         });
                 if !changed {
+                    // Nothing relevant up to here: the next pass scans only what comes after, so
+                    // a DaemonSet that stays untouched costs nothing per write (was a rescan of
+                    // every write since its last sync: quadratic in a long advance).
+                    cluster.daemon_sets.synced_at.insert(uid, log_len);
                     continue;
                 }
             }
@@ -430,5 +436,37 @@ fn update_status(cluster: &mut Cluster, cache: &DaemonSetCache, cx: &Context) {
         let mut next = stored.clone();
         next.status = Some(status);
         cluster.write(Object::DaemonSet(next));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::cluster::Cluster;
+    use crate::images::ImageBehavior;
+    use dsplay_api::manifest::parse_manifests;
+    use std::time::Duration;
+
+    /// A crash-looping DaemonSet writes pods for ever; the untouched kube-system DaemonSets must not
+    /// rescan those writes on every pass (that made a long advance quadratic in its events).
+    #[test]
+    fn untouched_daemon_sets_do_not_rescan_the_watch_log() {
+        let mut cluster = Cluster::new(1);
+        let crash = ImageBehavior {
+            crash: true,
+            ..ImageBehavior::default()
+        };
+        cluster.set_image_behavior("busybox:crash", crash);
+        let manifest = "apiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: crash}\nspec:\n  selector: {matchLabels: {app: crash}}\n  template:\n    metadata: {labels: {app: crash}}\n    spec: {containers: [{name: c, image: 'busybox:crash'}]}\n";
+        let ds = parse_manifests(manifest)
+            .remove(0)
+            .expect("manifest")
+            .object;
+        cluster.create(ds).expect("create");
+        cluster.advance(Duration::from_secs(3600));
+        let log_len = cluster.store.watch_log().len();
+        assert_eq!(cluster.daemon_sets.synced_at.len(), 3);
+        for (uid, since) in &cluster.daemon_sets.synced_at {
+            assert_eq!(*since, log_len, "DaemonSet {uid} will rescan the watch log");
+        }
     }
 }

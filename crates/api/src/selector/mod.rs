@@ -2,7 +2,10 @@
 //!
 //! Upstream: apimachinery `pkg/labels/selector.go`, `pkg/apis/meta/v1/helpers.go`.
 
+mod parser;
+
 use crate::types::{LabelSelector, LabelSelectorRequirement};
+pub use parser::parse;
 use std::collections::BTreeMap;
 
 /// One requirement of a parsed selector (`app=x`, `tier!=db`, `env in (a,b)`, `!gpu`, `gpu`).
@@ -16,6 +19,10 @@ pub enum Requirement {
     Exists(String),
     /// `!key`.
     DoesNotExist(String),
+    /// `key>n`: the label is an integer greater than n.
+    GreaterThan(String, i64),
+    /// `key<n`: the label is an integer less than n.
+    LessThan(String, i64),
 }
 
 impl Requirement {
@@ -25,8 +32,15 @@ impl Requirement {
             Requirement::NotIn(key, values) => labels.get(key).is_none_or(|v| !values.contains(v)),
             Requirement::Exists(key) => labels.contains_key(key),
             Requirement::DoesNotExist(key) => !labels.contains_key(key),
+            Requirement::GreaterThan(key, n) => int_label(labels, key).is_some_and(|v| v > *n),
+            Requirement::LessThan(key, n) => int_label(labels, key).is_some_and(|v| v < *n),
         }
     }
+}
+
+/// A label's value as an integer, for `>` / `<` (a missing or non-integer label matches neither).
+fn int_label(labels: &BTreeMap<String, String>, key: &str) -> Option<i64> {
+    labels.get(key).and_then(|v| v.parse().ok())
 }
 
 /// A parsed selector: all requirements must hold. An empty selector matches everything.
@@ -119,95 +133,6 @@ pub fn format_label_selector(selector: Option<&LabelSelector>) -> String {
     } else {
         parts.join(",")
     }
-}
-
-/// Parses kubectl's `-l` syntax (`app=x,tier!=db,env in (a,b),!gpu`).
-///
-/// Hand-rolled because no maintained crate implements the apimachinery selector grammar.
-pub fn parse(text: &str) -> Result<Selector, String> {
-    let mut requirements = Vec::new();
-    for raw in split_top_level(text) {
-        let part = raw.trim();
-        if part.is_empty() {
-            continue;
-        }
-        requirements.push(parse_requirement(part)?);
-    }
-    Ok(Selector {
-        requirements,
-        nothing: false,
-    })
-}
-
-fn split_top_level(text: &str) -> Vec<String> {
-    let mut parts = Vec::new();
-    let mut depth = 0i32;
-    let mut current = String::new();
-    for c in text.chars() {
-        match c {
-            '(' => depth += 1,
-            ')' => depth -= 1,
-            ',' if depth == 0 => {
-                parts.push(std::mem::take(&mut current));
-                continue;
-            }
-            _ => {}
-        }
-        current.push(c);
-    }
-    parts.push(current);
-    parts
-}
-
-fn parse_requirement(part: &str) -> Result<Requirement, String> {
-    let invalid = || format!("unable to parse requirement: found '{part}', expected: identifier");
-    if let Some(key) = part.strip_prefix('!') {
-        return Ok(Requirement::DoesNotExist(check_key(key.trim(), part)?));
-    }
-    for (op, negate) in [("!=", true), ("==", false), ("=", false)] {
-        if let Some((k, v)) = part.split_once(op) {
-            let key = check_key(k.trim(), part)?;
-            let value = v.trim().to_string();
-            return Ok(if negate {
-                Requirement::NotIn(key, vec![value])
-            } else {
-                Requirement::In(key, vec![value])
-            });
-        }
-    }
-    let words: Vec<&str> = part.splitn(2, char::is_whitespace).collect();
-    if words.len() == 2 {
-        let rest = words[1].trim();
-        let (negate, list) = if let Some(list) = rest.strip_prefix("notin") {
-            (true, list)
-        } else if let Some(list) = rest.strip_prefix("in") {
-            (false, list)
-        } else {
-            return Err(invalid());
-        };
-        let list = list.trim();
-        let inner = list
-            .strip_prefix('(')
-            .and_then(|l| l.strip_suffix(')'))
-            .ok_or_else(|| format!("unable to parse requirement: found '{list}', expected: '('"))?;
-        let values: Vec<String> = inner.split(',').map(|v| v.trim().to_string()).collect();
-        let key = check_key(words[0], part)?;
-        return Ok(if negate {
-            Requirement::NotIn(key, values)
-        } else {
-            Requirement::In(key, values)
-        });
-    }
-    Ok(Requirement::Exists(check_key(part, part)?))
-}
-
-fn check_key(key: &str, part: &str) -> Result<String, String> {
-    if key.is_empty() || key.contains(char::is_whitespace) {
-        return Err(format!(
-            "unable to parse requirement: found '{part}', expected: identifier"
-        ));
-    }
-    Ok(key.to_string())
 }
 
 #[cfg(test)]
