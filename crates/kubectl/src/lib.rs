@@ -7,9 +7,11 @@ pub mod command_output;
 mod commands;
 pub mod flags;
 pub mod printers;
+pub mod selection;
 pub mod session;
 pub mod tokenizer;
 
 pub use command_output::{Chunk, CommandOutput, Stream};
 pub use commands::parse_duration;
+pub use selection::Selection;
 pub use session::{Session, SessionOptions};

@@ -7,7 +7,7 @@ use dsplay_api::types::*;
 use dsplay_api::{fields, selector, Kind, Object};
 use dsplay_sim::{ApiError, Cluster};
 
-const GET_FLAGS: &[FlagSpec] = &[
+pub(crate) const GET_FLAGS: &[FlagSpec] = &[
     value("output", Some('o')),
     boolean("all-namespaces", Some('A')),
     value("selector", Some('l')),
@@ -32,23 +32,19 @@ pub(crate) struct Query {
 
 impl Query {
     pub(crate) fn from_flags(ctx: &mut Ctx, parsed: &Parsed) -> Result<Query, Failed> {
+        Query::parse(parsed).map_err(|message| {
+            ctx.err(format!("error: {message}"));
+            Failed
+        })
+    }
+
+    /// The query of parsed `get` flags, or kubectl's message (without `error: `).
+    pub(crate) fn parse(parsed: &Parsed) -> Result<Query, String> {
         let labels = match parsed.get("selector") {
-            Some(text) => match selector::parse(text) {
-                Ok(s) => Some(s),
-                Err(e) => {
-                    ctx.err(format!("error: {e}"));
-                    return Err(Failed);
-                }
-            },
+            Some(text) => Some(selector::parse(text)?),
             None => None,
         };
-        let fields = match fields::parse(parsed.get("field-selector").unwrap_or("")) {
-            Ok(fields) => fields,
-            Err(e) => {
-                ctx.err(format!("error: {e}"));
-                return Err(Failed);
-            }
-        };
+        let fields = fields::parse(parsed.get("field-selector").unwrap_or(""))?;
         Ok(Query {
             all_namespaces: parsed.flag("all-namespaces"),
             namespace: namespace(parsed),
