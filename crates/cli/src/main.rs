@@ -2,8 +2,10 @@
 //!
 //! `dsplay run FILE|-` echoes each command as `$ <command>` and prints its output; the exit status is
 //! 1 if any command failed. With no arguments, an interactive prompt on the default cluster.
-//! `dsplay serve` and `dsplay sim --server` are in [`remote`].
+//! `dsplay serve` and `dsplay sim --server` are in [`remote`]; `dsplay lesson check|list` checks and
+//! lists lessons (`lesson.rs`).
 
+mod lesson;
 mod remote;
 
 use dsplay_kubectl::{read_manifest_file, CommandOutput, Session, SessionOptions, Stream};
@@ -13,7 +15,7 @@ use std::process::ExitCode;
 const USAGE: &str = "Usage:\n  dsplay run FILE|- [--seed N] [--empty]   run a script and print its transcript\n  dsplay [--seed N] [--empty]              interactive prompt\n";
 
 fn usage() -> String {
-    format!("{USAGE}{}", remote::USAGE)
+    format!("{USAGE}{}{}", remote::USAGE, lesson::USAGE)
 }
 
 fn main() -> ExitCode {
@@ -21,6 +23,7 @@ fn main() -> ExitCode {
     match args.first().map(String::as_str) {
         Some("serve") => return remote::serve(&args[1..]),
         Some("sim") => return remote::sim(&args[1..]),
+        Some("lesson") => return lesson::main(&args[1..]),
         _ => {}
     }
     let mut options = SessionOptions::default();

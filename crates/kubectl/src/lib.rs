@@ -8,10 +8,12 @@ mod commands;
 mod file_input;
 pub mod flags;
 pub mod printers;
+pub mod selection;
 pub mod session;
 pub mod tokenizer;
 
 pub use command_output::{Chunk, CommandOutput, Stream};
 pub use commands::parse_duration;
 pub use file_input::read_manifest_file;
+pub use selection::Selection;
 pub use session::{Session, SessionOptions};

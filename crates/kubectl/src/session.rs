@@ -67,9 +67,12 @@ impl Session {
                     // moves the clock); `get -w` itself leaves a new one.
                     let is_sim = command.args.first().is_some_and(|w| w == "sim");
                     self.watch = ctx.watch.take().filter(|_| !is_sim);
+                    let chunks = ctx.chunks;
+                    // Lesson goals look at every change, API writes included.
+                    self.cluster.observe_now();
                     outputs.push(CommandOutput {
                         command: command.echo,
-                        chunks: ctx.chunks,
+                        chunks,
                         success,
                     });
                 }

@@ -74,6 +74,8 @@ pub struct Cluster {
     pub(crate) cursors: LoopCursors,
     /// Event identity → store key of the event it aggregates into (`record_event`).
     pub(crate) event_index: BTreeMap<crate::api_server::EventIdentity, crate::store::Key>,
+    /// Called at every instant the clock passes through (`observer.rs`).
+    pub(crate) observer: Option<Box<dyn crate::observer::ClockObserver>>,
 }
 
 impl Cluster {
@@ -104,6 +106,7 @@ impl Cluster {
             next_pod_cidr: 0,
             cursors: LoopCursors::default(),
             event_index: BTreeMap::new(),
+            observer: None,
         };
         crate::default_cluster::install_base_objects(&mut cluster);
         cluster
@@ -221,6 +224,8 @@ impl Cluster {
 
     fn run_until(&mut self, target: i64) {
         self.reconcile();
+        // The settled state before the clock moves (a command's writes) is an instant too.
+        self.observe_now();
         while let Some((&(t, seq), _)) = self.timers.iter().next() {
             if t > target {
                 break;
@@ -238,9 +243,11 @@ impl Cluster {
                 continue;
             }
             self.reconcile();
+            self.observe_now();
         }
         self.now_ms = self.now_ms.max(target);
         self.reconcile();
+        self.observe_now();
     }
 
     fn fire(&mut self, timer: Timer) {

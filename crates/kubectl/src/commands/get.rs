@@ -7,7 +7,7 @@ use dsplay_api::types::*;
 use dsplay_api::{fields, selector, Kind, Object};
 use dsplay_sim::{ApiError, Cluster};
 
-const GET_FLAGS: &[FlagSpec] = &[
+pub(crate) const GET_FLAGS: &[FlagSpec] = &[
     value("output", Some('o')),
     boolean("all-namespaces", Some('A')),
     value("selector", Some('l')),
@@ -36,19 +36,23 @@ pub(crate) struct Query {
 
 impl Query {
     pub(crate) fn from_flags(ctx: &mut Ctx, parsed: &Parsed) -> Result<Query, Failed> {
+        Query::parse(parsed).map_err(|message| {
+            ctx.err(format!("error: {message}"));
+            Failed
+        })
+    }
+
+    /// The query of parsed `get` flags, or kubectl's message (without `error: `) for a field
+    /// selector it refuses client-side. A label selector that does not parse is kept with its
+    /// error: kubectl sends it unparsed and the API server refuses the list ([`Query::select`]).
+    pub(crate) fn parse(parsed: &Parsed) -> Result<Query, String> {
         let label_text = parsed.get("selector").unwrap_or_default().to_string();
         let (labels, label_error) = match parsed.get("selector").map(selector::parse) {
             Some(Ok(s)) => (Some(s), None),
             Some(Err(e)) => (None, Some(e)),
             None => (None, None),
         };
-        let fields = match fields::parse(parsed.get("field-selector").unwrap_or("")) {
-            Ok(fields) => fields,
-            Err(e) => {
-                ctx.err(format!("error: {e}"));
-                return Err(Failed);
-            }
-        };
+        let fields = fields::parse(parsed.get("field-selector").unwrap_or(""))?;
         Ok(Query {
             all_namespaces: parsed.flag("all-namespaces"),
             namespace: namespace(parsed),
@@ -76,6 +80,11 @@ impl Query {
             .into_iter()
             .filter(|o| self.matches(kind, o))
             .collect())
+    }
+
+    /// Why `-l` does not parse, if it does not.
+    pub(crate) fn label_error(&self) -> Option<&str> {
+        self.label_error.as_deref()
     }
 
     /// Whether `-l` or `--field-selector` was given (even one that does not parse).

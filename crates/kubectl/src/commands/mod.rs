@@ -14,6 +14,7 @@ mod sim;
 mod taint;
 mod watch;
 
+pub(crate) use get::{Query, GET_FLAGS};
 pub(crate) use watch::Watch;
 
 use crate::command_output::{Chunk, Stream};
@@ -211,15 +212,16 @@ pub(crate) fn parse_flags(
 
 /// Resolves a resource word (`ds`, `pods`, `daemonsets.apps`).
 pub(crate) fn resolve_kind(ctx: &mut Ctx, word: &str) -> Result<Kind, Failed> {
-    match Kind::from_resource_name(word) {
-        Some(kind) => Ok(kind),
-        None => {
-            ctx.err(format!(
-                "error: the server doesn't have a resource type \"{word}\""
-            ));
-            Err(Failed)
-        }
-    }
+    kind_of(word).map_err(|message| {
+        ctx.err(format!("error: {message}"));
+        Failed
+    })
+}
+
+/// Resolves a resource word, or kubectl's message (without `error: `).
+fn kind_of(word: &str) -> Result<Kind, String> {
+    Kind::from_resource_name(word)
+        .ok_or_else(|| format!("the server doesn't have a resource type \"{word}\""))
 }
 
 /// Splits `TYPE NAME…` / `TYPE/NAME…` arguments into (kind, names).
@@ -227,6 +229,14 @@ pub(crate) fn resource_args(
     ctx: &mut Ctx,
     args: &[String],
 ) -> Result<Vec<(Kind, Option<String>)>, Failed> {
+    split_resource_args(args).map_err(|message| {
+        ctx.err(format!("error: {message}"));
+        Failed
+    })
+}
+
+/// `resource_args` without a command context: the error is kubectl's message without `error: `.
+pub(crate) fn split_resource_args(args: &[String]) -> Result<Vec<(Kind, Option<String>)>, String> {
     let mut out = Vec::new();
     if args.is_empty() {
         return Ok(out);
@@ -234,18 +244,15 @@ pub(crate) fn resource_args(
     if args[0].contains('/') {
         for a in args {
             let Some((kind, name)) = a.split_once('/') else {
-                ctx.err("error: there is no need to specify a resource type as a separate argument when passing arguments in resource/name form (e.g. 'kubectl get resource/<resource_name>' instead of 'kubectl get resource resource/<resource_name>'");
-                return Err(Failed);
+                return Err("there is no need to specify a resource type as a separate argument when passing arguments in resource/name form (e.g. 'kubectl get resource/<resource_name>' instead of 'kubectl get resource resource/<resource_name>'".to_string());
             };
-            let kind = resolve_kind(ctx, kind)?;
-            out.push((kind, Some(name.to_string())));
+            out.push((kind_of(kind)?, Some(name.to_string())));
         }
         return Ok(out);
     }
-    let kinds: Vec<String> = args[0].split(',').map(str::to_string).collect();
     let mut resolved = Vec::new();
-    for k in &kinds {
-        resolved.push(resolve_kind(ctx, k)?);
+    for k in args[0].split(',') {
+        resolved.push(kind_of(k)?);
     }
     if args.len() == 1 {
         return Ok(resolved.into_iter().map(|k| (k, None)).collect());
