@@ -14,6 +14,7 @@ pub mod images;
 pub mod kubelet;
 pub mod names;
 mod pod_status;
+mod priority_admission;
 pub mod scheduler;
 mod scheduling;
 pub mod store;
