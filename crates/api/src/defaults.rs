@@ -7,17 +7,47 @@ use crate::types::*;
 pub fn apply_defaults(object: &mut Object) {
     match object {
         Object::DaemonSet(ds) => default_daemon_set(ds),
-        Object::Pod(pod) => {
-            if let Some(spec) = pod.spec.as_mut() {
-                default_pod_spec(spec);
-            }
-        }
+        Object::Pod(pod) => default_pod(pod),
         Object::PriorityClass(pc) => {
             pc.preemption_policy
                 .get_or_insert_with(|| "PreemptLowerPriority".to_string());
         }
         _ => {}
     }
+}
+
+/// `SetDefaults_Pod`: what only a Pod gets, not a pod template — requests default to limits for
+/// the resources a container limits but does not request, and with `hostNetwork` every container
+/// port without a `hostPort` gets its `containerPort` — then the pod spec defaults.
+///
+/// Upstream: `pkg/apis/core/v1/defaults.go` `SetDefaults_Pod`, `defaultHostNetworkPorts`.
+pub fn default_pod(pod: &mut Pod) {
+    let Some(spec) = pod.spec.as_mut() else {
+        return;
+    };
+    let host_network = spec.host_network == Some(true);
+    for c in spec
+        .containers
+        .iter_mut()
+        .chain(spec.init_containers.iter_mut().flatten())
+    {
+        if let Some(resources) = c.resources.as_mut() {
+            if let Some(limits) = resources.limits.clone() {
+                let requests = resources.requests.get_or_insert_with(Default::default);
+                for (name, value) in limits {
+                    requests.entry(name).or_insert(value);
+                }
+            }
+        }
+        if host_network {
+            for port in c.ports.iter_mut().flatten() {
+                if port.host_port.unwrap_or(0) == 0 {
+                    port.host_port = Some(port.container_port);
+                }
+            }
+        }
+    }
+    default_pod_spec(spec);
 }
 
 /// `SetDefaults_DaemonSet`: RollingUpdate with maxUnavailable 1 / maxSurge 0, revisionHistoryLimit 10,
@@ -55,6 +85,12 @@ pub fn default_pod_spec(spec: &mut PodSpec) {
     spec.scheduler_name
         .get_or_insert_with(|| "default-scheduler".to_string());
     spec.security_context.get_or_insert_with(Default::default);
+    for volume in spec.volumes.iter_mut().flatten() {
+        // `SetDefaults_HostPathVolumeSource`: an unset type is the empty string.
+        if let Some(host_path) = volume.host_path.as_mut() {
+            host_path.type_.get_or_insert_with(String::new);
+        }
+    }
     for container in spec
         .containers
         .iter_mut()
@@ -85,10 +121,33 @@ fn default_container(c: &mut Container) {
     .into_iter()
     .flatten()
     {
+        if let Some(http) = probe.http_get.as_mut() {
+            default_http_get(http);
+        }
         probe.timeout_seconds.get_or_insert(1);
         probe.period_seconds.get_or_insert(10);
         probe.success_threshold.get_or_insert(1);
         probe.failure_threshold.get_or_insert(3);
+    }
+    if let Some(lifecycle) = c.lifecycle.as_mut() {
+        for handler in [lifecycle.post_start.as_mut(), lifecycle.pre_stop.as_mut()]
+            .into_iter()
+            .flatten()
+        {
+            if let Some(http) = handler.http_get.as_mut() {
+                default_http_get(http);
+            }
+        }
+    }
+}
+
+/// `SetDefaults_HTTPGetAction`: path `/`, scheme `HTTP`.
+fn default_http_get(http: &mut k8s_openapi::api::core::v1::HTTPGetAction) {
+    if http.path.as_deref().unwrap_or("").is_empty() {
+        http.path = Some("/".to_string());
+    }
+    if http.scheme.as_deref().unwrap_or("").is_empty() {
+        http.scheme = Some("HTTP".to_string());
     }
 }
 
@@ -131,5 +190,67 @@ mod tests {
         assert_eq!(rolling.max_unavailable, Some(IntOrString::Int(1)));
         assert_eq!(rolling.max_surge, Some(IntOrString::Int(0)));
         assert_eq!(spec.revision_history_limit, Some(10));
+    }
+
+    /// The spec both tests default: a container with limits only and a port without hostPort,
+    /// on the host network.
+    fn host_network_spec() -> PodSpec {
+        serde_json::from_value(serde_json::json!({
+            "hostNetwork": true,
+            "containers": [{
+                "name": "c", "image": "nginx:1.27",
+                "ports": [{"containerPort": 8080}],
+                "resources": {"limits": {"cpu": "500m"}, "requests": {"memory": "64Mi"}},
+                "readinessProbe": {"httpGet": {"port": 8080}}
+            }],
+            "volumes": [{"name": "log", "hostPath": {"path": "/var/log"}}]
+        }))
+        .unwrap()
+    }
+
+    /// Upstream `SetDefaults_Pod`: only a Pod gets requests from limits and hostPorts from
+    /// containerPorts; a DaemonSet's template keeps them unset (`SetDefaults_PodSpec`).
+    #[test]
+    fn pod_only_defaults() {
+        let mut pod = Pod {
+            spec: Some(host_network_spec()),
+            ..Default::default()
+        };
+        default_pod(&mut pod);
+        let c = &pod.spec.as_ref().unwrap().containers[0];
+        let requests = c.resources.as_ref().unwrap().requests.as_ref().unwrap();
+        assert_eq!(requests.get("cpu").map(|q| q.0.as_str()), Some("500m"));
+        assert_eq!(requests.get("memory").map(|q| q.0.as_str()), Some("64Mi"));
+        assert_eq!(c.ports.as_ref().unwrap()[0].host_port, Some(8080));
+
+        let mut ds = DaemonSet::default();
+        ds.spec.get_or_insert_with(Default::default).template.spec = Some(host_network_spec());
+        default_daemon_set(&mut ds);
+        let spec = ds.spec.unwrap().template.spec.unwrap();
+        let c = &spec.containers[0];
+        assert_eq!(c.ports.as_ref().unwrap()[0].host_port, None);
+        assert!(c
+            .resources
+            .as_ref()
+            .unwrap()
+            .requests
+            .as_ref()
+            .unwrap()
+            .get("cpu")
+            .is_none());
+        // Upstream `SetDefaults_HTTPGetAction`, `SetDefaults_HostPathVolumeSource` apply to both.
+        let http = c
+            .readiness_probe
+            .as_ref()
+            .unwrap()
+            .http_get
+            .as_ref()
+            .unwrap();
+        assert_eq!(
+            (http.path.as_deref(), http.scheme.as_deref()),
+            (Some("/"), Some("HTTP"))
+        );
+        let host_path = spec.volumes.unwrap()[0].host_path.clone().unwrap();
+        assert_eq!(host_path.type_.as_deref(), Some(""));
     }
 }

@@ -74,6 +74,9 @@ impl Cluster {
         if let (Object::DaemonSet(old_ds), Object::DaemonSet(new_ds)) = (&old, &mut object) {
             bump_daemon_set_generation(old_ds, new_ds);
         }
+        if let (Object::Node(old_node), Object::Node(new_node)) = (&old, &object) {
+            self.record_node_schedulable_event(old_node, new_node);
+        }
         if let (Object::Pod(old_pod), Object::Pod(new_pod)) = (&old, &mut object) {
             // Pod spec is mostly immutable; keep the server's view of it.
             new_pod.spec = old_pod.spec.clone();
@@ -297,9 +300,15 @@ impl Cluster {
                 name: namespace,
             });
         }
+        object.metadata_mut().namespace = kind.namespaced().then(|| namespace.clone());
+        // Defaults apply when the request is decoded, then mutating admission runs; both come
+        // before the name is generated.
+        defaults::apply_defaults(object);
+        if let Object::Pod(pod) = object {
+            self.admit_pod(pod)?;
+        }
         {
             let meta = object.metadata_mut();
-            meta.namespace = kind.namespaced().then(|| namespace.clone());
             if meta.name.as_deref().unwrap_or("").is_empty() {
                 match meta.generate_name.clone().filter(|g| !g.is_empty()) {
                     Some(prefix) => meta.name = Some(names::generate_name(&mut self.rng, &prefix)),
@@ -320,13 +329,12 @@ impl Cluster {
         if self.store.get(kind, &namespace, &name).is_some() {
             return Err(ApiError::AlreadyExists { kind, name });
         }
-        defaults::apply_defaults(object);
         let errors = validation::validate_create(object);
         if !errors.is_empty() {
             return Err(ApiError::Invalid { kind, name, errors });
         }
-        if let Object::Pod(pod) = object {
-            self.admit_pod(pod)?;
+        if let Object::PriorityClass(pc) = object {
+            self.validate_priority_class(pc)?;
         }
         let uid = names::uid(&mut self.rng);
         let now = k8s_time(self.now_ms);
@@ -372,28 +380,19 @@ impl Cluster {
 
     /// Pod admission: priority from the PriorityClass, DefaultTolerationSeconds, service account, status.
     fn admit_pod(&mut self, pod: &mut Pod) -> ApiResult<()> {
-        let name = pod.metadata.name.clone().unwrap_or_default();
-        let spec = pod.spec.get_or_insert_with(Default::default);
-        let (priority, policy) = match spec
-            .priority_class_name
-            .as_deref()
+        // Admission runs before the name is generated: errors name the pod by its generateName.
+        // Upstream: `staging/src/k8s.io/apiserver/pkg/admission/errors.go` `extractResourceName`.
+        let name = pod
+            .metadata
+            .name
+            .clone()
             .filter(|n| !n.is_empty())
-        {
-            Some(class) => match self.store.priority_class(class) {
-                Some(pc) => (
-                    pc.value,
-                    pc.preemption_policy
-                        .clone()
-                        .unwrap_or_else(|| "PreemptLowerPriority".into()),
-                ),
-                None => {
-                    return Err(ApiError::Forbidden(format!(
-                    "pods \"{name}\" is forbidden: no PriorityClass with name {class} was found"
-                )))
-                }
-            },
-            None => (0, "PreemptLowerPriority".to_string()),
-        };
+            .or_else(|| pod.metadata.generate_name.clone().filter(|n| !n.is_empty()))
+            .unwrap_or_else(|| "Unknown".to_string());
+        let spec = pod.spec.get_or_insert_with(Default::default);
+        let (priority, policy) = self
+            .resolve_priority(spec)
+            .map_err(|e| ApiError::Forbidden(format!("pods \"{name}\" is forbidden: {e}")))?;
         spec.priority = Some(priority);
         spec.preemption_policy = Some(policy);
         spec.service_account_name
@@ -420,6 +419,35 @@ impl Cluster {
             ..Default::default()
         });
         Ok(())
+    }
+
+    /// The kubelet reports a cordon or uncordon of its node (`NodeNotSchedulable` /
+    /// `NodeSchedulable`).
+    ///
+    /// Upstream: `pkg/kubelet/kubelet_node_status.go` `recordNodeSchedulableEvent`.
+    fn record_node_schedulable_event(&mut self, old: &Node, new: &Node) {
+        let unschedulable = |n: &Node| n.spec.as_ref().and_then(|s| s.unschedulable) == Some(true);
+        if unschedulable(old) == unschedulable(new) {
+            return;
+        }
+        let name = new.metadata.name.clone().unwrap_or_default();
+        let status = if unschedulable(new) {
+            "NodeNotSchedulable"
+        } else {
+            "NodeSchedulable"
+        };
+        // The kubelet's node reference: uid is the node name.
+        let mut reference = object_reference(Kind::Node, &new.metadata);
+        reference.uid = Some(name.clone());
+        reference.resource_version = None;
+        self.record_event(
+            &reference,
+            "Normal",
+            status,
+            &format!("Node {name} status is now: {status}"),
+            "kubelet",
+            Some(&name),
+        );
     }
 
     /// Records an event the way client-go's recorder does, aggregating repeats into `count`.
@@ -611,7 +639,17 @@ impl Cluster {
     }
 
     /// `sim node add`: creates a Node object with kind's defaults and the given options.
+    /// Like a kind node, it starts with the kind node image's images in its cache.
     pub fn add_node(&mut self, options: &crate::default_cluster::NodeOptions) -> ApiResult<Object> {
-        self.create(Object::Node(crate::default_cluster::build_node(options)))
+        let node = crate::default_cluster::build_node(options);
+        let name = node.metadata.name.clone().unwrap_or_default();
+        // Cached before the create, so the first pods placed on it already find them.
+        let had_runtime = self.nodes_runtime.contains_key(&name);
+        crate::default_cluster::preload_node_images(self, &name);
+        let created = self.create(Object::Node(node));
+        if created.is_err() && !had_runtime {
+            self.nodes_runtime.remove(&name);
+        }
+        created
     }
 }

@@ -289,19 +289,27 @@ pub fn install_base_objects(cluster: &mut Cluster) {
     create_all(cluster, BASE_OBJECTS);
 }
 
+/// Images a kind node has before it runs anything: the node image ships them.
+const KIND_NODE_IMAGES: [&str; 2] = [
+    "docker.io/kindest/kindnetd:v20250512-df8de77b",
+    "registry.k8s.io/kube-proxy:v1.33.1",
+];
+
+/// Puts the images a kind node image ships into the node's image cache.
+pub(crate) fn preload_node_images(cluster: &mut Cluster, node: &str) {
+    let runtime = cluster.nodes_runtime.entry(node.to_string()).or_default();
+    runtime
+        .images
+        .extend(KIND_NODE_IMAGES.iter().map(|i| i.to_string()));
+}
+
 /// kind's three nodes and its two DaemonSets, rolled out with images already on the nodes.
 pub fn install_kind_cluster(cluster: &mut Cluster) {
     for name in ["kind-control-plane", "kind-worker", "kind-worker2"] {
         let mut options = NodeOptions::new(name);
         options.control_plane = name == "kind-control-plane";
         let _ = cluster.create(Object::Node(build_node(&options)));
-        let runtime = cluster.nodes_runtime.entry(name.to_string()).or_default();
-        runtime
-            .images
-            .insert("docker.io/kindest/kindnetd:v20250512-df8de77b".to_string());
-        runtime
-            .images
-            .insert("registry.k8s.io/kube-proxy:v1.33.1".to_string());
+        preload_node_images(cluster, name);
     }
     create_all(cluster, KIND_DAEMON_SETS);
     cluster.settle(crate::cluster::DEFAULT_SETTLE_MAX);

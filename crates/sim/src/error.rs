@@ -41,6 +41,33 @@ pub enum ApiError {
 }
 
 impl ApiError {
+    /// The message the API server puts in its Status, as a Go client (a controller) sees the error:
+    /// for Invalid, `Pod "x" is invalid: <cause>` or `… is invalid: [<cause>, <cause>]` without
+    /// kubectl's `The ` and `* ` list.
+    ///
+    /// Upstream: `staging/src/k8s.io/apimachinery/pkg/api/errors/errors.go` `NewInvalid`;
+    /// `staging/src/k8s.io/apimachinery/pkg/util/errors/errors.go` `aggregate.Error`.
+    pub fn server_message(&self) -> String {
+        let ApiError::Invalid { kind, name, errors } = self else {
+            return self.to_string();
+        };
+        let qualified = match kind.group() {
+            "" => kind.name().to_string(),
+            group => format!("{}.{group}", kind.name()),
+        };
+        let mut causes: Vec<String> = Vec::new();
+        for e in errors.iter().map(ToString::to_string) {
+            if !causes.contains(&e) {
+                causes.push(e);
+            }
+        }
+        let cause = match causes.len() {
+            1 => causes.remove(0),
+            _ => format!("[{}]", causes.join(", ")),
+        };
+        format!("{qualified} \"{name}\" is invalid: {cause}")
+    }
+
     /// The reason word kubectl prints in `Error from server (<Reason>): …`, None for Invalid (printed bare).
     pub fn reason(&self) -> Option<&'static str> {
         match self {

@@ -3,15 +3,15 @@
 
 use crate::api_server::object_reference;
 use crate::cluster::{k8s_time, Cluster, Timer};
-use crate::images::{crash_backoff_ms, pull_backoff_ms, CRASH_AFTER_MS, STOP_MS};
+use crate::images::{pull_backoff_ms, STOP_MS};
 use crate::pod_status::{
-    condition, container_names, not_ready_condition, set_condition, set_ready, set_waiting,
-    update_pod, waiting,
+    condition, container_names, not_ready_condition, set_ready, set_waiting, update_pod, waiting,
 };
 use dsplay_api::types::*;
 use dsplay_api::Kind;
-use k8s_openapi::api::core::v1::{ContainerState, ContainerStateRunning, ContainerStateTerminated};
 use std::collections::BTreeSet;
+
+mod containers;
 
 /// Per-node kubelet state the API does not show.
 #[derive(Clone, Debug, Default)]
@@ -250,14 +250,17 @@ pub(crate) fn on_timer(cluster: &mut Cluster, uid: &str, epoch: u64) {
     let image = first_image(&pod);
     let behavior = cluster.image_behavior(&image);
     let (ns, name) = (runtime.namespace.clone(), runtime.name.clone());
-    let now = k8s_time(cluster.now_ms);
     match runtime.stage {
         Stage::Pulling if behavior.pull_ok => {
-            if let Some(node) = cluster.nodes_runtime.get_mut(&runtime.node) {
-                node.images.insert(image.clone());
-            }
+            // The node's image cache, also for nodes added after start (`sim node add`).
+            cluster
+                .nodes_runtime
+                .entry(runtime.node.clone())
+                .or_default()
+                .images
+                .insert(image.clone());
             let secs = behavior.pull_ms as f64 / 1000.0;
-            event(cluster, &pod, "Normal", "Pulled", &format!("Successfully pulled image \"{image}\" in {secs}s ({secs}s including waiting). Image size: 2156003 bytes."));
+            event(cluster, &pod, "Normal", "Pulled", &format!("Successfully pulled image \"{image}\" in {secs}s ({secs}s including waiting). Image size: {} bytes.", containers::IMAGE_SIZE_BYTES));
             runtime.stage = Stage::Starting;
             enter(cluster, uid.to_string(), runtime, behavior.start_ms);
         }
@@ -307,126 +310,9 @@ pub(crate) fn on_timer(cluster: &mut Cluster, uid: &str, epoch: u64) {
             runtime.stage = Stage::Pulling;
             enter(cluster, uid.to_string(), runtime, behavior.pull_ms);
         }
-        Stage::Starting | Stage::CrashBackOff => {
-            for c in container_names(&pod) {
-                event(
-                    cluster,
-                    &pod,
-                    "Normal",
-                    "Created",
-                    &format!("Created container: {c}"),
-                );
-                started_event(cluster, &pod, &c);
-            }
-            let pod_ip = pod_ip(cluster, &pod, &runtime.node);
-            let ready_now = behavior.ready && !behavior.crash && readiness_delay_ms(&pod).is_none();
-            update_pod(cluster, &ns, &name, |pod| {
-                let status = pod.status.get_or_insert_with(Default::default);
-                status.phase = Some("Running".into());
-                if status.pod_ip.is_none() {
-                    status.pod_ip = Some(pod_ip.clone());
-                    status.pod_ips = Some(vec![k8s_openapi::api::core::v1::PodIP {
-                        ip: pod_ip.clone(),
-                    }]);
-                }
-                set_condition(status, "PodReadyToStartContainers", "True", &now);
-                for cs in status.container_statuses.iter_mut().flatten() {
-                    cs.state = Some(ContainerState {
-                        running: Some(ContainerStateRunning {
-                            started_at: Some(now.clone()),
-                        }),
-                        ..Default::default()
-                    });
-                    cs.started = Some(true);
-                    cs.image_id = format!("{}@sha256:{:064x}", cs.image, 0xda7a_u64);
-                    cs.container_id = Some(format!(
-                        "containerd://{:064x}",
-                        cs.name.len() as u64 * 7919 + 17
-                    ));
-                }
-            });
-            if ready_now {
-                set_ready(cluster, &ns, &name, true);
-            }
-            runtime.stage = Stage::Running;
-            if behavior.crash {
-                enter(cluster, uid.to_string(), runtime, CRASH_AFTER_MS);
-            } else if let (Some(delay), true) = (readiness_delay_ms(&pod), behavior.ready) {
-                enter(cluster, uid.to_string(), runtime, delay);
-            } else {
-                runtime.epoch += 1;
-                cluster.pods_runtime.insert(uid.to_string(), runtime);
-            }
-        }
-        Stage::Running if behavior.crash => {
-            runtime.failures += 1;
-            set_ready(cluster, &ns, &name, false);
-            let backoff = crash_backoff_ms(runtime.failures);
-            let names = container_names(&pod);
-            update_pod(cluster, &ns, &name, |pod| {
-                let status = pod.status.get_or_insert_with(Default::default);
-                for cs in status.container_statuses.iter_mut().flatten() {
-                    let started = cs
-                        .state
-                        .as_ref()
-                        .and_then(|s| s.running.as_ref())
-                        .and_then(|r| r.started_at.clone());
-                    cs.restart_count += 1;
-                    cs.last_state = Some(ContainerState {
-                        terminated: Some(ContainerStateTerminated {
-                            exit_code: 1,
-                            reason: Some("Error".into()),
-                            started_at: started,
-                            finished_at: Some(now.clone()),
-                            container_id: cs.container_id.clone(),
-                            ..Default::default()
-                        }),
-                        ..Default::default()
-                    });
-                    cs.started = Some(false);
-                    cs.state = Some(if backoff == 0 {
-                        ContainerState {
-                            running: Some(ContainerStateRunning {
-                                started_at: Some(now.clone()),
-                            }),
-                            ..Default::default()
-                        }
-                    } else {
-                        waiting(
-                            "CrashLoopBackOff",
-                            Some(format!(
-                                "back-off {}s restarting failed container={} pod={}_{}({})",
-                                backoff / 1000,
-                                cs.name,
-                                name,
-                                ns,
-                                pod.metadata.uid.clone().unwrap_or_default()
-                            )),
-                        )
-                    });
-                }
-            });
-            if backoff == 0 {
-                for c in &names {
-                    started_event(cluster, &pod, c);
-                }
-                enter(cluster, uid.to_string(), runtime, CRASH_AFTER_MS);
-            } else {
-                for c in &names {
-                    event(
-                        cluster,
-                        &pod,
-                        "Warning",
-                        "BackOff",
-                        &format!(
-                            "Back-off restarting failed container {c} in pod {name}_{ns}({uid})"
-                        ),
-                    );
-                }
-                runtime.stage = Stage::CrashBackOff;
-                enter(cluster, uid.to_string(), runtime, backoff);
-            }
-        }
+        Stage::Starting => containers::start_containers(cluster, uid, runtime, &pod, false),
+        Stage::CrashBackOff => containers::start_containers(cluster, uid, runtime, &pod, true),
+        Stage::Running if behavior.crash => containers::crash(cluster, uid, runtime, &pod),
         Stage::Running => {
             set_ready(cluster, &ns, &name, true);
         }
@@ -523,23 +409,23 @@ fn readiness_delay_ms(pod: &Pod) -> Option<i64> {
     )
 }
 
-/// The kubelet's `Started` event for one container.
-fn started_event(cluster: &mut Cluster, pod: &Pod, container: &str) {
-    event(
-        cluster,
-        pod,
-        "Normal",
-        "Started",
-        &format!("Started container {container}"),
-    );
+fn event(cluster: &mut Cluster, pod: &Pod, type_: &str, reason: &str, message: &str) {
+    let first = container_names(pod).into_iter().next().unwrap_or_default();
+    event_for(cluster, pod, &first, type_, reason, message);
 }
 
-fn event(cluster: &mut Cluster, pod: &Pod, type_: &str, reason: &str, message: &str) {
+/// Records a kubelet event about one container of the pod (`spec.containers{NAME}`).
+fn event_for(
+    cluster: &mut Cluster,
+    pod: &Pod,
+    container: &str,
+    type_: &str,
+    reason: &str,
+    message: &str,
+) {
     let mut reference = object_reference(Kind::Pod, &pod.metadata);
-    if let Some(c) = pod.spec.as_ref().and_then(|s| s.containers.first()) {
-        if reason != "Scheduled" {
-            reference.field_path = Some(format!("spec.containers{{{}}}", c.name));
-        }
+    if !container.is_empty() {
+        reference.field_path = Some(format!("spec.containers{{{container}}}"));
     }
     let host = pod.spec.as_ref().and_then(|s| s.node_name.clone());
     cluster.record_event(

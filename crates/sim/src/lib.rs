@@ -15,6 +15,7 @@ pub mod kubelet;
 pub mod names;
 pub mod observer;
 mod pod_status;
+mod priority_admission;
 pub mod scheduler;
 mod scheduling;
 pub mod store;

@@ -6,28 +6,80 @@ use dsplay_api::types::*;
 use dsplay_api::Object;
 use k8s_openapi::api::core::v1::{ContainerState, ContainerStateWaiting};
 
+/// Sets the containers' readiness and the pod's ContainersReady and Ready conditions; Ready also
+/// needs every readiness gate's condition to be True.
+///
+/// Upstream: `pkg/kubelet/status/generate.go` `GenerateContainersReadyCondition`,
+/// `GeneratePodReadyCondition`.
 pub(crate) fn set_ready(cluster: &mut Cluster, ns: &str, name: &str, ready: bool) {
     let now = k8s_time(cluster.now_ms);
     update_pod(cluster, ns, name, |pod| {
         let names = container_names(pod);
+        let gates: Vec<String> = pod
+            .spec
+            .as_ref()
+            .and_then(|s| s.readiness_gates.as_ref())
+            .map(|g| g.iter().map(|g| g.condition_type.clone()).collect())
+            .unwrap_or_default();
         let status = pod.status.get_or_insert_with(Default::default);
         for cs in status.container_statuses.iter_mut().flatten() {
             cs.ready = ready;
         }
-        for type_ in ["Ready", "ContainersReady"] {
-            if ready {
-                set_condition(status, type_, "True", &now);
-            } else {
-                let cond = not_ready_condition(type_, &names, &now);
-                replace_condition(status, cond);
+        if !ready {
+            for type_ in ["Ready", "ContainersReady"] {
+                replace_condition(status, not_ready_condition(type_, &names, &now));
             }
+            return;
         }
+        set_condition(status, "ContainersReady", "True", &now);
+        let conditions = status.conditions.as_deref().unwrap_or(&[]);
+        let pod_ready = generate_pod_ready_condition(&gates, conditions, &now);
+        replace_condition(status, pod_ready);
     });
 }
 
-/// Marks a pod not Ready (node lifecycle controller on an unreachable node).
-pub(crate) fn mark_not_ready(cluster: &mut Cluster, ns: &str, name: &str) {
+/// The Ready condition of a pod whose containers are all ready: True unless a readiness gate's
+/// condition is missing or not True (reason `ReadinessGatesNotReady`, one message per gate).
+///
+/// Upstream: `pkg/kubelet/status/generate.go` `GeneratePodReadyCondition`.
+fn generate_pod_ready_condition(
+    gates: &[String],
+    conditions: &[PodCondition],
+    now: &Time,
+) -> PodCondition {
+    let unready: Vec<String> = gates
+        .iter()
+        .filter_map(|gate| match conditions.iter().find(|c| &c.type_ == gate) {
+            None => Some(format!(
+                "corresponding condition of pod readiness gate \"{gate}\" does not exist."
+            )),
+            Some(c) if c.status != "True" => Some(format!(
+                "the status of pod readiness gate \"{gate}\" is not \"True\", but {}",
+                c.status
+            )),
+            Some(_) => None,
+        })
+        .collect();
+    if unready.is_empty() {
+        condition("Ready", "True", None, None, now)
+    } else {
+        condition(
+            "Ready",
+            "False",
+            Some("ReadinessGatesNotReady"),
+            Some(unready.join(", ")),
+            now,
+        )
+    }
+}
+
+/// Marks a pod not Ready (node lifecycle controller on an unreachable node); true when its Ready
+/// condition was True and is now False.
+///
+/// Upstream: `pkg/controller/util/node/controller_utils.go` `MarkPodsNotReady`.
+pub(crate) fn mark_not_ready(cluster: &mut Cluster, ns: &str, name: &str) -> bool {
     let now = k8s_time(cluster.now_ms);
+    let mut flipped = false;
     update_pod(cluster, ns, name, |pod| {
         let status = pod.status.get_or_insert_with(Default::default);
         for cs in status.container_statuses.iter_mut().flatten() {
@@ -35,8 +87,10 @@ pub(crate) fn mark_not_ready(cluster: &mut Cluster, ns: &str, name: &str) {
         }
         if dsplay_api::pod::is_pod_ready_condition_true(status) {
             set_condition(status, "Ready", "False", &now);
+            flipped = true;
         }
     });
+    flipped
 }
 
 pub(crate) fn set_waiting(
@@ -102,7 +156,11 @@ pub(crate) fn set_condition(status: &mut PodStatus, type_: &str, value: &str, no
 pub(crate) fn replace_condition(status: &mut PodStatus, new: PodCondition) {
     let conditions = status.conditions.get_or_insert_with(Vec::new);
     match conditions.iter_mut().find(|c| c.type_ == new.type_) {
-        Some(existing) if existing.status == new.status && existing.reason == new.reason => {}
+        // Same status: the transition time stays, reason and message follow.
+        Some(existing) if existing.status == new.status => {
+            existing.reason = new.reason;
+            existing.message = new.message;
+        }
         Some(existing) => *existing = new,
         None => conditions.push(new),
     }

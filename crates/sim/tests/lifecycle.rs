@@ -221,6 +221,9 @@ fn waiting_reason(p: &Pod) -> Option<String> {
 }
 
 // Kubelet model crash loop (`docs/timing-model.md`): runs 5 s, restarts at once the first time, then back-off 10, 20, 40 s.
+// The restart count belongs to the container and is set when the new container is created
+// (upstream `kuberuntime_container.go` `startContainer`), so it does not move during a back-off;
+// every start records the image check, Created and Started (`EnsureImageExists`, `startContainer`).
 #[test]
 fn crash_loop_back_off() {
     let mut c = cluster_with_nodes(1, 1);
@@ -242,23 +245,45 @@ fn crash_loop_back_off() {
         (restart_count(&pod(&c)), waiting_reason(&pod(&c))),
         (1, None)
     );
-    // Second crash at 13 s → CrashLoopBackOff 10 s.
+    // Second crash at 13 s → CrashLoopBackOff 10 s; the dead container was restart 1.
     c.advance(Duration::from_secs(5));
     assert_eq!(
         (restart_count(&pod(&c)), waiting_reason(&pod(&c)).as_deref()),
-        (2, Some("CrashLoopBackOff"))
+        (1, Some("CrashLoopBackOff"))
     );
     c.advance(Duration::from_secs(9));
     assert_eq!(
-        waiting_reason(&pod(&c)).as_deref(),
-        Some("CrashLoopBackOff")
+        (restart_count(&pod(&c)), waiting_reason(&pod(&c)).as_deref()),
+        (1, Some("CrashLoopBackOff"))
     );
-    c.advance(Duration::from_secs(1)); // 23 s: restarted
-    assert_eq!(waiting_reason(&pod(&c)), None);
+    c.advance(Duration::from_secs(1)); // 23 s: restarted, a new container
+    assert_eq!(
+        (restart_count(&pod(&c)), waiting_reason(&pod(&c))),
+        (2, None)
+    );
+    // Three starts so far: one pull, then the image was present for each restart.
+    let count = |c: &Cluster, reason: &str, prefix: &str| -> i32 {
+        events_with_reason(c, reason)
+            .iter()
+            .filter(|e| e.message.as_deref().unwrap_or("").starts_with(prefix))
+            .map(|e| e.count.unwrap_or(1))
+            .sum()
+    };
+    assert_eq!(count(&c, "Created", "Created container: c"), 3);
+    assert_eq!(count(&c, "Started", "Started container c"), 3);
+    assert_eq!(count(&c, "Pulled", "Successfully pulled image"), 1);
+    assert_eq!(
+        count(
+            &c,
+            "Pulled",
+            &format!("Container image \"{IMAGE}\" already present on machine")
+        ),
+        2
+    );
     c.advance(Duration::from_secs(5)); // 28 s: third crash → 20 s
     assert_eq!(
         (restart_count(&pod(&c)), waiting_reason(&pod(&c)).as_deref()),
-        (3, Some("CrashLoopBackOff"))
+        (2, Some("CrashLoopBackOff"))
     );
     c.advance(Duration::from_secs(19));
     assert_eq!(
@@ -266,10 +291,11 @@ fn crash_loop_back_off() {
         Some("CrashLoopBackOff")
     );
     c.advance(Duration::from_secs(1)); // 48 s restarted; 53 s fourth crash → 40 s
+    assert_eq!(restart_count(&pod(&c)), 3);
     c.advance(Duration::from_secs(5));
     assert_eq!(
         (restart_count(&pod(&c)), waiting_reason(&pod(&c)).as_deref()),
-        (4, Some("CrashLoopBackOff"))
+        (3, Some("CrashLoopBackOff"))
     );
     c.advance(Duration::from_secs(39));
     assert_eq!(
@@ -278,6 +304,8 @@ fn crash_loop_back_off() {
     );
     c.advance(Duration::from_secs(1));
     assert_eq!(waiting_reason(&pod(&c)), None);
+    assert_eq!(restart_count(&pod(&c)), 4);
+    assert_eq!(count(&c, "Created", "Created container: c"), 5);
     assert_eq!(
         phase(&pod(&c)),
         "Running",
@@ -487,4 +515,63 @@ fn advance_until_stops_at_condition_or_deadline() {
     let deadline = c.now_ms() + 5_000;
     assert!(!c.advance_until(deadline, |_| false));
     assert_eq!(c.now_ms(), deadline);
+}
+
+// A node added while the cluster runs keeps what its kubelet pulled, and starts with the images a
+// kind node image ships: a second DaemonSet with the same image finds it present (upstream
+// `pkg/kubelet/images/image_manager.go` `EnsureImageExists`).
+#[test]
+fn added_node_caches_pulled_images() {
+    let mut c = cluster_with_nodes(1, 1);
+    create_ds(&mut c, new_daemon_set("first"));
+    settle(&mut c);
+    create_ds(&mut c, new_daemon_set("second"));
+    settle(&mut c);
+    let pulled = event_messages(&c, "Pulled");
+    assert_eq!(
+        pulled
+            .iter()
+            .filter(|m| m.starts_with("Successfully pulled image"))
+            .count(),
+        1,
+        "{pulled:?}"
+    );
+    assert!(pulled.contains(&format!(
+        "Container image \"{IMAGE}\" already present on machine"
+    )));
+    let mut kind_image = new_daemon_set("proxy");
+    set_image(&mut kind_image, "registry.k8s.io/kube-proxy:v1.33.1");
+    create_ds(&mut c, kind_image);
+    settle(&mut c);
+    assert!(event_messages(&c, "Pulled").contains(
+        &"Container image \"registry.k8s.io/kube-proxy:v1.33.1\" already present on machine"
+            .to_string()
+    ));
+}
+
+// Readiness gates: with ready containers, the pod is Ready only when each gate's condition is True
+// (upstream `pkg/kubelet/status/generate.go` `GeneratePodReadyCondition`).
+#[test]
+fn readiness_gate_keeps_pod_not_ready() {
+    let mut c = cluster_with_nodes(1, 1);
+    let mut ds = new_daemon_set("gated");
+    pod_spec(&mut ds).readiness_gates = Some(vec![k8s_openapi::api::core::v1::PodReadinessGate {
+        condition_type: "example.com/lb-ready".into(),
+    }]);
+    create_ds(&mut c, ds);
+    settle(&mut c);
+    let pod = live_ds_pods(&c, "gated").remove(0);
+    let conditions = pod.status.unwrap().conditions.unwrap();
+    let get = |t: &str| conditions.iter().find(|c| c.type_ == t).unwrap().clone();
+    assert_eq!(get("ContainersReady").status, "True");
+    let ready = get("Ready");
+    assert_eq!(
+        (ready.status.as_str(), ready.reason.as_deref(), ready.message.as_deref()),
+        (
+            "False",
+            Some("ReadinessGatesNotReady"),
+            Some("corresponding condition of pod readiness gate \"example.com/lb-ready\" does not exist.")
+        )
+    );
+    assert_status(&c, "gated", "desired=1 current=1 updated=1 unavailable=1");
 }

@@ -174,7 +174,7 @@ proptest! {
             Budget::Surge(v) => set_rolling(&mut ds, IntOrString::Int(0), v.clone()),
         }
         if let Some(d) = ready_delay {
-            pod_spec(&mut ds).containers[0].readiness_probe = Some(serde_json::from_value(json!({"initialDelaySeconds": d, "periodSeconds": 1})).unwrap());
+            pod_spec(&mut ds).containers[0].readiness_probe = Some(serde_json::from_value(json!({"exec": {"command": ["true"]}, "initialDelaySeconds": d, "periodSeconds": 1})).unwrap());
         }
         if min_ready > 0 {
             ds.spec.as_mut().unwrap().min_ready_seconds = Some(min_ready);

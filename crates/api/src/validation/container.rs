@@ -2,6 +2,7 @@
 //! `validateInitContainers`, ports, env, volume mounts, pull policy, resources).
 
 use super::go_value::go_quote;
+use super::probe::{forbid_init_container_probes, validate_container_probes};
 use super::syntax::{is_dns1123_label, is_qualified_name, is_valid_port_name};
 use super::{Errors, FieldError};
 use crate::quantity;
@@ -9,11 +10,13 @@ use crate::types::*;
 use k8s_openapi::api::core::v1::{ContainerPort, EnvVar, ResourceRequirements, VolumeMount};
 use std::collections::{BTreeMap, BTreeSet};
 
-/// `validateContainers`: at least one; each container's common checks; unique names; unique host ports.
+/// `validateContainers`: at least one; each container's common checks, unique name, lifecycle and
+/// probes; unique host ports. `grace` is the pod's terminationGracePeriodSeconds.
 #[doc(alias = "validateContainers")]
 pub(super) fn validate_containers(
     containers: &[Container],
     volumes: &BTreeSet<String>,
+    grace: Option<i64>,
     path: &str,
 ) -> Errors {
     let mut errors = Vec::new();
@@ -22,46 +25,55 @@ pub(super) fn validate_containers(
         return errors;
     }
     let mut names = BTreeSet::new();
-    errors.extend(validate_each_container(
-        containers, &mut names, volumes, path,
-    ));
+    for (i, c) in containers.iter().enumerate() {
+        let idx = format!("{path}[{i}]");
+        errors.extend(validate_named_container(c, &mut names, volumes, &idx));
+        errors.extend(validate_container_probes(c, grace, &idx));
+    }
     errors.extend(validate_unique_host_ports(containers, path));
     errors
 }
 
-/// The common checks of every container at `<path>[i]`, and `Duplicate value` for a name already in
+/// The common checks of the container at `idx`, and `Duplicate value` for a name already in
 /// `names` (which collects them).
-fn validate_each_container(
-    containers: &[Container],
+fn validate_named_container(
+    c: &Container,
     names: &mut BTreeSet<String>,
     volumes: &BTreeSet<String>,
-    path: &str,
+    idx: &str,
 ) -> Errors {
-    let mut errors = Vec::new();
-    for (i, c) in containers.iter().enumerate() {
-        let idx = format!("{path}[{i}]");
-        errors.extend(validate_container_common(c, volumes, &idx));
-        if !names.insert(c.name.clone()) {
-            errors.push(FieldError::duplicate(
-                format!("{idx}.name"),
-                go_quote(&c.name),
-            ));
-        }
+    let mut errors = validate_container_common(c, volumes, idx);
+    if !names.insert(c.name.clone()) {
+        errors.push(FieldError::duplicate(
+            format!("{idx}.name"),
+            go_quote(&c.name),
+        ));
     }
     errors
 }
 
-/// `validateInitContainers`: the common checks; names unique across init and regular containers.
+/// `validateInitContainers`: the common checks; names unique across init and regular containers;
+/// host ports unique per init container; probes and lifecycle only with `restartPolicy: Always`.
 #[doc(alias = "validateInitContainers")]
 pub(super) fn validate_init_containers(
     init: &[Container],
     regular: &[Container],
     volumes: &BTreeSet<String>,
+    grace: Option<i64>,
     path: &str,
 ) -> Errors {
     let mut errors = Vec::new();
     let mut names: BTreeSet<String> = regular.iter().map(|c| c.name.clone()).collect();
-    errors.extend(validate_each_container(init, &mut names, volumes, path));
+    for (i, c) in init.iter().enumerate() {
+        let idx = format!("{path}[{i}]");
+        errors.extend(validate_named_container(c, &mut names, volumes, &idx));
+        errors.extend(validate_unique_host_ports(std::slice::from_ref(c), path));
+        if c.restart_policy.as_deref() == Some("Always") {
+            errors.extend(validate_container_probes(c, grace, &idx));
+        } else {
+            errors.extend(forbid_init_container_probes(c, &idx));
+        }
+    }
     errors
 }
 
@@ -171,7 +183,7 @@ fn validate_container_ports(ports: &[ContainerPort], path: &str) -> Errors {
     errors
 }
 
-/// `AccumulateUniqueHostPorts`: `…hostPort: Duplicate value: "80/TCP"`.
+/// `AccumulateUniqueHostPorts`: `…hostPort: Duplicate value: "TCP//80"` (protocol/hostIP/port).
 #[doc(alias = "AccumulateUniqueHostPorts")]
 fn validate_unique_host_ports(containers: &[Container], path: &str) -> Errors {
     let mut errors = Vec::new();
@@ -181,9 +193,12 @@ fn validate_unique_host_ports(containers: &[Container], path: &str) -> Errors {
             let Some(host_port) = p.host_port.filter(|h| *h != 0) else {
                 continue;
             };
-            let key = format!("{host_port}/{}", p.protocol.as_deref().unwrap_or("TCP"));
-            let ip = p.host_ip.clone().unwrap_or_default();
-            if !seen.insert((ip, key.clone())) {
+            let key = format!(
+                "{}/{}/{host_port}",
+                p.protocol.as_deref().unwrap_or("TCP"),
+                p.host_ip.as_deref().unwrap_or("")
+            );
+            if !seen.insert(key.clone()) {
                 errors.push(FieldError::duplicate(
                     format!("{path}[{ci}].ports[{pi}].hostPort"),
                     go_quote(&key),
@@ -192,6 +207,26 @@ fn validate_unique_host_ports(containers: &[Container], path: &str) -> Errors {
         }
     }
     errors
+}
+
+/// `validateContainersOnlyForPod`: what a Pod's containers may not have though a pod template's
+/// may — an image with leading or trailing whitespace.
+#[doc(alias = "validateContainersOnlyForPod")]
+pub(super) fn validate_containers_only_for_pod(containers: &[Container], path: &str) -> Errors {
+    containers
+        .iter()
+        .enumerate()
+        .filter_map(|(i, c)| {
+            let image = c.image.as_deref().unwrap_or("");
+            (image.trim() != image).then(|| {
+                FieldError::invalid(
+                    format!("{path}[{i}].image"),
+                    go_quote(image),
+                    "must not have leading or trailing whitespace",
+                )
+            })
+        })
+        .collect()
 }
 
 /// `ValidateEnv` (names): required; a valid variable name.

@@ -20,6 +20,7 @@ pub mod node;
 pub mod node_affinity;
 pub mod pod;
 pub mod priority_class;
+pub mod probe;
 pub mod syntax;
 pub mod toleration;
 

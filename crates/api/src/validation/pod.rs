@@ -1,7 +1,9 @@
 //! Pod and pod template validation (`pkg/apis/core/validation/validation.go` `ValidatePod`,
 //! `ValidatePodTemplateSpec`, `ValidatePodSpec`, volumes, restart and DNS policy).
 
-use super::container::{validate_containers, validate_init_containers};
+use super::container::{
+    validate_containers, validate_containers_only_for_pod, validate_init_containers,
+};
 use super::go_value::go_quote;
 use super::meta::{
     validate_labels, validate_labels_and_annotations, validate_nonnegative, validate_object_meta,
@@ -16,13 +18,20 @@ use crate::types::*;
 use k8s_openapi::api::core::v1::Volume;
 use std::collections::BTreeSet;
 
-/// `ValidatePod`: metadata, then the pod spec at `spec`.
+/// `ValidatePod`: metadata, the pod spec at `spec` (as a Pod's), then what only a Pod's
+/// containers must satisfy (`validateContainersOnlyForPod`).
 #[doc(alias = "ValidatePod")]
 pub fn validate_pod(pod: &Pod) -> Vec<FieldError> {
     let mut errors = validate_object_meta(&pod.metadata, true, NameRule::Subdomain, "metadata");
-    errors.extend(validate_pod_spec(
-        &pod.spec.clone().unwrap_or_default(),
-        "spec",
+    let spec = pod.spec.clone().unwrap_or_default();
+    errors.extend(validate_pod_spec(&spec, "spec", true));
+    errors.extend(validate_containers_only_for_pod(
+        &spec.containers,
+        "spec.containers",
+    ));
+    errors.extend(validate_containers_only_for_pod(
+        spec.init_containers.as_deref().unwrap_or(&[]),
+        "spec.initContainers",
     ));
     errors
 }
@@ -39,7 +48,7 @@ pub(super) fn validate_pod_template_spec(template: &PodTemplateSpec, path: &str)
         defaults::default_pod_spec(&mut spec);
         spec
     });
-    errors.extend(validate_pod_spec(&spec, &format!("{path}.spec")));
+    errors.extend(validate_pod_spec(&spec, &format!("{path}.spec"), false));
     if spec
         .ephemeral_containers
         .as_ref()
@@ -53,26 +62,31 @@ pub(super) fn validate_pod_template_spec(template: &PodTemplateSpec, path: &str)
     errors
 }
 
-/// `ValidatePodSpec` (the parts the playground models), in upstream order.
+/// `ValidatePodSpec` (the parts the playground models), in upstream order. `resource_is_pod` is
+/// upstream's `PodValidationOptions.ResourceIsPod`: a Pod's own spec, not a template's.
 #[doc(alias = "ValidatePodSpec")]
-pub fn validate_pod_spec(spec: &PodSpec, path: &str) -> Vec<FieldError> {
+pub fn validate_pod_spec(spec: &PodSpec, path: &str, resource_is_pod: bool) -> Vec<FieldError> {
     let mut errors = Vec::new();
     let volumes = validate_volumes(
         spec.volumes.as_deref().unwrap_or(&[]),
         &format!("{path}.volumes"),
         &mut errors,
     );
+    let grace = spec.termination_grace_period_seconds;
     errors.extend(validate_containers(
         &spec.containers,
         &volumes,
+        grace,
         &format!("{path}.containers"),
     ));
     errors.extend(validate_init_containers(
         spec.init_containers.as_deref().unwrap_or(&[]),
         &spec.containers,
         &volumes,
+        grace,
         &format!("{path}.initContainers"),
     ));
+    errors.extend(validate_pod_host_network_deps(spec, path, resource_is_pod));
     errors.extend(validate_restart_policy(
         spec.restart_policy.as_deref(),
         &format!("{path}.restartPolicy"),
@@ -166,6 +180,29 @@ fn validate_volumes(volumes: &[Volume], path: &str, errors: &mut Errors) -> BTre
         }
     }
     names
+}
+
+/// `validatePodHostNetworkDeps`: with `hostNetwork`, each hostPort must equal its containerPort; a
+/// template may leave it 0 (the Pod's defaulting fills it in), a Pod may not.
+#[doc(alias = "validatePodHostNetworkDeps")]
+fn validate_pod_host_network_deps(spec: &PodSpec, path: &str, resource_is_pod: bool) -> Errors {
+    if spec.host_network != Some(true) {
+        return Vec::new();
+    }
+    let mut errors = Vec::new();
+    for (ci, c) in spec.containers.iter().enumerate() {
+        for (pi, port) in c.ports.iter().flatten().enumerate() {
+            let host_port = port.host_port.unwrap_or(0);
+            if (resource_is_pod || host_port != 0) && host_port != port.container_port {
+                errors.push(FieldError::invalid(
+                    format!("{path}.containers[{ci}].ports[{pi}].hostPort"),
+                    host_port.to_string(),
+                    "must match `containerPort` when `hostNetwork` is true",
+                ));
+            }
+        }
+    }
+    errors
 }
 
 /// `validateRestartPolicy`: Always, OnFailure or Never.

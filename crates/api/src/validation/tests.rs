@@ -202,7 +202,7 @@ fn template_rules() {
         (
             "host port conflict",
             ds("ds1", "", SEL, LABELS, "", "[{name: a, image: a, ports: [{containerPort: 80, hostPort: 80}]}, {name: b, image: b, ports: [{containerPort: 81, hostPort: 80}]}]"),
-            &["spec.template.spec.containers[1].ports[0].hostPort: Duplicate value: \"80/TCP\""],
+            &["spec.template.spec.containers[1].ports[0].hostPort: Duplicate value: \"TCP//80\""],
         ),
     ]);
 }
@@ -670,4 +670,84 @@ fn string_syntax_tables() {
     for bad in ["%", "25", "-1%", "1.5%", "abc"] {
         assert!(!is_valid_percent(bad).is_empty());
     }
+}
+
+/// A Pod with the given spec lines (YAML flow style) and containers.
+fn pod(spec_extra: &str, containers: &str) -> String {
+    format!("apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n{spec_extra}  containers: {containers}\n")
+}
+
+/// Upstream `validateProbe`, `validateHandler`, `validateLivenessProbe`, `validateReadinessProbe`,
+/// `validateHTTPGetAction`, `ValidatePortNumOrName`, `validateInitContainers`.
+#[test]
+fn probe_handler_rules() {
+    check(&[
+        (
+            "no handler",
+            ds("ds1", "", SEL, LABELS, "", "[{name: c, image: a, livenessProbe: {periodSeconds: 5}}]"),
+            &["spec.template.spec.containers[0].livenessProbe: Required value: must specify a handler type"],
+        ),
+        (
+            "two handlers",
+            ds("ds1", "", SEL, LABELS, "", "[{name: c, image: a, readinessProbe: {exec: {command: [\"true\"]}, tcpSocket: {port: 80}}}]"),
+            &["spec.template.spec.containers[0].readinessProbe.tcpSocket: Forbidden: may not specify more than 1 handler type"],
+        ),
+        (
+            "handler fields",
+            ds("ds1", "", SEL, LABELS, "", "[{name: c, image: a, livenessProbe: {exec: {}, successThreshold: 2}, readinessProbe: {httpGet: {port: 0, scheme: FTP}, initialDelaySeconds: -1}, startupProbe: {tcpSocket: {port: Http}}}]"),
+            &[
+                "spec.template.spec.containers[0].livenessProbe.exec.command: Required value",
+                "spec.template.spec.containers[0].livenessProbe.successThreshold: Invalid value: 2: must be 1",
+                "spec.template.spec.containers[0].readinessProbe.httpGet.port: Invalid value: 0: must be between 1 and 65535, inclusive",
+                "spec.template.spec.containers[0].readinessProbe.httpGet.scheme: Unsupported value: \"FTP\": supported values: \"HTTP\", \"HTTPS\"",
+                "spec.template.spec.containers[0].readinessProbe.initialDelaySeconds: Invalid value: -1: must be greater than or equal to 0",
+                "spec.template.spec.containers[0].startupProbe.tcpSocket.port: Invalid value: \"Http\": must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)",
+            ],
+        ),
+        (
+            "init container probe",
+            ds("ds1", "", SEL, LABELS, "      initContainers: [{name: i, image: a, readinessProbe: {exec: {command: [\"true\"]}}}]\n", CONTAINERS),
+            &["spec.template.spec.initContainers[0].readinessProbe: Forbidden: may not be set for init containers without restartPolicy=Always"],
+        ),
+    ]);
+}
+
+/// Upstream `validatePodHostNetworkDeps` (a template may leave hostPort 0, a Pod is defaulted first
+/// by `SetDefaults_Pod`) and `validateContainersOnlyForPod` (image whitespace: a DaemonSet is
+/// accepted, its pods are not).
+#[test]
+fn pod_only_rules() {
+    let host_net = "      hostNetwork: true\n";
+    check(&[
+        (
+            "template hostPort 0",
+            ds("ds1", "", SEL, LABELS, host_net, "[{name: c, image: a, ports: [{containerPort: 80}]}]"),
+            &[],
+        ),
+        (
+            "template hostPort differs",
+            ds("ds1", "", SEL, LABELS, host_net, "[{name: c, image: a, ports: [{containerPort: 80, hostPort: 8080}]}]"),
+            &["spec.template.spec.containers[0].ports[0].hostPort: Invalid value: 8080: must match `containerPort` when `hostNetwork` is true"],
+        ),
+        (
+            "pod hostPort defaulted",
+            pod("  hostNetwork: true\n", "[{name: c, image: a, ports: [{containerPort: 80}]}]"),
+            &[],
+        ),
+        (
+            "pod hostPort differs",
+            pod("  hostNetwork: true\n", "[{name: c, image: a, ports: [{containerPort: 80, hostPort: 81}]}]"),
+            &["spec.containers[0].ports[0].hostPort: Invalid value: 81: must match `containerPort` when `hostNetwork` is true"],
+        ),
+        (
+            "template image whitespace",
+            ds("ds1", "", SEL, LABELS, "", "[{name: c, image: \" nginx\"}]"),
+            &[],
+        ),
+        (
+            "pod image whitespace",
+            pod("", "[{name: c, image: \"nginx \"}]"),
+            &["spec.containers[0].image: Invalid value: \"nginx \": must not have leading or trailing whitespace"],
+        ),
+    ]);
 }

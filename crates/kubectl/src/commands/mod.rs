@@ -202,7 +202,7 @@ pub(crate) fn parse_flags(
                 ctx.err(format!("error: {message}"));
             } else {
                 ctx.err(format!(
-                    "Error: {message}\nSee 'kubectl {verb} --help' for usage."
+                    "error: {message}\nSee 'kubectl {verb} --help' for usage."
                 ));
             }
             Err(Failed)

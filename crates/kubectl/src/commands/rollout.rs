@@ -1,7 +1,7 @@
 //! `kubectl rollout status|history|undo|restart` for DaemonSets.
 
 use super::{parse_flags, resource_args, wait_deadline, CmdResult, Ctx, Failed};
-use crate::flags::value;
+use crate::flags::{value, FlagSpec};
 use dsplay_api::types::*;
 use dsplay_api::{Kind, Object};
 use dsplay_sim::ApiError;
@@ -23,26 +23,63 @@ fn target(ctx: &mut Ctx, verb: &str, args: &[String]) -> Result<String, Failed> 
     Ok(name)
 }
 
+/// The `kubectl rollout` subcommands.
+const SUBCOMMANDS: [&str; 6] = ["status", "history", "undo", "restart", "pause", "resume"];
+
+const STATUS_FLAGS: &[FlagSpec] = &[
+    value("revision", None),
+    value("timeout", None),
+    value("watch", Some('w')),
+    value("selector", Some('l')),
+];
+const HISTORY_FLAGS: &[FlagSpec] = &[
+    value("revision", None),
+    value("selector", Some('l')),
+    value("output", Some('o')),
+];
+const UNDO_FLAGS: &[FlagSpec] = &[
+    value("to-revision", None),
+    value("dry-run", None),
+    value("selector", Some('l')),
+    value("output", Some('o')),
+];
+const OTHER_FLAGS: &[FlagSpec] = &[
+    value("selector", Some('l')),
+    value("output", Some('o')),
+    value("field-manager", None),
+];
+
+/// Each subcommand's own flags (v1.32: only `undo` has `--dry-run`).
+///
+/// Upstream: `staging/src/k8s.io/kubectl/pkg/cmd/rollout/rollout_*.go` `NewCmdRollout*`.
+fn subcommand_flags(sub: &str) -> &'static [FlagSpec] {
+    match sub {
+        "status" => STATUS_FLAGS,
+        "history" => HISTORY_FLAGS,
+        "undo" => UNDO_FLAGS,
+        _ => OTHER_FLAGS,
+    }
+}
+
 /// `kubectl rollout …`.
 pub(crate) fn rollout(ctx: &mut Ctx, words: &[String]) -> CmdResult {
-    let parsed = parse_flags(
-        ctx,
-        "rollout",
-        words,
-        &[
-            value("to-revision", None),
-            value("revision", None),
-            value("timeout", None),
-            value("watch", Some('w')),
-            value("dry-run", None),
-        ],
-    )?;
+    let sub = words
+        .iter()
+        .find(|w| SUBCOMMANDS.contains(&w.as_str()))
+        .cloned()
+        .unwrap_or_default();
+    let verb = if sub.is_empty() {
+        "rollout".to_string()
+    } else {
+        format!("rollout {sub}")
+    };
+    let parsed = parse_flags(ctx, &verb, words, subcommand_flags(&sub))?;
     let Some(sub) = parsed.args.first().cloned() else {
         ctx.err("error: required resource not specified\nSee 'kubectl rollout -h' for help and examples");
         return Err(Failed);
     };
     let rest = parsed.args[1..].to_vec();
-    if !["status", "history", "undo", "restart", "pause", "resume"].contains(&sub.as_str()) {
+    if !SUBCOMMANDS.contains(&sub.as_str()) {
         ctx.err(format!(
             "error: unknown command \"{}\"\nSee 'kubectl rollout -h' for help and examples",
             parsed.args.join(" ")
@@ -64,7 +101,18 @@ pub(crate) fn rollout(ctx: &mut Ctx, words: &[String]) -> CmdResult {
     match sub.as_str() {
         "status" => status(ctx, &ns, &name, &parsed),
         "history" => history(ctx, &ds, parsed.get("revision")),
-        "undo" => undo(ctx, &ds, parsed.get("to-revision")),
+        "undo" => {
+            let dry_run = match parsed.get("dry-run").unwrap_or("none") {
+                "none" => None,
+                mode @ ("client" | "server") => Some(mode),
+                other => {
+                    return ctx.fail(format!(
+                    "Invalid dry-run value ({other}). Must be \"none\", \"server\", or \"client\"."
+                ))
+                }
+            };
+            undo(ctx, &ds, parsed.get("to-revision"), dry_run)
+        }
         "restart" => {
             let mut ds = ds;
             let template = &mut ds.spec.get_or_insert_with(Default::default).template;
@@ -77,6 +125,11 @@ pub(crate) fn rollout(ctx: &mut Ctx, words: &[String]) -> CmdResult {
                 "kubectl.kubernetes.io/restartedAt".into(),
                 ctx.cluster.now().format("%Y-%m-%dT%H:%M:%SZ").to_string(),
             );
+            // Upstream `restart.go` `RunRestart`: the same restartedAt (second resolution) makes
+            // an empty patch, which kubectl refuses.
+            if ctx.cluster.store().daemon_set(&ns, &name) == Some(&ds) {
+                return ctx.fail(format!("failed to create patch for {name}: if restart has already been triggered within the past second, please wait before attempting to trigger another"));
+            }
             match ctx.cluster.update(Object::DaemonSet(ds)) {
                 Ok(_) => {
                     ctx.out(format!("daemonset.apps/{name} restarted"));
@@ -194,7 +247,17 @@ fn history(ctx: &mut Ctx, ds: &DaemonSet, revision: Option<&str>) -> CmdResult {
     Ok(())
 }
 
-fn undo(ctx: &mut Ctx, ds: &DaemonSet, to_revision: Option<&str>) -> CmdResult {
+/// `kubectl rollout undo`: back to the previous (or `--to-revision`) template. A client dry run
+/// prints the template it would roll back to; a server dry run changes nothing.
+///
+/// Upstream: `staging/src/k8s.io/kubectl/pkg/polymorphichelpers/rollback.go`
+/// `DaemonSetRollbacker.Rollback`, `printPodTemplate`.
+fn undo(
+    ctx: &mut Ctx,
+    ds: &DaemonSet,
+    to_revision: Option<&str>,
+    dry_run: Option<&str>,
+) -> CmdResult {
     let name = ds.metadata.name.clone().unwrap_or_default();
     let to: i64 = match to_revision {
         None => 0,
@@ -216,6 +279,13 @@ fn undo(ctx: &mut Ctx, ds: &DaemonSet, to_revision: Option<&str>) -> CmdResult {
         }
     };
     let template = revision_template(&target);
+    if dry_run == Some("client") {
+        ctx.out(format!(
+            "daemonset.apps/{name} will roll back to {} (dry run)",
+            crate::printers::describe::print_template(&template)
+        ));
+        return Ok(());
+    }
     let current = ds
         .spec
         .as_ref()
@@ -223,6 +293,12 @@ fn undo(ctx: &mut Ctx, ds: &DaemonSet, to_revision: Option<&str>) -> CmdResult {
         .unwrap_or_default();
     if serde_json::to_value(&template).ok() == serde_json::to_value(&current).ok() {
         ctx.out(format!("daemonset.apps/{name} skipped rollback (current template already matches revision {to})"));
+        return Ok(());
+    }
+    if dry_run == Some("server") {
+        ctx.out(format!(
+            "daemonset.apps/{name} rolled back (server dry run)"
+        ));
         return Ok(());
     }
     let mut next = ds.clone();

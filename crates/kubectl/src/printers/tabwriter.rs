@@ -49,6 +49,12 @@ impl TabWriter {
         self.out.push_str(&aligned);
     }
 
+    /// Everything flushed so far plus the unflushed text as written, tabs and all (what Go's
+    /// describe `PrefixWriter` gives when it writes to a plain buffer).
+    pub fn finish_unaligned(self) -> String {
+        self.out + &self.buf
+    }
+
     /// Flushes and returns all output.
     pub fn finish(mut self) -> String {
         self.flush();

@@ -144,7 +144,21 @@ pub(crate) fn on_grace_expired(cluster: &mut Cluster, name: &str, epoch: u64) {
         })
         .collect();
     for (ns, pod) in pods {
-        crate::pod_status::mark_not_ready(cluster, &ns, &pod);
+        if !crate::pod_status::mark_not_ready(cluster, &ns, &pod) {
+            continue;
+        }
+        // Upstream `MarkPodsNotReady`: the event follows the status update.
+        if let Some(p) = cluster.store.pod(&ns, &pod) {
+            let reference = object_reference(Kind::Pod, &p.metadata);
+            cluster.record_event(
+                &reference,
+                "Warning",
+                "NodeNotReady",
+                "Node is not ready",
+                "node-controller",
+                None,
+            );
+        }
     }
     let Some(mut node) = cluster.store.node(name).cloned() else {
         return;

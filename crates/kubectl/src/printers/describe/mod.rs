@@ -13,7 +13,7 @@ pub mod pod_template;
 pub use daemon_set::describe_daemon_set;
 pub use node::describe_node;
 pub use pod::{describe_pod, pod_qos};
-pub use pod_template::{describe_pod_template, rollout_history_revision};
+pub use pod_template::{describe_pod_template, print_template, rollout_history_revision};
 
 use super::events::events_block;
 use super::tabwriter::TabWriter;

@@ -440,6 +440,16 @@ pub fn describe_pod_template(template: &PodTemplateSpec) -> String {
     w.finish()
 }
 
+/// The pod template as `rollout history --revision` and `rollout undo --dry-run=client` print it:
+/// describe's lines with their raw tabs (no column alignment).
+///
+/// Upstream: `staging/src/k8s.io/kubectl/pkg/polymorphichelpers/history.go` `printTemplate`.
+pub fn print_template(template: &PodTemplateSpec) -> String {
+    let mut w = Describe::new();
+    pod_template_block(&mut w, template);
+    w.tw.finish_unaligned()
+}
+
 /// `kubectl rollout history ds/NAME --revision=N`: `daemonset.apps/NAME with revision #N`, the
 /// template, then a blank line.
 pub fn rollout_history_revision(
@@ -449,6 +459,6 @@ pub fn rollout_history_revision(
 ) -> String {
     format!(
         "daemonset.apps/{ds_name} with revision #{revision}\n{}\n",
-        describe_pod_template(template)
+        print_template(template)
     )
 }

@@ -376,7 +376,7 @@ pub(crate) fn sync_nodes(
                 &reference,
                 "Warning",
                 "FailedCreate",
-                &format!("Error creating: {err}"),
+                &format!("Error creating: {}", err.server_message()),
                 COMPONENT,
                 None,
             ),

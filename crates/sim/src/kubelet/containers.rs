@@ -1,0 +1,194 @@
+//! Starting and restarting a pod's containers, and crashes: the kubelet's per-start events and
+//! restart counting.
+
+use super::{enter, event_for, pod_ip, readiness_delay_ms, PodRuntime, Stage};
+use crate::cluster::{k8s_time, Cluster};
+use crate::images::{crash_backoff_ms, CRASH_AFTER_MS};
+use crate::pod_status::{container_names, set_condition, set_ready, update_pod, waiting};
+use dsplay_api::types::*;
+use k8s_openapi::api::core::v1::{ContainerState, ContainerStateRunning, ContainerStateTerminated};
+
+/// Image size the simulated registry reports in `Pulled` events.
+pub(super) const IMAGE_SIZE_BYTES: u64 = 2_156_003;
+
+/// Creates and starts every container of the pod, with `Created` and `Started` events per
+/// container. On a restart (`restart`), each container first goes through the image check again
+/// (`Pulled … already present on machine`, or a new pull for `imagePullPolicy: Always`), and the new
+/// container's restart count is the previous container's plus one: the count is stored on the
+/// container when it is created, so it does not move while the pod waits in CrashLoopBackOff.
+///
+/// Upstream: `pkg/kubelet/kuberuntime/kuberuntime_container.go` `startContainer` (restartCount =
+/// previous status' RestartCount + 1); `pkg/kubelet/images/image_manager.go` `EnsureImageExists`.
+pub(super) fn start_containers(
+    cluster: &mut Cluster,
+    uid: &str,
+    mut runtime: PodRuntime,
+    pod: &Pod,
+    restart: bool,
+) {
+    let (ns, name) = (runtime.namespace.clone(), runtime.name.clone());
+    let now = k8s_time(cluster.now_ms);
+    let containers = pod
+        .spec
+        .as_ref()
+        .map(|s| s.containers.clone())
+        .unwrap_or_default();
+    for c in &containers {
+        if restart {
+            ensure_image_exists_events(cluster, pod, c, &runtime.node);
+        }
+        let created = format!("Created container: {}", c.name);
+        event_for(cluster, pod, &c.name, "Normal", "Created", &created);
+        let started = format!("Started container {}", c.name);
+        event_for(cluster, pod, &c.name, "Normal", "Started", &started);
+    }
+    let behavior = cluster.image_behavior(
+        containers
+            .first()
+            .and_then(|c| c.image.as_deref())
+            .unwrap_or(""),
+    );
+    let pod_ip = pod_ip(cluster, pod, &runtime.node);
+    let ready_now = behavior.ready && !behavior.crash && readiness_delay_ms(pod).is_none();
+    update_pod(cluster, &ns, &name, |pod| {
+        let status = pod.status.get_or_insert_with(Default::default);
+        status.phase = Some("Running".into());
+        if status.pod_ip.is_none() {
+            status.pod_ip = Some(pod_ip.clone());
+            status.pod_ips = Some(vec![k8s_openapi::api::core::v1::PodIP {
+                ip: pod_ip.clone(),
+            }]);
+        }
+        set_condition(status, "PodReadyToStartContainers", "True", &now);
+        for cs in status.container_statuses.iter_mut().flatten() {
+            if restart {
+                if let Some(running) = cs.state.as_ref().and_then(|s| s.running.as_ref()) {
+                    // Restarted at once (no back-off yet): the old container just ended.
+                    cs.last_state = Some(terminated(cs, running.started_at.clone(), &now));
+                }
+                cs.restart_count += 1;
+            }
+            cs.state = Some(ContainerState {
+                running: Some(ContainerStateRunning {
+                    started_at: Some(now.clone()),
+                }),
+                ..Default::default()
+            });
+            cs.started = Some(true);
+            cs.image_id = format!("{}@sha256:{:064x}", cs.image, 0xda7a_u64);
+            cs.container_id = Some(container_id(&cs.name, cs.restart_count));
+        }
+    });
+    if ready_now {
+        set_ready(cluster, &ns, &name, true);
+    }
+    runtime.stage = Stage::Running;
+    if behavior.crash {
+        enter(cluster, uid.to_string(), runtime, CRASH_AFTER_MS);
+    } else if let (Some(delay), true) = (readiness_delay_ms(pod), behavior.ready) {
+        enter(cluster, uid.to_string(), runtime, delay);
+    } else {
+        runtime.epoch += 1;
+        cluster.pods_runtime.insert(uid.to_string(), runtime);
+    }
+}
+
+/// A container of a `--crash` image exited with code 1: restart it at once the first time, else
+/// wait in CrashLoopBackOff (10 s, doubling, at most 5 min) with a `BackOff` event.
+///
+/// Upstream: `pkg/kubelet/kuberuntime/kuberuntime_manager.go` `doBackOff`.
+pub(super) fn crash(cluster: &mut Cluster, uid: &str, mut runtime: PodRuntime, pod: &Pod) {
+    let (ns, name) = (runtime.namespace.clone(), runtime.name.clone());
+    runtime.failures += 1;
+    set_ready(cluster, &ns, &name, false);
+    let backoff = crash_backoff_ms(runtime.failures);
+    if backoff == 0 {
+        start_containers(cluster, uid, runtime, pod, true);
+        return;
+    }
+    let now = k8s_time(cluster.now_ms);
+    let names: Vec<String> = container_names(pod);
+    update_pod(cluster, &ns, &name, |pod| {
+        let status = pod.status.get_or_insert_with(Default::default);
+        for cs in status.container_statuses.iter_mut().flatten() {
+            let started = cs
+                .state
+                .as_ref()
+                .and_then(|s| s.running.as_ref())
+                .and_then(|r| r.started_at.clone());
+            cs.last_state = Some(terminated(cs, started, &now));
+            cs.started = Some(false);
+            cs.state = Some(waiting(
+                "CrashLoopBackOff",
+                Some(format!(
+                    "back-off {}s restarting failed container={} pod={}_{}({})",
+                    backoff / 1000,
+                    cs.name,
+                    name,
+                    ns,
+                    uid
+                )),
+            ));
+        }
+    });
+    for c in &names {
+        event_for(
+            cluster,
+            pod,
+            c,
+            "Warning",
+            "BackOff",
+            &format!("Back-off restarting failed container {c} in pod {name}_{ns}({uid})"),
+        );
+    }
+    runtime.stage = Stage::CrashBackOff;
+    enter(cluster, uid.to_string(), runtime, backoff);
+}
+
+/// The image check before a container is created again: a new pull for `Always`, else the image is
+/// already on the node.
+///
+/// Upstream: `pkg/kubelet/images/image_manager.go` `EnsureImageExists`, `shouldPullImage`.
+fn ensure_image_exists_events(cluster: &mut Cluster, pod: &Pod, c: &Container, node: &str) {
+    let image = c.image.clone().unwrap_or_default();
+    let present = cluster
+        .nodes_runtime
+        .get(node)
+        .is_some_and(|n| n.images.contains(&image));
+    if c.image_pull_policy.as_deref() == Some("Always") || !present {
+        let pulling = format!("Pulling image \"{image}\"");
+        event_for(cluster, pod, &c.name, "Normal", "Pulling", &pulling);
+        let pulled = format!("Successfully pulled image \"{image}\" in 0s (0s including waiting). Image size: {IMAGE_SIZE_BYTES} bytes.");
+        event_for(cluster, pod, &c.name, "Normal", "Pulled", &pulled);
+        cluster
+            .nodes_runtime
+            .entry(node.to_string())
+            .or_default()
+            .images
+            .insert(image);
+    } else {
+        let message = format!("Container image \"{image}\" already present on machine");
+        event_for(cluster, pod, &c.name, "Normal", "Pulled", &message);
+    }
+}
+
+/// The state of a container that exited with code 1.
+fn terminated(cs: &ContainerStatus, started_at: Option<Time>, now: &Time) -> ContainerState {
+    ContainerState {
+        terminated: Some(ContainerStateTerminated {
+            exit_code: 1,
+            reason: Some("Error".into()),
+            started_at,
+            finished_at: Some(now.clone()),
+            container_id: cs.container_id.clone(),
+            ..Default::default()
+        }),
+        ..Default::default()
+    }
+}
+
+/// A stable fake containerd id; each restart is a new container with a new id.
+fn container_id(name: &str, restart_count: i32) -> String {
+    let seed = name.len() as u64 * 7919 + 17 + u64::try_from(restart_count).unwrap_or(0) * 104_729;
+    format!("containerd://{seed:064x}")
+}
