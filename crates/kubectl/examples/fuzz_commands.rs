@@ -90,10 +90,11 @@ fn main() {
             }
         }
         let input = lines.join("\n");
-        let result = std::panic::catch_unwind(|| {
+        // A panic ends the run right after, so no broken state is observed afterwards.
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             let mut session = fresh.clone();
             session.execute(&input).len()
-        });
+        }));
         if result.is_err() {
             eprintln!("panic at iteration {i} (seed {seed}) on input:\n{input}");
             std::process::exit(1);
