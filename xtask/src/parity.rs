@@ -10,6 +10,18 @@
 //! `kubectl get -w` runs in the background until the next `sim` command has run; the in-process
 //! transcript prints its rows under that `sim` command, so they are compared together. A command
 //! still running after [`COMMAND_TIMEOUT`] is stopped (a real `--timeout=30s` waits wall time).
+//! **Waits that time out in-process** (`kubectl rollout status`/`wait` whose reviewed output ends in
+//! `timed out waiting for the condition`) are not run through the real client: its `--timeout`
+//! counts wall time, the playground's counts virtual time, so the two can never agree. The harness
+//! moves the server's clock by the same span instead (`sim advance D`, `D` from `--timeout` or the
+//! in-process default), so the commands after it see the same state, and reports it as replaced.
+//!
+//! **The client**: the Google Cloud SDK's `kubectl` is a dispatcher that parses flags itself (its
+//! flag errors start with `Error:`) and reports its own version; when a `kubectl.1.32` sits next
+//! to it, the harness runs that bundled client directly.
+//!
+//! `DSPLAY_PARITY_FULL=1` prints both outputs in full for every difference.
+//!
 //! Differences listed in `tests/parity-allow.txt` (script, command, reason) are reported but do not
 //! fail; any other difference fails. Skipped, with a message, only when `kubectl` is not on PATH.
 
@@ -142,10 +154,32 @@ impl Drop for Killed {
     }
 }
 
-fn on_path(program: &str) -> bool {
-    std::env::var_os("PATH")
-        .map(|p| std::env::split_paths(&p).any(|d| d.join(program).is_file()))
-        .unwrap_or(false)
+fn on_path(program: &str) -> Option<PathBuf> {
+    std::env::split_paths(&std::env::var_os("PATH")?)
+        .map(|d| d.join(program))
+        .find(|p| p.is_file())
+}
+
+/// The `PATH` the commands run with: when `kubectl` is the Cloud SDK dispatcher with a bundled
+/// `kubectl.1.32` beside it, a folder in `dir` whose `kubectl` is that client comes first.
+fn client_path(kubectl: &Path, dir: &Path) -> Result<std::ffi::OsString> {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let resolved = std::fs::canonicalize(kubectl).map_err(|e| e.to_string())?;
+    let bundled = resolved.with_file_name("kubectl.1.32");
+    if !bundled.is_file() {
+        return Ok(path);
+    }
+    let bin = dir.join("bin");
+    std::fs::create_dir_all(&bin).map_err(|e| e.to_string())?;
+    let link = bin.join("kubectl");
+    let _ = std::fs::remove_file(&link);
+    std::os::unix::fs::symlink(&bundled, &link).map_err(|e| e.to_string())?;
+    eprintln!(
+        "xtask: parity: running {} (bundled beside the kubectl dispatcher)",
+        bundled.display()
+    );
+    std::env::join_paths(std::iter::once(bin).chain(std::env::split_paths(&path)))
+        .map_err(|e| e.to_string())
 }
 
 /// A running `dsplay serve --clock manual` and the kubeconfig pointing at it.
@@ -153,9 +187,11 @@ struct ServerRun {
     _child: Killed,
     url: String,
     kubeconfig: PathBuf,
+    /// The `PATH` of every command ([`client_path`]).
+    path: std::ffi::OsString,
 }
 
-fn start_server(dsplay: &Path, dir: &Path) -> Result<ServerRun> {
+fn start_server(dsplay: &Path, dir: &Path, path: &std::ffi::OsStr) -> Result<ServerRun> {
     let kubeconfig = dir.join("kubeconfig");
     let _ = std::fs::remove_file(&kubeconfig);
     let child = Command::new(dsplay)
@@ -183,6 +219,7 @@ fn start_server(dsplay: &Path, dir: &Path) -> Result<ServerRun> {
         _child: child,
         url,
         kubeconfig,
+        path: path.to_os_string(),
     })
 }
 
@@ -198,6 +235,7 @@ fn spawn(step: &str, server: &ServerRun, dsplay: &Path, out: &Path) -> Result<Ch
         .arg("-c")
         .arg(format!("exec 2>&1\n{script}"))
         .env("KUBECONFIG", &server.kubeconfig)
+        .env("PATH", &server.path)
         .env("DSPLAY", dsplay)
         .env("DSPLAY_URL", &server.url)
         .current_dir(root().join("crates/cli"))
@@ -233,13 +271,45 @@ struct Outcome {
     command: String,
     expected: String,
     actual: String,
+    /// `Some(span)` when the command was a timed-out wait replaced by `sim advance span`.
+    replaced: Option<String>,
 }
 
-fn replay(script: &Path, dsplay: &Path, dir: &Path) -> Result<Vec<Outcome>> {
+/// The span a timed-out in-process wait covered: its `--timeout`, else the in-process default
+/// (`rollout status` gives up after an hour of virtual time, `kubectl wait` after 30s).
+/// `None` when the step is not a wait that timed out.
+fn timed_out_wait(step: &Step) -> Option<String> {
+    let last = step.expected.lines().last()?;
+    if !last.starts_with("error: timed out waiting for the condition") {
+        return None;
+    }
+    let words: Vec<&str> = step.command.split_whitespace().collect();
+    let default = match words.get(..3)? {
+        ["kubectl", "rollout", "status"] => "1h",
+        ["kubectl", "wait", _] => "30s",
+        _ => return None,
+    };
+    let given = words
+        .iter()
+        .enumerate()
+        .find_map(|(k, w)| match w.strip_prefix("--timeout") {
+            Some(rest) if rest.starts_with('=') => Some(rest[1..].to_string()),
+            Some("") => words.get(k + 1).map(|v| v.to_string()),
+            _ => None,
+        });
+    Some(given.unwrap_or_else(|| default.to_string()))
+}
+
+fn replay(
+    script: &Path,
+    dsplay: &Path,
+    dir: &Path,
+    path: &std::ffi::OsStr,
+) -> Result<Vec<Outcome>> {
     let transcript = std::fs::read_to_string(script.with_extension("out"))
         .map_err(|e| format!("{}: {e}", script.display()))?;
     let steps = steps(&transcript);
-    let server = start_server(dsplay, dir)?;
+    let server = start_server(dsplay, dir, path)?;
     let mut outcomes = Vec::new();
     let mut i = 0;
     while i < steps.len() {
@@ -268,6 +338,7 @@ fn replay(script: &Path, dsplay: &Path, dir: &Path) -> Result<Vec<Outcome>> {
                         next.expected.clone()
                     },
                     actual,
+                    replaced: None,
                 });
                 j += 1;
                 if ends {
@@ -280,15 +351,22 @@ fn replay(script: &Path, dsplay: &Path, dir: &Path) -> Result<Vec<Outcome>> {
                 command: step.command.clone(),
                 expected,
                 actual,
+                replaced: None,
             });
             i = j;
             continue;
         }
-        let child = spawn(&step.command, &server, dsplay, &out)?;
+        let replaced = timed_out_wait(step);
+        let command = match &replaced {
+            Some(span) => format!("sim advance {span}"),
+            None => step.command.clone(),
+        };
+        let child = spawn(&command, &server, dsplay, &out)?;
         outcomes.push(Outcome {
             command: step.command.clone(),
             expected: step.expected.clone(),
             actual: finish(child, &out, COMMAND_TIMEOUT),
+            replaced,
         });
         i += 1;
     }
@@ -310,10 +388,10 @@ fn first_difference(expected: &str, actual: &str) -> String {
 
 /// Runs the harness over every transcript (all of them, or those whose name contains `filter`).
 pub fn run(filter: Option<&str>) -> Result {
-    if !on_path("kubectl") {
+    let Some(kubectl) = on_path("kubectl") else {
         eprintln!("xtask: parity: SKIPPED: kubectl is not on PATH (the parity harness needs the real kubectl v1.32)");
         return Ok(());
-    }
+    };
     sh(Command::new("cargo").args(["build", "-p", "dsplay"]))?;
     let target = std::env::var_os("CARGO_TARGET_DIR")
         .map(PathBuf::from)
@@ -322,6 +400,7 @@ pub fn run(filter: Option<&str>) -> Result {
     let allowed = allow_list(&root().join("tests/parity-allow.txt"))?;
     let dir = std::env::temp_dir().join(format!("dsplay-parity-{}", std::process::id()));
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    let path = client_path(&kubectl, &dir)?;
     let mut scripts: Vec<PathBuf> = std::fs::read_dir(root().join("tests/transcripts"))
         .map_err(|e| e.to_string())?
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -329,7 +408,7 @@ pub fn run(filter: Option<&str>) -> Result {
         .filter(|p| filter.is_none_or(|f| p.to_string_lossy().contains(f)))
         .collect();
     scripts.sort();
-    let (mut compared, mut equal, mut allow_listed, mut failed) = (0, 0, 0, 0);
+    let (mut compared, mut equal, mut allow_listed, mut failed, mut replaced) = (0, 0, 0, 0, 0);
     let mut used = vec![false; allowed.len()];
     for script in &scripts {
         let name = script
@@ -338,12 +417,22 @@ pub fn run(filter: Option<&str>) -> Result {
             .to_string_lossy()
             .to_string();
         let started = Instant::now();
-        let outcomes = replay(script, &dsplay, &dir)?;
+        let outcomes = replay(script, &dsplay, &dir, &path)?;
         let mut report = Vec::new();
         for o in &outcomes {
+            let first_line = o.command.lines().next().unwrap_or("");
+            if let Some(span) = &o.replaced {
+                replaced += 1;
+                if !o.actual.trim().is_empty() {
+                    return Err(format!(
+                        "parity: {name}: `sim advance {span}` (for `{first_line}`) failed: {}",
+                        o.actual.trim()
+                    ));
+                }
+                continue;
+            }
             compared += 1;
             let (e, a) = (normalise(&o.expected), normalise(&o.actual));
-            let first_line = o.command.lines().next().unwrap_or("");
             if e == a {
                 equal += 1;
                 continue;
@@ -362,10 +451,14 @@ pub fn run(filter: Option<&str>) -> Result {
                     "DIFFERS".to_string()
                 }
             };
-            report.push(format!(
+            let mut entry = format!(
                 "    {verdict}: $ {first_line}\n{}",
                 first_difference(&e, &a)
-            ));
+            );
+            if std::env::var_os("DSPLAY_PARITY_FULL").is_some() {
+                entry.push_str(&format!("\n      in-process:\n{e}\n      real:\n{a}"));
+            }
+            report.push(entry);
         }
         eprintln!(
             "xtask: parity: {name}: {} commands, {} differ ({:.1}s)",
@@ -383,7 +476,7 @@ pub fn run(filter: Option<&str>) -> Result {
             eprintln!("xtask: parity: unused allow-list entry: {script} | {command}");
         }
     }
-    eprintln!("xtask: parity: {compared} commands compared, {equal} equal, {allow_listed} allow-listed, {failed} differ");
+    eprintln!("xtask: parity: {compared} commands compared, {equal} equal, {allow_listed} allow-listed, {failed} differ; {replaced} timed-out waits replaced by sim advance");
     if failed > 0 {
         return Err(format!("parity: {failed} commands differ from the in-process transcripts (see above; tests/parity-allow.txt lists the reviewed exceptions)"));
     }
@@ -393,6 +486,45 @@ pub fn run(filter: Option<&str>) -> Result {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_waits_that_timed_out_in_process_are_replaced() {
+        let step = |command: &str, expected: &str| Step {
+            command: command.into(),
+            expected: expected.into(),
+        };
+        let timed_out = "Waiting for daemon set \"x\" rollout to finish...\nerror: timed out waiting for the condition\n";
+        assert_eq!(
+            timed_out_wait(&step(
+                "kubectl rollout status ds/x --timeout=10s",
+                timed_out
+            )),
+            Some("10s".into())
+        );
+        assert_eq!(
+            timed_out_wait(&step("kubectl rollout status ds/x --timeout 2m", timed_out)),
+            Some("2m".into())
+        );
+        assert_eq!(
+            timed_out_wait(&step("kubectl rollout status ds/x", timed_out)),
+            Some("1h".into())
+        );
+        assert_eq!(
+            timed_out_wait(&step(
+                "kubectl wait --for=delete pod/p",
+                "error: timed out waiting for the condition on pods/p\n"
+            )),
+            Some("30s".into())
+        );
+        assert_eq!(
+            timed_out_wait(&step(
+                "kubectl rollout status ds/x --timeout=10s",
+                "daemon set \"x\" successfully rolled out\n"
+            )),
+            None
+        );
+        assert_eq!(timed_out_wait(&step("kubectl get ds", timed_out)), None);
+    }
 
     #[test]
     fn transcripts_split_into_commands_with_here_documents() {

@@ -37,7 +37,6 @@ fn daemon_set_without_events() {
     let got = describe_daemon_set(&ds(), &[&a, &b], &[], now());
     let want = "\
 Name:           demo
-Namespace:      default
 Selector:       app=demo
 Node-Selector:  <none>
 Labels:         <none>

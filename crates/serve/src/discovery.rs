@@ -218,6 +218,27 @@ fn openapi_path(kind: Kind) -> String {
     }
 }
 
+/// The content type of the OpenAPI v2 document, which kubectl asks for as protobuf only (its
+/// `@v1.0` spelling, which it sends in Accept, is not a media type Go can parse in a reply).
+pub const OPENAPI_V2_CONTENT_TYPE: &str =
+    "application/com.github.proto-openapi.spec.v2.v1.0+protobuf";
+
+/// `/openapi/v2`: an empty Swagger 2.0 document (`swagger: "2.0"`, protobuf field 1, no paths).
+///
+/// kubectl consults it only for a group version `/openapi/v3` does not list (a retired one such as
+/// `extensions/v1beta1`): with no paths it finds no `fieldValidation` support and no schema, skips
+/// client-side validation, and then reports the missing resource mapping as it does against a real
+/// cluster. Without it kubectl stops at "error validating data".
+///
+/// Upstream: staging/src/k8s.io/cli-runtime/pkg/resource/query_param_verifier.go
+/// (FallbackQueryParamVerifier, supportsQueryParam); gnostic openapiv2/OpenAPIv2.proto (Document).
+pub fn openapi_v2_document() -> Vec<u8> {
+    let swagger = b"2.0";
+    let mut out = vec![0x0a, swagger.len() as u8];
+    out.extend_from_slice(swagger);
+    out
+}
+
 /// `/openapi/v3/api/v1` and the like: each resource's PATCH declares `fieldValidation` and its
 /// group-version-kind, which is all kubectl's query parameter verifier reads.
 pub fn openapi_group_version(path: &str) -> Option<Value> {

@@ -113,6 +113,13 @@ pub fn route(shared: &Shared, req: &Request) -> Routed {
             return plain(reply);
         }
         "/openapi/v3" if get => return plain(Reply::json(&discovery::openapi_root())),
+        "/openapi/v2" if get => {
+            return plain(Reply {
+                code: 200,
+                content_type: discovery::OPENAPI_V2_CONTENT_TYPE,
+                body: discovery::openapi_v2_document(),
+            })
+        }
         "/dsplay/v1/sim" if req.method == "POST" => return plain(sim(shared, &req.body)),
         _ => {}
     }

@@ -3,27 +3,101 @@
 
 use crate::object::Kind;
 
+/// go-yaml's message for a YAML document serde_yaml could not read (`yaml: [line N: ]problem`).
 pub(super) fn format_yaml_error(e: &serde_yaml::Error, text: &str) -> String {
     let message = e.to_string();
-    // serde_yaml appends " at line L column C"; kubectl (go-yaml) says "yaml: line L: msg".
-    let bare = match message.find(" at line ") {
-        Some(idx) => &message[..idx],
-        None => message.as_str(),
-    };
     let line = e.location().map(|l| l.line());
+    let bare = message.split(" at line ").next().unwrap_or("");
     // "metadata: duplicate entry with key \"name\"" → go-yaml's strict unmarshal error.
     if let Some(key) = duplicate_key(bare) {
         let at = line.map_or(0, |l| duplicate_line(text, l, &key));
         return format!("yaml: unmarshal errors:\n  line {at}: key {key:?} already set in map");
     }
-    let bare = match bare {
-        "recursion limit exceeded" => "exceeded max depth of 128".to_string(),
-        other => strip_yaml_path(other),
-    };
-    match line {
-        Some(l) => format!("yaml: line {l}: {bare}"),
-        None => format!("yaml: {bare}"),
+    match bare {
+        "recursion limit exceeded" => {
+            return format!(
+                "yaml: line {}: exceeded max depth of 128",
+                line.unwrap_or(0)
+            )
+        }
+        "repetition limit exceeded" => return "yaml: document contains excessive aliasing".into(),
+        "unknown anchor" => {
+            let name = e
+                .location()
+                .and_then(|l| alias_name(text, l.index()))
+                .unwrap_or_default();
+            return format!("yaml: unknown anchor '{name}' referenced");
+        }
+        _ => {}
     }
+    let failure = LibyamlFailure::parse(&message);
+    let problem = strip_yaml_path(failure.problem);
+    match failure.go_line() {
+        0 => format!("yaml: {problem}"),
+        n => format!("yaml: line {n}: {problem}"),
+    }
+}
+
+/// The problems libyaml's parser (rather than its scanner or reader) reports.
+///
+/// Upstream: sigs.k8s.io/yaml goyaml.v2 parserc.go (every yaml_parser_set_parser_error* call).
+const PARSER_PROBLEMS: &[&str] = &[
+    "did not find expected <document start>",
+    "found duplicate %YAML directive",
+    "found incompatible YAML document",
+    "found duplicate %TAG directive",
+    "found undefined tag handle",
+    "did not find expected node content",
+    "did not find expected key",
+    "did not find expected '-' indicator",
+    "did not find expected ',' or ']'",
+    "did not find expected ',' or '}'",
+];
+
+/// A libyaml failure as serde_yaml prints it:
+/// `PROBLEM[ at line L column C | at position P][, while CONTEXT[ at line L2 column C2]]`.
+struct LibyamlFailure<'a> {
+    problem: &'a str,
+    /// The 1-based line of the problem mark; `None` for reader errors (no mark, only a position).
+    problem_line: Option<usize>,
+}
+
+impl<'a> LibyamlFailure<'a> {
+    fn parse(message: &'a str) -> Self {
+        let head = message.split(", while ").next().unwrap_or(message);
+        let (problem, problem_line) = match head.split_once(" at line ") {
+            Some((problem, mark)) => (problem, mark.split(' ').next().and_then(|l| l.parse().ok())),
+            None => (head.split(" at position ").next().unwrap_or(head), None),
+        };
+        LibyamlFailure {
+            problem,
+            problem_line,
+        }
+    }
+
+    /// The line go-yaml names: the problem mark's 0-based line, one more for a scanner error;
+    /// 0 (no line) when the problem is on the first line or is a reader error.
+    ///
+    /// Upstream: sigs.k8s.io/yaml goyaml.v2 decode.go (*parser).fail.
+    fn go_line(&self) -> usize {
+        let zero_based = self.problem_line.map_or(0, |l| l.saturating_sub(1));
+        let scanner = !PARSER_PROBLEMS.contains(&self.problem);
+        match zero_based {
+            0 => 0,
+            n => n + usize::from(scanner),
+        }
+    }
+}
+
+/// The name of the alias (`*name`) at byte `index` of `text`.
+fn alias_name(text: &str, index: usize) -> Option<String> {
+    let rest = text.get(index..)?;
+    let start = rest.find('*')? + 1;
+    let name: String = rest[start..]
+        .chars()
+        .take_while(|c| !c.is_whitespace() && !",[]{}".contains(*c))
+        .collect();
+    Some(name)
 }
 
 /// serde_yaml prefixes some errors with the path of the offending node (`a.b: invalid type…`).
@@ -73,11 +147,34 @@ fn duplicate_line(text: &str, from: usize, key: &str) -> usize {
     from
 }
 
-/// Go's `encoding/json` wording for serde_json's syntax errors.
-pub(super) fn format_json_error(e: &serde_json::Error, text: &str) -> String {
+/// Go's `encoding/json` wording for serde_json's syntax errors, with the byte offset the YAML-or-JSON
+/// decoder puts in front of them (`json: offset N: …`, N counting the `skipped` leading bytes and
+/// the offending character).
+///
+/// Upstream: staging/src/k8s.io/apimachinery/pkg/util/yaml/decoder.go JSONSyntaxError.Error.
+pub(super) fn format_json_error(e: &serde_json::Error, text: &str, skipped: usize) -> String {
     if e.is_eof() {
         return "unexpected EOF".to_string();
     }
+    let line_start: usize = text
+        .split_inclusive('\n')
+        .take(e.line().saturating_sub(1))
+        .map(str::len)
+        .sum();
+    let offset = skipped + line_start + e.column();
+    match go_json_syntax_message(e, text) {
+        Some(message) => format!("json: offset {offset}: {message}"),
+        None => e
+            .to_string()
+            .split(" at line ")
+            .next()
+            .unwrap_or("")
+            .to_string(),
+    }
+}
+
+/// Go's `SyntaxError` text for serde_json's error, when Go would report one.
+fn go_json_syntax_message(e: &serde_json::Error, text: &str) -> Option<String> {
     let found = text
         .lines()
         .nth(e.line().saturating_sub(1))
@@ -95,11 +192,11 @@ pub(super) fn format_json_error(e: &serde_json::Error, text: &str) -> String {
     } else if message.starts_with("expected `:`") {
         "after object key"
     } else if message.starts_with("recursion limit exceeded") {
-        return "exceeded max depth".to_string();
+        return Some("exceeded max depth".to_string());
     } else {
-        return message.split(" at line ").next().unwrap_or("").to_string();
+        return None;
     };
-    format!("invalid character {} {context}", go_char(found))
+    Some(format!("invalid character {} {context}", go_char(found)))
 }
 
 /// Go's `quoteChar`: `'x'`, with `'\''` and `'\\'` escaped.

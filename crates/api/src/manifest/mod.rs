@@ -91,7 +91,7 @@ pub fn parse_manifests(text: &str) -> Vec<Result<Manifest, ManifestError>> {
     }
     let trimmed = text.trim_start_matches(|c: char| c.is_whitespace() || c == '\u{feff}');
     let values = if trimmed.starts_with('{') {
-        json_values(trimmed)
+        json_values(trimmed, text.len() - trimmed.len())
     } else {
         yaml_values(text)
     };
@@ -219,7 +219,8 @@ fn yaml_values(text: &str) -> Vec<Result<serde_yaml::Value, ManifestError>> {
     out
 }
 
-fn json_values(text: &str) -> Vec<Result<serde_yaml::Value, ManifestError>> {
+/// The JSON documents of `text`, which starts `skipped` bytes into the input.
+fn json_values(text: &str, skipped: usize) -> Vec<Result<serde_yaml::Value, ManifestError>> {
     let mut out = Vec::new();
     for value in serde_json::Deserializer::from_str(text).into_iter::<serde_json::Value>() {
         match value {
@@ -227,7 +228,9 @@ fn json_values(text: &str) -> Vec<Result<serde_yaml::Value, ManifestError>> {
                 serde_yaml::to_value(v).map_err(|e| ManifestError::JsonSyntax(e.to_string())),
             ),
             Err(e) => {
-                out.push(Err(ManifestError::JsonSyntax(format_json_error(&e, text))));
+                out.push(Err(ManifestError::JsonSyntax(format_json_error(
+                    &e, text, skipped,
+                ))));
                 break;
             }
         }

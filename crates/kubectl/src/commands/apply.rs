@@ -109,6 +109,24 @@ pub(crate) fn manifest_error_text(error: &ManifestError, source: &str) -> String
     text
 }
 
+/// The configuration `kubectl apply` keeps in [`LAST_APPLIED`]: the object as sent, namespace filled
+/// in, and its annotations without a previous applied configuration (an empty map when none is left,
+/// as the unstructured encoder writes it).
+///
+/// Upstream: staging/src/k8s.io/kubectl/pkg/util/apply.go GetModifiedConfiguration.
+fn modified_configuration(object: &Object) -> String {
+    let mut json = object.to_json();
+    if let Some(meta) = json.get_mut("metadata").and_then(|m| m.as_object_mut()) {
+        let mut annotations = match meta.remove("annotations") {
+            Some(serde_json::Value::Object(map)) => map,
+            _ => serde_json::Map::new(),
+        };
+        annotations.remove(LAST_APPLIED);
+        meta.insert("annotations".into(), serde_json::Value::Object(annotations));
+    }
+    serde_json::to_string(&json).unwrap_or_default() + "\n"
+}
+
 fn run_manifests(ctx: &mut Ctx, parsed: &Parsed, mode: Mode) -> CmdResult {
     let (source, text) = read_input(ctx, parsed)?;
     let validate = parsed.get("validate").unwrap_or("strict").to_string();
@@ -195,8 +213,7 @@ fn run_manifests(ctx: &mut Ctx, parsed: &Parsed, mode: Mode) -> CmdResult {
         let exists = ctx.cluster.store().get(kind, &ns, &name);
         let qualified = format!("{}/{}", kind.qualified_singular(), name);
         if mode == Mode::Apply {
-            let applied =
-                serde_json::to_string(&manifest.object.to_json()).unwrap_or_default() + "\n";
+            let applied = modified_configuration(&object);
             object
                 .metadata_mut()
                 .annotations

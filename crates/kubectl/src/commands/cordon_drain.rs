@@ -132,7 +132,16 @@ pub(crate) fn drain(ctx: &mut Ctx, words: &[String]) -> CmdResult {
         ));
     }
     if !errors.is_empty() {
-        ctx.err(format!("error: unable to drain node \"{name}\" due to error: {}, continuing command...\nThere are pending nodes to be drained:\n {name}\nerror: {}", errors.join(", "), errors.join("\n")));
+        // GetPodsForDeletion's errors travel as an aggregate (`[a, b]` when there are several)
+        // inside RunDrain's aggregate of failed nodes; checkErr unwraps the outer one and prints
+        // the inner one's errors a line each, without an `error: ` prefix.
+        // Upstream: staging/src/k8s.io/kubectl/pkg/cmd/drain/drain.go RunDrain,
+        // deleteOrEvictPodsSimple; pkg/cmd/util/helpers.go checkErr, MultipleErrors.
+        let aggregate = match errors.as_slice() {
+            [one] => one.clone(),
+            many => format!("[{}]", many.join(", ")),
+        };
+        ctx.err(format!("error: unable to drain node \"{name}\" due to error: {aggregate}, continuing command...\nThere are pending nodes to be drained:\n {name}\n{}", errors.join("\n")));
         return Err(Failed);
     }
     if !daemon.is_empty() {

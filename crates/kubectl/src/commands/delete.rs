@@ -2,7 +2,7 @@
 
 use super::apply::{manifest_error_text, read_input};
 use super::get::Query;
-use super::{parse_flags, resource_args, wait_deadline, CmdResult, Ctx, Failed};
+use super::{int64_flag, parse_flags, resource_args, wait_deadline, CmdResult, Ctx, Failed};
 use crate::flags::{boolean, value, FlagSpec};
 use dsplay_api::manifest::parse_manifests;
 use dsplay_api::Kind;
@@ -33,22 +33,7 @@ pub(crate) fn delete(ctx: &mut Ctx, words: &[String]) -> CmdResult {
         "orphan" | "false" => Propagation::Orphan,
         other => return ctx.fail(format!("invalid cascade value ({other}). Must be \"background\", \"foreground\", or \"orphan\"")),
     };
-    let mut grace = match parsed.get("grace-period") {
-        Some(v) => match v.parse::<i64>() {
-            Ok(g) if g >= 0 => Some(g),
-            Ok(_) => None,
-            Err(e) => {
-                let why = match e.kind() {
-                    std::num::IntErrorKind::PosOverflow | std::num::IntErrorKind::NegOverflow => {
-                        "value out of range"
-                    }
-                    _ => "invalid syntax",
-                };
-                return ctx.fail(format!("invalid argument \"{v}\" for \"--grace-period\" flag: strconv.ParseInt: parsing \"{v}\": {why}"));
-            }
-        },
-        None => None,
-    };
+    let mut grace = int64_flag(ctx, "delete", &parsed, "grace-period")?.filter(|g| *g >= 0);
     if parsed.flag("now") {
         grace = Some(1);
     }

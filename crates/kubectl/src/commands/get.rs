@@ -214,9 +214,18 @@ pub(crate) fn get(ctx: &mut Ctx, words: &[String]) -> CmdResult {
         }
     }
     if let Some(expr) = parsed.get("sort-by") {
+        let table = !(format == "yaml"
+            || format == "json"
+            || format == "name"
+            || format.starts_with("jsonpath"));
         for (_, objects) in selected.iter_mut() {
-            if let Err(e) = sort_by_jsonpath(objects, expr) {
-                return ctx.fail(e);
+            match sort_by_jsonpath(objects, expr) {
+                Ok(()) => {}
+                // A table of several rows is sorted by its printer, whose error kubectl's get
+                // ignores: the table is not printed (and with nothing printed, "No resources
+                // found"). Upstream: pkg/cmd/get/sorter.go SortingPrinter.PrintObj; get.go Run.
+                Err(_) if table && objects.len() > 1 => objects.clear(),
+                Err(e) => return ctx.fail(e),
             }
         }
     }
@@ -444,23 +453,39 @@ fn relaxed_json_path_expression(expr: &str) -> Result<String, String> {
     Ok(format!("{{.{field}}}"))
 }
 
-/// `--sort-by=JSONPATH`: a stable sort on the field's value, numeric when both values are numbers.
+/// `--sort-by=JSONPATH`: a stable sort on the field's value, numeric when both values are numbers;
+/// objects without the field come first, and a field no object has is an error.
+///
+/// Upstream: staging/src/k8s.io/kubectl/pkg/cmd/get/sorter.go SortObjects, NewTableSorter.
 fn sort_by_jsonpath(objects: &mut [Object], expr: &str) -> Result<(), String> {
+    // One object is never sorted, so its expression is never read (RuntimeSorter.Sort,
+    // SortingPrinter.PrintObj).
+    if objects.len() < 2 {
+        return Ok(());
+    }
     let template = relaxed_json_path_expression(expr)?;
     if template.is_empty() {
         return Ok(());
     }
-    let mut keyed = Vec::new();
+    let mut keyed = Vec::with_capacity(objects.len());
     for o in objects.iter() {
-        let key = output::jsonpath(&template, &o.to_json()).map_err(|e| e.0)?;
+        let key = output::jsonpath_first(&template, &o.to_json()).map_err(|e| e.0)?;
         keyed.push((key, o.clone()));
     }
-    keyed.sort_by(
-        |(a, _), (b, _)| match (a.parse::<f64>(), b.parse::<f64>()) {
+    if keyed.iter().all(|(key, _)| key.is_none()) {
+        return Err(format!(
+            "couldn't find any field with path {template:?} in the list of objects"
+        ));
+    }
+    keyed.sort_by(|(a, _), (b, _)| match (a, b) {
+        (None, None) => std::cmp::Ordering::Equal,
+        (None, Some(_)) => std::cmp::Ordering::Less,
+        (Some(_), None) => std::cmp::Ordering::Greater,
+        (Some(a), Some(b)) => match (a.parse::<f64>(), b.parse::<f64>()) {
             (Ok(x), Ok(y)) => x.partial_cmp(&y).unwrap_or(std::cmp::Ordering::Equal),
             _ => a.cmp(b),
         },
-    );
+    });
     for (slot, (_, o)) in objects.iter_mut().zip(keyed) {
         *slot = o;
     }

@@ -164,8 +164,8 @@ impl Edit {
         Ok(())
     }
 
-    /// Keys `--overwrite` would be needed for: for labels a different value (the first one
-    /// found), for annotations any existing key but the change cause (all of them).
+    /// Keys `--overwrite` would be needed for: those that already have a different value (for
+    /// labels the first one found; for annotations all of them, the change cause excepted).
     ///
     /// Upstream: `label.go` `validateNoOverwrites`; `annotate.go` `validateNoAnnotationOverwrites`.
     fn overwrite_conflict(&self, current: &BTreeMap<String, String>) -> Option<String> {
@@ -182,7 +182,7 @@ impl Edit {
                     .keys()
                     .filter(|k| k.as_str() != CHANGE_CAUSE)
                     .filter_map(|k| {
-                        let old = current.get(k)?;
+                        let old = current.get(k).filter(|old| Some(*old) != self.set.get(k))?;
                         Some(format!("'{k}' already has a value ({old})"))
                     })
                     .collect();

@@ -158,12 +158,8 @@ fn kubectl(ctx: &mut Ctx, words: &[String]) -> CmdResult {
             api_resources(ctx);
             Ok(())
         }
-        other => {
-            ctx.err(format!(
-                "Error: unknown command \"{other}\" for \"kubectl\""
-            ));
-            Err(Failed)
-        }
+        // cobra's error, `error: `-prefixed by kubectl (Upstream: staging/src/k8s.io/kubectl/pkg/cmd/util/helpers.go checkErr).
+        other => ctx.fail(format!("unknown command \"{other}\" for \"kubectl\"")),
     }
 }
 
@@ -208,6 +204,31 @@ pub(crate) fn parse_flags(
             Err(Failed)
         }
     }
+}
+
+/// An int64 flag's value, with pflag's error (and kubectl's usage line) when it does not parse.
+///
+/// Upstream: github.com/spf13/pflag int64.go (newInt64Value.Set → strconv.ParseInt), flag.go
+/// (`invalid argument %q for %q flag: %v`).
+pub(crate) fn int64_flag(
+    ctx: &mut Ctx,
+    verb: &str,
+    parsed: &Parsed,
+    name: &str,
+) -> Result<Option<i64>, Failed> {
+    let Some(v) = parsed.get(name) else {
+        return Ok(None);
+    };
+    v.parse::<i64>().map(Some).map_err(|e| {
+        let why = match e.kind() {
+            std::num::IntErrorKind::PosOverflow | std::num::IntErrorKind::NegOverflow => {
+                "value out of range"
+            }
+            _ => "invalid syntax",
+        };
+        ctx.err(format!("error: invalid argument \"{v}\" for \"--{name}\" flag: strconv.ParseInt: parsing \"{v}\": {why}\nSee 'kubectl {verb} --help' for usage."));
+        Failed
+    })
 }
 
 /// Resolves a resource word (`ds`, `pods`, `daemonsets.apps`).

@@ -1,6 +1,6 @@
 //! `kubectl rollout status|history|undo|restart` for DaemonSets.
 
-use super::{parse_flags, resource_args, wait_deadline, CmdResult, Ctx, Failed};
+use super::{int64_flag, parse_flags, resource_args, wait_deadline, CmdResult, Ctx, Failed};
 use crate::flags::{value, FlagSpec};
 use dsplay_api::types::*;
 use dsplay_api::{Kind, Object};
@@ -111,7 +111,8 @@ pub(crate) fn rollout(ctx: &mut Ctx, words: &[String]) -> CmdResult {
                 ))
                 }
             };
-            undo(ctx, &ds, parsed.get("to-revision"), dry_run)
+            let to_revision = int64_flag(ctx, "rollout undo", &parsed, "to-revision")?;
+            undo(ctx, &ds, to_revision.unwrap_or(0), dry_run)
         }
         "restart" => {
             let mut ds = ds;
@@ -153,6 +154,10 @@ fn status(ctx: &mut Ctx, ns: &str, name: &str, parsed: &crate::flags::Parsed) ->
     // Ok(done), or why the wait stopped early: the DaemonSet is gone (None) or has no status view.
     let mut outcome: Result<bool, Option<String>> = Ok(false);
     let key = (ns.to_string(), name.to_string());
+    // kubectl prints the status at every ADDED/MODIFIED event of the watch, repeating a message
+    // when a write changed other fields (Upstream: staging/src/k8s.io/kubectl/pkg/cmd/rollout/
+    // rollout_status.go RunStatus): one line per new resourceVersion seen.
+    let mut seen_version: Option<String> = None;
     ctx.cluster.advance_until(deadline, |c| {
         let Some(ds) = c.store().daemon_set(&key.0, &key.1) else {
             outcome = Err(None);
@@ -164,7 +169,8 @@ fn status(ctx: &mut Ctx, ns: &str, name: &str, parsed: &crate::flags::Parsed) ->
                 true
             }
             Ok((message, done)) => {
-                if messages.last() != Some(&message) {
+                if seen_version != ds.metadata.resource_version {
+                    seen_version = ds.metadata.resource_version.clone();
                     messages.push(message);
                 }
                 outcome = Ok(done);
@@ -252,20 +258,8 @@ fn history(ctx: &mut Ctx, ds: &DaemonSet, revision: Option<&str>) -> CmdResult {
 ///
 /// Upstream: `staging/src/k8s.io/kubectl/pkg/polymorphichelpers/rollback.go`
 /// `DaemonSetRollbacker.Rollback`, `printPodTemplate`.
-fn undo(
-    ctx: &mut Ctx,
-    ds: &DaemonSet,
-    to_revision: Option<&str>,
-    dry_run: Option<&str>,
-) -> CmdResult {
+fn undo(ctx: &mut Ctx, ds: &DaemonSet, to: i64, dry_run: Option<&str>) -> CmdResult {
     let name = ds.metadata.name.clone().unwrap_or_default();
-    let to: i64 = match to_revision {
-        None => 0,
-        Some(v) => match v.parse() {
-            Ok(n) => n,
-            Err(_) => return ctx.fail(format!("invalid argument \"{v}\" for \"--to-revision\" flag: strconv.ParseInt: parsing \"{v}\": invalid syntax")),
-        },
-    };
     let revs = revisions(ctx, ds);
     let target = if to == 0 {
         if revs.len() < 2 {

@@ -127,6 +127,8 @@ pub(crate) fn taint(ctx: &mut Ctx, words: &[String]) -> CmdResult {
 }
 
 /// Applies the taint changes to one node and prints `node/NAME tainted|untainted|modified`.
+///
+/// Upstream: staging/src/k8s.io/kubectl/pkg/cmd/taint/taint.go updateTaints.
 fn taint_node(
     ctx: &mut Ctx,
     node_name: &str,
@@ -137,47 +139,85 @@ fn taint_node(
     let Ok(Object::Node(mut node)) = fetch(ctx, Kind::Node, "", node_name) else {
         return Err(Failed);
     };
-    let mut current = node
+    let old = node
         .spec
         .as_ref()
         .and_then(|s| s.taints.clone())
         .unwrap_or_default();
+    if !overwrite {
+        let existing = taints_already_existing(&old, add);
+        if !existing.is_empty() {
+            return ctx.fail(format!("node {node_name} already has {existing} taint(s) with same effect(s) and --overwrite is false"));
+        }
+    }
+    let (message, new, errors) = reorganize_taints(&old, overwrite, add, remove);
+    match errors.as_slice() {
+        [] => {}
+        [one] => return ctx.fail(one.clone()),
+        many => {
+            ctx.err(many.join("\n"));
+            return Err(Failed);
+        }
+    }
+    node.spec.get_or_insert_with(Default::default).taints = (!new.is_empty()).then_some(new);
+    store(ctx, Object::Node(node))?;
+    ctx.out(format!("node/{node_name} {message}"));
+    Ok(())
+}
+
+/// The keys (comma-separated) of the taints to add that the node already has with the same effect.
+///
+/// Upstream: staging/src/k8s.io/kubectl/pkg/cmd/taint/utils.go checkIfTaintsAlreadyExists.
+fn taints_already_existing(old: &[Taint], add: &[Taint]) -> String {
+    add.iter()
+        .flat_map(|t| {
+            old.iter()
+                .filter(move |o| o.key == t.key && o.effect == t.effect)
+                .map(move |_| t.key.as_str())
+        })
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+/// The node's new taints: the added ones first, then the old ones they do not replace, minus the
+/// removed ones; with the word to print and a `taint "…" not found` error per removal that matched
+/// nothing.
+///
+/// Upstream: staging/src/k8s.io/kubectl/pkg/cmd/taint/utils.go reorganizeTaints, addTaints,
+/// deleteTaints.
+fn reorganize_taints(
+    old: &[Taint],
+    overwrite: bool,
+    add: &[Taint],
+    remove: &[(String, Option<String>)],
+) -> (&'static str, Vec<Taint>, Vec<String>) {
+    let mut new = add.to_vec();
+    for o in old {
+        if !new.iter().any(|t| t.key == o.key && t.effect == o.effect) {
+            new.push(o.clone());
+        }
+    }
+    let added = old.len() != new.len();
+    let mut errors = Vec::new();
+    let mut deleted = false;
     for (key, effect) in remove {
-        let before = current.len();
-        current.retain(|t| !(t.key == *key && effect.as_ref().is_none_or(|e| *e == t.effect)));
-        if current.len() == before {
-            let label = match effect {
+        let before = new.len();
+        new.retain(|t| !(t.key == *key && effect.as_ref().is_none_or(|e| *e == t.effect)));
+        deleted = new.len() != before;
+        if !deleted {
+            let shown = match effect {
                 Some(e) => format!("{key}:{e}"),
                 None => key.clone(),
             };
-            return ctx.fail(format!("taint \"{label}\" not found"));
+            errors.push(format!("taint \"{shown}\" not found"));
         }
     }
-    let mut overwrote = false;
-    for t in add {
-        if let Some(existing) = current
-            .iter_mut()
-            .find(|c| c.key == t.key && c.effect == t.effect)
-        {
-            if !overwrite {
-                return ctx.fail(format!("node {node_name} already has {} taint(s) with same effect(s) and --overwrite is false", t.key));
-            }
-            *existing = t.clone();
-            overwrote = true;
-        } else {
-            current.push(t.clone());
-        }
-    }
-    node.spec.get_or_insert_with(Default::default).taints =
-        (!current.is_empty()).then_some(current);
-    store(ctx, Object::Node(node))?;
-    let message = if overwrote {
+    let message = if (added && deleted) || overwrite {
         "modified"
-    } else if add.is_empty() {
-        "untainted"
-    } else {
+    } else if added {
         "tainted"
+    } else {
+        "untainted"
     };
-    ctx.out(format!("node/{node_name} {message}"));
-    Ok(())
+    (message, new, errors)
 }

@@ -1,4 +1,5 @@
-//! `kubectl describe daemonset` (`describe.go` `DaemonSetDescriber`).
+//! `kubectl describe daemonset` (`describe.go` `DaemonSetDescriber`), in kubectl v1.32's form: no
+//! `Namespace:` line (kubectl v1.33 added one after `Name:`).
 
 use super::pod_template::pod_template_block;
 use super::{annotations_multiline, labels_multiline, Describe};
@@ -30,10 +31,6 @@ pub fn describe_daemon_set(
     w.w(
         0,
         &format!("Name:\t{}\n", meta.name.as_deref().unwrap_or("")),
-    );
-    w.w(
-        0,
-        &format!("Namespace:\t{}\n", meta.namespace.as_deref().unwrap_or("")),
     );
     let selector = format_label_selector(Some(&spec.selector));
     w.w(

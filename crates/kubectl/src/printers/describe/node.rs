@@ -168,6 +168,9 @@ pub fn describe_node(
         ("Architecture", &info.architecture),
         ("Container Runtime Version", &info.container_runtime_version),
         ("Kubelet Version", &info.kubelet_version),
+        // kubectl v1.32 still prints it; v1.33 kubelets leave it empty (pkg/features
+        // kube_features.go DisableNodeKubeProxyVersion is on by default from v1.33).
+        ("Kube-Proxy Version", &info.kube_proxy_version),
     ] {
         w.w(0, &format!("  {label}:\t{value}\n"));
     }

@@ -68,6 +68,23 @@ pub fn jsonpath(template: &str, value: &Value) -> Result<String, JsonPathError> 
 }
 
 /// Go's `%#v` of an unstructured value (`map[string]interface {}{"k":"v"}`), keys sorted.
+/// The first value the template's first expression finds, printed as `-o jsonpath` prints it, or
+/// `None` when it finds nothing: what kubectl's `--sort-by` compares (`values[0][0]`).
+///
+/// Upstream: staging/src/k8s.io/kubectl/pkg/cmd/get/sorter.go (SortObjects, TableSorter.Less).
+pub fn jsonpath_first(template: &str, value: &Value) -> Result<Option<String>, JsonPathError> {
+    let nodes = parse_template(template)
+        .map_err(|e| JsonPathError(format!("error parsing jsonpath {template}, {e}")))?;
+    let Some(steps) = nodes.iter().find_map(|n| match n {
+        Node::Path(steps) => Some(steps),
+        _ => None,
+    }) else {
+        return Ok(None);
+    };
+    let found = eval_steps(steps, value).map_err(JsonPathError)?;
+    Ok(found.first().map(|v| print_value(v)))
+}
+
 fn go_sharp_v(v: &Value) -> String {
     match v {
         Value::Null => "interface {}(nil)".to_string(),

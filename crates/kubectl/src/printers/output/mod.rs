@@ -13,7 +13,7 @@ pub mod jsonpath;
 pub mod yaml;
 
 pub use self::json::{to_json, to_json_compact};
-pub use self::jsonpath::{jsonpath, JsonPathError};
+pub use self::jsonpath::{jsonpath, jsonpath_first, JsonPathError};
 pub use self::yaml::{to_yaml, yaml_key_cmp};
 
 use dsplay_api::Kind;

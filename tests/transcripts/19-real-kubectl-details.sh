@@ -1,0 +1,20 @@
+# Details first found by the parity harness (real kubectl v1.32 against `dsplay serve`): --sort-by on
+# tables and lists, the order `kubectl taint` leaves taints in, drain's aggregated error, pflag's
+# integer errors, unknown commands.
+kubectl get nodes --sort-by '{.nope}'
+kubectl get nodes --sort-by '{.nope}' -o name
+kubectl get nodes kind-worker --sort-by '{{{'
+kubectl get nodes --sort-by '{.metadata.name}' -o name
+kubectl taint nodes kind-worker first=1:NoSchedule
+kubectl taint nodes kind-worker second=2:NoSchedule
+kubectl get node kind-worker -o jsonpath='{.spec.taints[*].key}{"\n"}'
+kubectl taint nodes kind-worker second=3:NoSchedule --overwrite
+kubectl taint nodes kind-worker third=3:NoExecute --overwrite
+kubectl get node kind-worker -o jsonpath='{.spec.taints[*].key}{"\n"}'
+kubectl taint nodes kind-worker nope- gone:NoSchedule-
+kubectl taint nodes kind-worker first- second- third-
+kubectl drain kind-worker2
+kubectl uncordon kind-worker2
+kubectl delete pod x --grace-period=abc
+kubectl rollout undo ds/kindnet -n kube-system --to-revision=x
+kubectl frobnicate
