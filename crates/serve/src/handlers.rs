@@ -347,7 +347,7 @@ fn on_cluster<T>(
     f: impl FnOnce(&mut Cluster) -> Result<T, ApiError>,
 ) -> Result<T, ApiError> {
     if query.get("dryRun") == Some("All") {
-        let mut copy = state.cluster().clone();
+        let mut copy = state.scratch_cluster();
         f(&mut copy)
     } else {
         f(state.cluster_mut())

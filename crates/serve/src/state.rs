@@ -1,15 +1,17 @@
 //! The served state: one `Session` (its cluster and the `sim` commands), the watch journal, and the
 //! lock and condition variable every request thread shares.
 //!
-//! The journal turns the store's watch log into watch events with object snapshots: after every
-//! change ([`Shared::with`]) the objects written since the previous pass are recorded once each, in
-//! (kind, namespace, name) order, deleted ones with their last recorded state — the events the
-//! in-process `get -w` prints, instant by instant.
+//! The journal turns the store's watch log into watch events with object snapshots. It is the
+//! cluster's [`ClockObserver`], so it looks at every instant the clock passes through (one `sim
+//! settle` is many instants) and after every request ([`Shared::with`]): the objects written since
+//! its previous look are recorded once each, in (kind, namespace, name) order, deleted ones with
+//! their last recorded state — the events the in-process `get -w` prints, instant by instant.
 
 use dsplay_api::{Kind, Object};
 use dsplay_kubectl::Session;
 use dsplay_sim::store::WatchEventType;
-use dsplay_sim::Cluster;
+use dsplay_sim::{ClockObserver, Cluster};
+use std::any::Any;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Condvar, Mutex, MutexGuard};
@@ -31,66 +33,35 @@ pub struct Journaled {
     pub object: Object,
 }
 
-/// The session and its journal.
-pub struct State {
-    session: Session,
-    /// Realtime or manual.
-    pub clock: ClockMode,
-    journal: Vec<Journaled>,
+/// The watch journal (see the module docs), installed as the cluster's observer.
+#[derive(Clone, Debug)]
+struct Journal {
+    entries: Vec<Journaled>,
     log_cursor: usize,
     last_seen: BTreeMap<ObjectKey, Object>,
 }
 
-impl State {
-    fn new(session: Session, clock: ClockMode) -> State {
-        let store = session.cluster().store();
+impl Journal {
+    /// An empty journal that knows the cluster's current objects.
+    fn new(cluster: &Cluster) -> Journal {
+        let store = cluster.store();
         let mut last_seen = BTreeMap::new();
         for kind in Kind::ALL {
             for object in store.list(kind) {
                 last_seen.insert(key_of(&object), object);
             }
         }
-        State {
+        Journal {
+            entries: Vec::new(),
             log_cursor: store.watch_log().len(),
-            session,
-            clock,
-            journal: Vec::new(),
             last_seen,
         }
     }
 
-    /// The session (for `sim` commands).
-    pub fn session_mut(&mut self) -> &mut Session {
-        &mut self.session
-    }
-
-    /// The cluster.
-    pub fn cluster(&self) -> &Cluster {
-        self.session.cluster()
-    }
-
-    /// The cluster, for writes and the clock.
-    pub fn cluster_mut(&mut self) -> &mut Cluster {
-        self.session.cluster_mut()
-    }
-
-    /// Journal entries after `resource_version`.
-    pub fn journal_since(&self, resource_version: u64) -> &[Journaled] {
-        let start = self
-            .journal
-            .partition_point(|j| j.resource_version <= resource_version);
-        &self.journal[start..]
-    }
-
     /// Records the objects written since the previous call.
-    pub fn record(&mut self) {
-        let store = self.session.cluster().store();
+    fn record(&mut self, cluster: &Cluster) {
+        let store = cluster.store();
         let log = store.watch_log();
-        if log.len() < self.log_cursor {
-            // `sim reset`: a new cluster; earlier events describe objects that no longer exist.
-            *self = State::new(self.session.clone(), self.clock);
-            return;
-        }
         let mut added = BTreeSet::new();
         let mut touched = BTreeSet::new();
         for entry in &log[self.log_cursor.min(log.len())..] {
@@ -112,7 +83,7 @@ impl State {
                         WatchEventType::Modified
                     };
                     self.last_seen.insert(key, object.clone());
-                    self.journal.push(Journaled {
+                    self.entries.push(Journaled {
                         resource_version,
                         event,
                         object,
@@ -129,7 +100,92 @@ impl State {
                 }
             }
         }
-        self.journal.extend(deleted);
+        self.entries.extend(deleted);
+    }
+}
+
+impl ClockObserver for Journal {
+    fn observe(&mut self, cluster: &Cluster) {
+        self.record(cluster);
+    }
+
+    fn box_clone(&self) -> Box<dyn ClockObserver> {
+        Box::new(self.clone())
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+/// The session; its cluster carries the journal.
+pub struct State {
+    session: Session,
+    /// Realtime or manual.
+    pub clock: ClockMode,
+}
+
+impl State {
+    fn new(session: Session, clock: ClockMode) -> State {
+        let mut state = State { session, clock };
+        state.install_journal();
+        state
+    }
+
+    fn install_journal(&mut self) {
+        let journal = Journal::new(self.cluster());
+        self.cluster_mut().set_observer(Some(Box::new(journal)));
+    }
+
+    fn journal(&self) -> Option<&Journal> {
+        self.cluster()
+            .observer()
+            .and_then(|o| o.as_any().downcast_ref::<Journal>())
+    }
+
+    /// The session (for `sim` commands).
+    pub fn session_mut(&mut self) -> &mut Session {
+        &mut self.session
+    }
+
+    /// The cluster.
+    pub fn cluster(&self) -> &Cluster {
+        self.session.cluster()
+    }
+
+    /// The cluster, for writes and the clock.
+    pub fn cluster_mut(&mut self) -> &mut Cluster {
+        self.session.cluster_mut()
+    }
+
+    /// A copy of the cluster without the journal, for a dry run.
+    pub fn scratch_cluster(&mut self) -> Cluster {
+        let journal = self.cluster_mut().take_observer();
+        let copy = self.cluster().clone();
+        self.cluster_mut().set_observer(journal);
+        copy
+    }
+
+    /// Journal entries after `resource_version`.
+    pub fn journal_since(&self, resource_version: u64) -> &[Journaled] {
+        let Some(journal) = self.journal() else {
+            return &[];
+        };
+        let start = journal
+            .entries
+            .partition_point(|j| j.resource_version <= resource_version);
+        &journal.entries[start..]
+    }
+
+    /// Records the objects written since the journal last looked.
+    pub fn record(&mut self) {
+        let log_len = self.cluster().store().watch_log().len();
+        match self.journal() {
+            // `sim reset`: a new cluster (and no journal); earlier events describe objects that no
+            // longer exist.
+            Some(journal) if journal.log_cursor <= log_len => self.cluster_mut().observe_now(),
+            _ => self.install_journal(),
+        }
     }
 }
 

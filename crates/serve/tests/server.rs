@@ -168,3 +168,46 @@ fn a_satisfied_watch_never_moves_the_clock_again() {
     assert_eq!(before, after);
     server.stop();
 }
+
+#[test]
+fn a_watch_sees_every_instant_of_a_clock_move() {
+    // Upstream: a watch (`apiserver/pkg/storage/cacher`) delivers every write, so a rolled pod is
+    // seen Terminating (deletionTimestamp set) before it is DELETED, even when one `sim settle`
+    // passes through all of it.
+    let server = start();
+    let url = server.url();
+    let daemon_sets = format!("{url}/apis/apps/v1/namespaces/default/daemonsets");
+    ureq::post(&daemon_sets).send_string(DEMO).expect("created");
+    dsplay_serve::client::run_sim(&url, "sim settle").expect("settled");
+    let watch = ureq::get(&format!(
+        "{url}/api/v1/namespaces/default/pods?watch=true&labelSelector=app%3Ddemo&timeoutSeconds=60"
+    ))
+    .call()
+    .expect("watch");
+    let mut lines = BufReader::new(watch.into_reader()).lines();
+    ureq::request("PATCH", &format!("{daemon_sets}/demo"))
+        .set("Content-Type", "application/merge-patch+json")
+        .send_string(r#"{"spec":{"template":{"metadata":{"labels":{"app":"demo","v":"2"}}}}}"#)
+        .expect("patched");
+    dsplay_serve::client::run_sim(&url, "sim settle").expect("settled");
+    let mut terminating = Vec::new();
+    let deleted = loop {
+        let event: Value = serde_json::from_str(&lines.next().unwrap().unwrap()).unwrap();
+        let name = event["object"]["metadata"]["name"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        match event["type"].as_str().unwrap() {
+            "DELETED" => break name,
+            "MODIFIED" if !event["object"]["metadata"]["deletionTimestamp"].is_null() => {
+                terminating.push(name)
+            }
+            _ => {}
+        }
+    };
+    assert!(
+        terminating.contains(&deleted),
+        "{deleted} was deleted without a Terminating event first (saw {terminating:?})"
+    );
+    server.stop();
+}

@@ -33,6 +33,11 @@ impl Cluster {
         self.observer = observer;
     }
 
+    /// Removes the observer and gives it back (e.g. to copy the cluster without it).
+    pub fn take_observer(&mut self) -> Option<Box<dyn ClockObserver>> {
+        self.observer.take()
+    }
+
     /// The observer, to read its state.
     pub fn observer(&self) -> Option<&dyn ClockObserver> {
         self.observer.as_deref()
