@@ -93,10 +93,12 @@ test('long advance: a crash-looping DaemonSet and sim advance 24h run in slices,
   await runInTerminal(page, 'sim image busybox:crash --crash');
   await runInTerminal(page, 'kubectl set image ds/demo demo=busybox:crash');
   for (let i = 0; i < 10; i++) await runInTerminal(page, `sim node add n${i}`);
-  // Slices are separate timer tasks: with the page's timers held by the test, the run cannot
-  // finish before the test looks at it, however fast the machine is (the slicing itself is
-  // covered by the web crate's unit tests).
+  // Slices are separate timer tasks: with the page's clock paused by the test (install alone
+  // fakes the timers but lets them run in real time), the run cannot finish before the test
+  // looks at it, however fast the machine is (the slicing itself is covered by the web crate's
+  // unit tests).
   await page.clock.install();
+  await page.clock.pauseAt(Date.now() + 1000);
   await runInTerminal(page, 'sim advance 24h');
   const cancel = page.getByRole('button', { name: 'Cancel', exact: true });
   await cancel.waitFor();
@@ -104,6 +106,7 @@ test('long advance: a crash-looping DaemonSet and sim advance 24h run in slices,
   await screenshot(page, '41-long-advance');
   await cancel.click();
   await page.locator('.term-output', { hasText: 'cancelled' }).waitFor();
+  await page.clock.resume();
   await runInTerminal(page, 'sim now');
   await page.locator('.term-cmd', { hasText: 'sim now' }).waitFor();
   assert.deepEqual(page.errors, []);
