@@ -1,10 +1,17 @@
-// Starts the playground: loads the manifest editor and the wasm app. A file of its own (not an
-// inline script) so the page's Content-Security-Policy can forbid inline scripts.
-import * as editor from './editor.js';
+// Starts the playground: the wasm app first; the manifest editor's bundle (CodeMirror) only when an
+// editor mounts (after the first render; an embed has none). A file of its own (not an inline
+// script) so the page's Content-Security-Policy can forbid inline scripts.
 import init from './dsplay_web.js';
 
-// The manifest editor (CodeMirror), called from Rust as `dsplayEditor.create(…)`.
-globalThis.dsplayEditor = editor;
+let editor;
+// Called from Rust (components/editor/code_mirror.rs): imports editor.js once and puts it on
+// `globalThis.dsplayEditor`, where the Rust bindings look for `create(…)`.
+globalThis.dsplayLoadEditor = () => {
+  editor ??= import('./editor.js').then((module) => {
+    globalThis.dsplayEditor = module;
+  });
+  return editor;
+};
 init({ module_or_path: new URL('./dsplay_web_bg.wasm', import.meta.url) }).catch((e) => {
   console.error(e);
   document.querySelector('.loading p').textContent = 'The playground failed to start: ' + e;

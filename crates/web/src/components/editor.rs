@@ -7,7 +7,7 @@ mod code_mirror;
 use crate::diagnostics::{check, Diagnostic};
 use code_mirror::CodeMirror;
 use gloo::timers::callback::Timeout;
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use web_sys::Element;
 use yew::prelude::*;
@@ -48,22 +48,43 @@ pub fn editor(props: &EditorProps) -> Html {
             }
         })
     };
+    // The text to mount with when the bundle arrives (the latest, not the first render's).
+    let latest = use_mut_ref(|| props.initial.clone());
+    *latest.borrow_mut() = props.initial.clone();
+    let loaded = use_state(|| false);
     {
         let (host, slot, apply) = (host.clone(), slot.clone(), apply.clone());
         let on_change = recheck_later(slot.clone(), diagnostics.setter());
-        let (initial, shown) = (props.initial.clone(), diagnostics.clone());
+        let (found_setter, loaded) = (diagnostics.setter(), loaded.setter());
         use_effect_with((), move |_| {
-            if let Some(parent) = host.cast::<Element>() {
-                match CodeMirror::create(&parent, &initial, on_change, move || apply()) {
+            let mounted = Rc::new(Cell::new(true));
+            let still_mounted = mounted.clone();
+            let slot_for_mount = slot.clone();
+            wasm_bindgen_futures::spawn_local(async move {
+                if let Err(e) = code_mirror::load().await {
+                    gloo::console::error!(format!("the manifest editor failed to load: {e}"));
+                    return;
+                }
+                let Some(parent) = host.cast::<Element>().filter(|_| still_mounted.get()) else {
+                    return;
+                };
+                let text = latest.borrow().clone();
+                match CodeMirror::create(&parent, &text, on_change, move || apply()) {
                     Ok(editor) => {
-                        editor.set_diagnostics(&shown);
-                        *slot.borrow_mut() = Some(editor);
+                        let found = check(&text);
+                        editor.set_diagnostics(&found);
+                        *slot_for_mount.borrow_mut() = Some(editor);
+                        found_setter.set(found);
+                        loaded.set(true);
                     }
                     Err(e) => gloo::console::error!(format!("the manifest editor failed: {e}")),
                 }
-            }
+            });
             // Dropping the editor unmounts it (and breaks the slot ↔ closure cycle).
-            move || drop(slot.borrow_mut().take())
+            move || {
+                mounted.set(false);
+                drop(slot.borrow_mut().take())
+            }
         });
     }
     {
@@ -83,7 +104,11 @@ pub fn editor(props: &EditorProps) -> Html {
                 <h2>{"Manifest"}</h2>
                 <button class="btn primary" {onclick} title="Apply (Ctrl+Enter)">{"Apply"}</button>
             </header>
-            <div class="yaml code-editor" ref={host} />
+            <div class="yaml code-editor" ref={host} hidden={!*loaded} />
+            if !*loaded {
+                // Until the editor's bundle arrives: the text, read-only.
+                <pre class="yaml code-editor-loading">{props.initial.to_string()}</pre>
+            }
             if !diagnostics.is_empty() {
                 <ul class="diagnostics" aria-label="Diagnostics">
                     { for diagnostics.iter().map(|Diagnostic { severity, message, line }| html! {

@@ -1,9 +1,11 @@
 //! The Rust side of the CodeMirror 6 bundle (`web/editor/index.js`, built into `dist/editor.js`).
 //!
-//! The bundle is an ES module that `index.html` puts on `globalThis.dsplayEditor` before the wasm
-//! starts: a global rather than `#[wasm_bindgen(module = …)]` so the npm bundle stays out of
-//! wasm-pack's snippets and `dist/` keeps relative URLs. Where the global is missing (the
-//! `wasm-pack test` page) [`CodeMirror::create`] returns an error instead of trapping.
+//! The bundle is an ES module loaded only when an editor mounts, after the first render (the
+//! cluster shows without it, and an embed, which has no editor, never fetches it): [`load`] calls
+//! `boot.js`'s `dsplayLoadEditor()`, which imports it once and puts it on `globalThis.dsplayEditor`.
+//! A global rather than `#[wasm_bindgen(module = …)]` so the npm bundle stays out of wasm-pack's
+//! snippets and `dist/` keeps relative URLs. Where the loader is missing (the `wasm-pack test`
+//! page) [`load`] returns an error instead of trapping.
 
 use crate::diagnostics::Diagnostic;
 use wasm_bindgen::prelude::*;
@@ -11,6 +13,10 @@ use web_sys::Element;
 
 #[wasm_bindgen]
 extern "C" {
+    /// `boot.js`'s loader: imports `editor.js` once; the promise resolves when the global is set.
+    #[wasm_bindgen(catch, js_name = dsplayLoadEditor)]
+    fn load_editor() -> Result<js_sys::Promise, JsValue>;
+
     /// The handle `create` returns (an object of closures over one `EditorView`).
     type EditorHandle;
 
@@ -35,6 +41,19 @@ extern "C" {
     fn destroy(this: &EditorHandle);
 }
 
+/// Loads the CodeMirror bundle (at most once per page; later calls resolve at once).
+pub async fn load() -> Result<(), String> {
+    let promise = load_editor().map_err(js_error)?;
+    wasm_bindgen_futures::JsFuture::from(promise)
+        .await
+        .map(drop)
+        .map_err(js_error)
+}
+
+fn js_error(e: JsValue) -> String {
+    e.as_string().unwrap_or_else(|| format!("{e:?}"))
+}
+
 /// One mounted editor. Owns the closures JS calls back, and unmounts the view when dropped, so
 /// the component's effect cleanup is just dropping it.
 pub struct CodeMirror {
@@ -55,8 +74,7 @@ impl CodeMirror {
     ) -> Result<Self, String> {
         let on_change = Closure::<dyn FnMut()>::new(on_change);
         let on_apply = Closure::<dyn FnMut()>::new(on_apply);
-        let handle = create_editor(parent, text, &on_change, &on_apply)
-            .map_err(|e| e.as_string().unwrap_or_else(|| format!("{e:?}")))?;
+        let handle = create_editor(parent, text, &on_change, &on_apply).map_err(js_error)?;
         Ok(Self {
             handle,
             _on_change: on_change,
