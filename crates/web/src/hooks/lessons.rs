@@ -169,7 +169,13 @@ pub fn use_lessons(state: &UseReducerHandle<State>, params: &PageParams) -> Less
                                 let earlier = earlier_records(&loaded.lesson.id);
                                 begin(&state, loaded, current.step, earlier);
                             }
-                            Err(e) => error.set(Some(e)),
+                            Err(e) => {
+                                // Not again on every load: free play it is.
+                                let mut progress = load_progress();
+                                progress.current = None;
+                                let _ = storage_set(PROGRESS_KEY, &progress.to_json());
+                                error.set(Some(e));
+                            }
                         }
                     });
                 }

@@ -71,3 +71,134 @@ impl State {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lesson_loader::parse_lesson;
+    use crate::state::Action;
+    use yew::Reducible;
+
+    const LESSON: &str = r#"
+id: grow
+title: Grow
+level: beginner
+minutes: 2
+setup: sim node add hidden-setup-node
+intro: Hi
+steps:
+- title: Add
+  text: "`sim node add w3`"
+  goals:
+  - text: three workers and the setup node
+    get: nodes -l '!node-role.kubernetes.io/control-plane'
+    count: 4
+  - text: kind-worker is never cordoned
+    never:
+      get: node/kind-worker
+      jsonpath: '{.spec.unschedulable}'
+      equals: 'true'
+  solution: sim node add w3
+- title: Look
+  text: "`kubectl get nodes`"
+  goals:
+  - text: looked
+    ran: '^kubectl get nodes'
+  solution: kubectl get nodes
+"#;
+
+    fn start() -> Rc<State> {
+        Rc::new(State::new()).reduce(Action::StartLesson {
+            loaded: parse_lesson("grow.yaml", LESSON).unwrap(),
+            step: 0,
+            earlier: Vec::new(),
+            previous_kept: true,
+        })
+    }
+
+    fn goals(state: &State) -> Vec<bool> {
+        state.lesson.as_ref().unwrap().goals.to_vec()
+    }
+
+    #[test]
+    fn a_lesson_starts_fresh_with_its_setup_hidden() {
+        let state = start();
+        assert!(state.previous_session);
+        assert!(state.terminal.is_empty() && state.log.is_empty() && state.marks.is_empty());
+        assert!(state
+            .model
+            .nodes
+            .iter()
+            .any(|n| n.name == "hidden-setup-node"));
+        assert!(!state.model.nodes.iter().any(|n| n.name == "kind-worker3"));
+        assert_eq!(goals(&state), [false, true]);
+    }
+
+    #[test]
+    fn commands_and_the_clock_update_the_goals() {
+        let state = start().reduce(Action::Run("kubectl cordon kind-worker".into()));
+        assert_eq!(goals(&state), [false, false], "`never:` broken");
+        let state = state
+            .reduce(Action::Run("kubectl uncordon kind-worker".into()))
+            .reduce(Action::Step)
+            .reduce(Action::Run("sim node add w3".into()));
+        assert_eq!(
+            goals(&state),
+            [true, false],
+            "broken for the rest of the step"
+        );
+        let state = state.reduce(Action::LessonStep(0));
+        assert_eq!(
+            goals(&state),
+            [true, true],
+            "retrying the step starts it over"
+        );
+        assert!(state.lesson.as_ref().unwrap().step_done());
+        let state = state
+            .reduce(Action::LessonStep(1))
+            .reduce(Action::RunSolution);
+        assert!(state.lesson.as_ref().unwrap().finished());
+        assert_eq!(
+            state.terminal.last().map(|o| o.command.as_str()),
+            Some("kubectl get nodes"),
+            "the solution is echoed like a typed command"
+        );
+    }
+
+    #[test]
+    fn rewinding_replays_on_the_lessons_session_and_a_fork_keeps_the_lesson() {
+        let state = start()
+            .reduce(Action::Step)
+            .reduce(Action::Run("sim node add w3".into()));
+        let at = state.elapsed_ms();
+        let past = state.clone().reduce(Action::Rewind(at - 1));
+        assert!(past
+            .model
+            .nodes
+            .iter()
+            .any(|n| n.name == "hidden-setup-node"));
+        assert!(!past.model.nodes.iter().any(|n| n.name == "w3"));
+        let forked = past.reduce(Action::ContinueHere);
+        assert!(forked.lesson.is_some());
+        assert_eq!(goals(&forked), [false, true]);
+        let done = forked.reduce(Action::Run("sim node add w3".into()));
+        assert_eq!(goals(&done), [true, true]);
+    }
+
+    #[test]
+    fn a_lesson_whose_setup_fails_leaves_the_session_and_says_why() {
+        let broken = LESSON.replace("sim node add hidden-setup-node", "kubectl delete node nope");
+        let state = Rc::new(State::new()).reduce(Action::StartLesson {
+            loaded: parse_lesson("broken.yaml", &broken).unwrap(),
+            step: 0,
+            earlier: Vec::new(),
+            previous_kept: false,
+        });
+        assert!(state.lesson.is_none());
+        assert!(state
+            .notice
+            .as_deref()
+            .unwrap()
+            .contains("kubectl delete node nope"));
+    }
+}
