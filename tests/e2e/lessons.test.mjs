@@ -121,7 +121,8 @@ test('a lesson completed by typing: goals tick live, the clock updates them, pro
   await panel(page).getByRole('button', { name: 'Copy result' }).click();
   const summary = await page.evaluate(() => navigator.clipboard.readText());
   assert.match(summary, /nodes-join-fail-recover.*3\/3 steps done/);
-  assert.match(summary, /\$ sim node recover kind-worker2/);
+  assert.match(summary, /\$ sim node recover kind-worker2/, summary);
+  assert.match(summary, /2\. A node fails: done at \+\d+s\n {3}\$ sim node fail kind-worker2\n {3}\$ sim advance 60s/, summary);
 
   // The catalogue marks it done; the free-play session comes back.
   await page.getByRole('button', { name: 'Lessons', exact: true }).click();

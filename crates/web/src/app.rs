@@ -286,7 +286,7 @@ pub fn app() -> Html {
                 <header class="topbar">
                     <h1><span class="logo" aria-hidden="true">{"◈"}</span>{"DaemonSet Playground"}</h1>
                     <div class="tools" role="group" aria-label="Session">
-                        <button class="btn" onclick={open_catalogue}>{labels.lessons}</button>
+                        <button class="btn" aria-haspopup="dialog" onclick={open_catalogue}>{labels.lessons}</button>
                         <button class="btn" lang={if labels.code == "zh" { "en" } else { "zh" }}
                             onclick={toggle_language}>{labels.other_language}</button>
                         <button class="btn" onclick={on_share} title="Copy a link that restores this session">{"Share"}</button>

@@ -106,42 +106,44 @@ pub fn set_document_language(code: &str) {
 }
 
 /// Fetches `url` (relative to the page) as text; `Err` says why not (network, CORS or the page's
-/// security policy, an HTTP error status).
+/// security policy, an HTTP error status). The request starts at the call, not at the first poll,
+/// so several can be in flight at once.
 #[cfg(target_arch = "wasm32")]
-pub async fn fetch_text(url: &str) -> Result<String, String> {
+pub fn fetch_text(url: &str) -> impl std::future::Future<Output = Result<String, String>> {
     use wasm_bindgen::JsCast;
     use wasm_bindgen_futures::JsFuture;
-    let window = web_sys::window().ok_or("no window")?;
-    let refused = |_| {
-        format!("{url}: could not be fetched (offline, or another site that does not allow it: lessons load from this site, or from one that sends CORS headers and that the page's security policy allows)")
-    };
-    let response = JsFuture::from(window.fetch_with_str(url))
-        .await
-        .map_err(refused)?;
-    let response: web_sys::Response = response
-        .dyn_into()
-        .map_err(|_| format!("{url}: not an HTTP response"))?;
-    if !response.ok() {
-        return Err(format!(
-            "{url}: HTTP {} {}",
-            response.status(),
-            response.status_text()
-        ));
+    let url = url.to_string();
+    let request = web_sys::window().map(|w| JsFuture::from(w.fetch_with_str(&url)));
+    async move {
+        let response = request
+            .ok_or("no window")?
+            .await
+            .map_err(|_| format!("{url}: could not be fetched (offline, or on another site: the page's security policy lets it fetch from its own site only)"))?;
+        let response: web_sys::Response = response
+            .dyn_into()
+            .map_err(|_| format!("{url}: not an HTTP response"))?;
+        if !response.ok() {
+            return Err(format!(
+                "{url}: HTTP {} {}",
+                response.status(),
+                response.status_text()
+            ));
+        }
+        let text = response
+            .text()
+            .map_err(|_| format!("{url}: the body cannot be read"))?;
+        JsFuture::from(text)
+            .await
+            .ok()
+            .and_then(|t| t.as_string())
+            .ok_or_else(|| format!("{url}: the body is not text"))
     }
-    let text = response
-        .text()
-        .map_err(|_| format!("{url}: the body cannot be read"))?;
-    JsFuture::from(text)
-        .await
-        .ok()
-        .and_then(|t| t.as_string())
-        .ok_or_else(|| format!("{url}: the body is not text"))
 }
 
 /// Natively there is nothing to fetch from.
 #[cfg(not(target_arch = "wasm32"))]
-pub async fn fetch_text(url: &str) -> Result<String, String> {
-    Err(format!("{url}: fetching needs a browser"))
+pub fn fetch_text(url: &str) -> impl std::future::Future<Output = Result<String, String>> {
+    std::future::ready(Err(format!("{url}: fetching needs a browser")))
 }
 
 /// Copies `text` if the page may (secure contexts only); a refusal is ignored, not thrown.

@@ -4,6 +4,7 @@
 
 use crate::browser::fetch_text;
 use crate::lesson_state::LoadedLesson;
+use std::future::Future;
 use std::rc::Rc;
 
 /// Where the built-in lessons are, relative to the page.
@@ -11,9 +12,10 @@ pub const BUILT_IN: &str = "lessons/";
 
 /// Fetches and parses one lesson file; the error names the file and, for a parse error, the line
 /// and column.
-pub async fn fetch_lesson(url: &str) -> Result<LoadedLesson, String> {
-    let text = fetch_text(url).await?;
-    parse_lesson(url, &text)
+/// The request starts at the call.
+pub fn fetch_lesson(url: &str) -> impl Future<Output = Result<LoadedLesson, String>> {
+    let (text, url) = (fetch_text(url), url.to_string());
+    async move { parse_lesson(&url, &text.await?) }
 }
 
 /// Parses a fetched lesson file (see [`fetch_lesson`]).
@@ -28,9 +30,14 @@ pub fn parse_lesson(url: &str, text: &str) -> Result<LoadedLesson, String> {
 /// The built-in lessons, in the index's order.
 pub async fn fetch_catalogue() -> Result<Vec<LoadedLesson>, String> {
     let index = fetch_text(&format!("{BUILT_IN}index.json")).await?;
+    // Every request is in flight before the first answer is awaited.
+    let pending: Vec<_> = index_files(&index)?
+        .iter()
+        .map(|file| fetch_lesson(&format!("{BUILT_IN}{file}")))
+        .collect();
     let mut lessons = Vec::new();
-    for file in index_files(&index)? {
-        lessons.push(fetch_lesson(&format!("{BUILT_IN}{file}")).await?);
+    for lesson in pending {
+        lessons.push(lesson.await?);
     }
     Ok(lessons)
 }

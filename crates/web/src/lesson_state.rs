@@ -115,6 +115,11 @@ impl ActiveLesson {
         self.run.borrow_mut().execute(session, line)
     }
 
+    /// Keeps a command run in slices (a long `sim advance`/`sim settle`) once it is done.
+    pub fn ran(&self, command: &str) {
+        self.run.borrow_mut().ran(command);
+    }
+
     /// Evaluates the current step's goals (recording the step when they all hold).
     pub fn update(&mut self, session: &Session) {
         let state = self.run.borrow_mut().update(session);

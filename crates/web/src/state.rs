@@ -514,12 +514,18 @@ impl Reducible for State {
             }
         }
         // Changing the cluster while the timeline shows the past forks there: the later entries
-        // are dropped with the kept present.
+        // are dropped with the kept present (and a lesson's step starts over on the fork).
         if matches!(
             action,
-            Action::Run(_) | Action::Apply(_) | Action::Step | Action::Remote { .. }
-        ) {
-            next.present = None;
+            Action::Run(_)
+                | Action::Apply(_)
+                | Action::Step
+                | Action::Remote { .. }
+                | Action::LessonStep(_)
+                | Action::RunSolution
+        ) && next.present.take().is_some()
+        {
+            next.restart_lesson_step();
         }
         match action {
             Action::Run(line) => {
@@ -619,7 +625,6 @@ impl Reducible for State {
                 let Some(solution) = next.solution() else {
                     return self;
                 };
-                next.present = None;
                 next.start_line(&solution, None, &mut over_budget);
             }
         }

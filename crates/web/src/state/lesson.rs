@@ -99,12 +99,12 @@ steps:
       jsonpath: '{.spec.unschedulable}'
       equals: 'true'
   solution: sim node add w3
-- title: Look
-  text: "`kubectl get nodes`"
+- title: Wait
+  text: "`sim advance 1s`"
   goals:
-  - text: looked
-    ran: '^kubectl get nodes'
-  solution: kubectl get nodes
+  - text: waited
+    ran: '^sim advance'
+  solution: sim advance 1s
 "#;
 
     fn start() -> Rc<State> {
@@ -160,8 +160,13 @@ steps:
         assert!(state.lesson.as_ref().unwrap().finished());
         assert_eq!(
             state.terminal.last().map(|o| o.command.as_str()),
-            Some("kubectl get nodes"),
+            Some("sim advance 1s"),
             "the solution is echoed like a typed command"
+        );
+        let summary = state.lesson.as_ref().unwrap().summary("en");
+        assert!(
+            summary.contains("$ sim advance 1s"),
+            "a command run in slices counts: {summary}"
         );
     }
 
@@ -178,6 +183,17 @@ steps:
             .iter()
             .any(|n| n.name == "hidden-setup-node"));
         assert!(!past.model.nodes.iter().any(|n| n.name == "w3"));
+        // (A state's clones share its session: each fork starts from its own rewind.)
+        let typed = state
+            .clone()
+            .reduce(Action::Rewind(at - 1))
+            .reduce(Action::Run("sim node add w3".into()));
+        assert!(typed.present.is_none());
+        assert_eq!(
+            goals(&typed),
+            [true, true],
+            "a command forks, with the step's watch"
+        );
         let forked = past.reduce(Action::ContinueHere);
         assert!(forked.lesson.is_some());
         assert_eq!(goals(&forked), [false, true]);
