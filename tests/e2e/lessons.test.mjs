@@ -189,6 +189,10 @@ test('?lesson= loads a lesson file; a broken one shows file:line; #lesson= opens
   await page.goto('about:blank');
   await page.goto(`${server.url}#lesson=what-is-a-daemonset`);
   await panel(page).and(page.locator('[data-lesson="what-is-a-daemonset"]')).waitFor();
+  // Followed while the app is open: the hash changes, the page does not reload.
+  await page.evaluate(() => { location.hash = 'lesson=on-delete'; });
+  await panel(page).and(page.locator('[data-lesson="on-delete"]')).waitFor();
+  assert.ok(!page.url().includes('lesson='), page.url());
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });

@@ -36,6 +36,10 @@ pub struct Labels {
     pub step: &'static str,
     /// The goals' heading.
     pub goals: &'static str,
+    /// A goal met (for screen readers; the panel shows a tick).
+    pub goal_met: &'static str,
+    /// A goal not met yet.
+    pub goal_unmet: &'static str,
     /// Reveal the next hint.
     pub show_hint: &'static str,
     /// The hint prefix.
@@ -91,6 +95,8 @@ pub const EN: Labels = Labels {
     close: "Close",
     step: "Step",
     goals: "Goals",
+    goal_met: "met",
+    goal_unmet: "not met yet",
     show_hint: "Show a hint",
     hint: "Hint",
     run_solution: "Run solution",
@@ -127,6 +133,8 @@ pub const ZH: Labels = Labels {
     close: "关闭",
     step: "步骤",
     goals: "目标",
+    goal_met: "已达成",
+    goal_unmet: "尚未达成",
     show_hint: "显示提示",
     hint: "提示",
     run_solution: "运行答案",

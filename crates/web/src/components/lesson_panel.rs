@@ -94,6 +94,7 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
                         <li class={classes!("goal", met.then_some("met"))} data-goal={i.to_string()}
                             data-goal-state={if met { "met" } else { "unmet" }}>
                             <span class="goal-mark" aria-hidden="true">{if met { "✓" } else { "○" }}</span>
+                            <span class="visually-hidden">{format!("{}: ", if met { labels.goal_met } else { labels.goal_unmet })}</span>
                             <span>{goal.text.get(language)}
                                 if let (false, Some(hint)) = (met, &goal.hint) {
                                     <span class="goal-hint">{hint.get(language)}</span>

@@ -1,8 +1,9 @@
 //! Lessons' browser side: the catalogue fetched when first needed, a lesson opened from a link
-//! (`#lesson=<id>`, `?lesson=<url>`) or resumed from the saved progress on load, the free-play
-//! session set aside (to restore) when a lesson starts, and the progress saved whenever it changes.
+//! (`#lesson=<id>`, also followed while the app is open; `?lesson=<url>`) or resumed from the
+//! saved progress on load, the free-play session set aside (to restore) when a lesson starts, and
+//! the progress saved whenever it changes.
 
-use crate::browser::{drop_link_params, storage_get, storage_set};
+use crate::browser::{drop_link_params, location_search_and_hash, storage_get, storage_set};
 use crate::lesson_loader::{fetch_catalogue, fetch_lesson};
 use crate::lesson_progress::{Current, LessonProgress, Progress, PROGRESS_KEY};
 use crate::lesson_state::LoadedLesson;
@@ -180,6 +181,22 @@ pub fn use_lessons(state: &UseReducerHandle<State>, params: &PageParams) -> Less
                     });
                 }
             }
+        });
+    }
+    // A `#lesson=` link followed while the app is open changes the hash only (no reload).
+    {
+        let start_built_in = start_built_in.clone();
+        use_effect_with(params.embed, move |embed| {
+            let listener = (!*embed).then(web_sys::window).flatten().map(|window| {
+                gloo::events::EventListener::new(&window, "hashchange", move |_| {
+                    let (search, hash) = location_search_and_hash();
+                    if let Some(id) = PageParams::parse(&search, &hash).lesson_id {
+                        drop_link_params();
+                        start_built_in.emit(Some(id));
+                    }
+                })
+            });
+            move || drop(listener)
         });
     }
     use_progress_saving(state);
