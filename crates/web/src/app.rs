@@ -103,6 +103,8 @@ pub fn app() -> Html {
     use_long_run(&state);
     use_message_api(&state, &params);
     let lessons = use_lessons(&state, &params);
+    // The catalogue's marks: read when it opens, not on every clock tick while it is open.
+    let progress = use_memo(*catalogue_open, |_| load_progress());
 
     let dispatch = |f: fn(()) -> Action| {
         let d = state.dispatcher();
@@ -369,7 +371,7 @@ pub fn app() -> Html {
             }
             if *catalogue_open {
                 <LessonCatalogue catalogue={lessons.catalogue.clone().unwrap_or(Catalogue::Loading)}
-                    progress={load_progress()} {labels} on_pick={pick_lesson}
+                    progress={(*progress).clone()} {labels} on_pick={pick_lesson}
                     on_close={let o = catalogue_open.clone(); Callback::from(move |_| o.set(false))} />
             }
             if *shortcuts_open {
