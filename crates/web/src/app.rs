@@ -1,5 +1,5 @@
 //! The root component: owns the state and lays out the panels; the hooks in [`crate::hooks`] wire
-//! it to the clock, the keyboard, storage and `postMessage`.
+//! it to the clock, the keyboard, storage, `postMessage` and the lessons' files.
 
 use crate::browser::{set_document_language, share_url, storage_get, storage_remove, storage_set};
 use crate::components::cluster_view::ClusterView;
@@ -77,6 +77,15 @@ pub fn app() -> Html {
                     .all(|key| storage_get(key).is_none())
         }
     });
+    {
+        // Answered by taking a lesson, however it was opened.
+        let welcome = welcome.setter();
+        use_effect_with(state.lesson.is_some(), move |in_lesson| {
+            if *in_lesson {
+                welcome.set(false);
+            }
+        });
+    }
     // A command clicked in the lesson, for the terminal's input (numbered: the same one twice
     // fills it twice).
     let fill = use_state(|| None::<(u32, AttrValue)>);
@@ -183,14 +192,9 @@ pub fn app() -> Html {
         })
     };
     let pick_lesson = {
-        let (open, start, welcome) = (
-            catalogue_open.setter(),
-            lessons.start.clone(),
-            welcome.setter(),
-        );
+        let (open, start) = (catalogue_open.setter(), lessons.start.clone());
         Callback::from(move |loaded| {
             open.set(false);
-            welcome.set(false);
             start.emit(loaded);
         })
     };
@@ -315,7 +319,7 @@ pub fn app() -> Html {
                     <button class="btn small" aria-label="Dismiss message" onclick={lessons.dismiss_error.reform(|_: MouseEvent| ())}>{"×"}</button>
                 </div>
             }
-            if *welcome && state.lesson.is_none() {
+            if *welcome {
                 <Welcome {labels} {on_first_lesson} {on_free_play} />
             }
             if !embed {
