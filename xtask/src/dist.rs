@@ -2,7 +2,9 @@
 //!
 //! Layout (relative URLs only, so any static host can serve the folder as is):
 //! `index.html`, `style.css` (and anything else in `web/`), `dsplay_web.js`, `dsplay_web_bg.wasm`,
-//! and `editor.js`: the CodeMirror editor, bundled from `web/editor/` and its npm packages by esbuild.
+//! and `editor.js`: the CodeMirror editor, bundled from `web/editor/` and its npm packages by esbuild;
+//! `lessons/`: the built-in lesson files and `index.json`, the list of their names, which the app
+//! fetches when the learner opens the catalogue (so they add nothing to the first load).
 
 use crate::{root, setup, sh, Result};
 use std::path::{Path, PathBuf};
@@ -45,6 +47,7 @@ pub fn run() -> Result<PathBuf> {
         copy(&pkg.join(file), &dist.join(file))?;
     }
     bundle_editor(&dist.join("editor.js"))?;
+    copy_lessons(&root.join("lessons"), &dist.join("lessons"))?;
     report_sizes(&dist);
     Ok(dist)
 }
@@ -71,6 +74,30 @@ fn bundle_editor(out: &Path) -> Result {
             "--log-level=warning",
         ])
         .arg(format!("--outfile={}", out.display())))
+}
+
+/// Copies the `*.yaml` lesson files in name order and writes `index.json`, the JSON list of their
+/// names.
+fn copy_lessons(from: &Path, to: &Path) -> Result {
+    let entries =
+        std::fs::read_dir(from).map_err(|e| format!("reading {}: {e}", from.display()))?;
+    let mut names: Vec<String> = entries
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".yaml"))
+        .collect();
+    names.sort();
+    for name in &names {
+        copy(&from.join(name), &to.join(name))?;
+    }
+    let index = names
+        .iter()
+        .map(|n| format!("\"{n}\""))
+        .collect::<Vec<_>>()
+        .join(",");
+    let path = to.join("index.json");
+    std::fs::write(&path, format!("[{index}]\n"))
+        .map_err(|e| format!("writing {}: {e}", path.display()))
 }
 
 /// Copies the static assets, skipping what only the build needs (npm sources, the editor's

@@ -113,7 +113,7 @@ pub enum Quantifier {
 
 /// A regex, compiled once.
 #[derive(Clone, Debug)]
-pub struct Pattern(regex::Regex);
+pub struct Pattern(regex_lite::Regex);
 
 impl Pattern {
     /// Whether the text matches.
@@ -431,7 +431,7 @@ fn only_condition(outer: GoalSpec, inner: GoalSpec, word: &str) -> Result<Condit
 }
 
 fn pattern_of(text: &str) -> Result<Pattern, String> {
-    regex::Regex::new(text)
+    regex_lite::Regex::new(text)
         .map(Pattern)
         .map_err(|e| format!("bad regex {text:?}: {e}"))
 }

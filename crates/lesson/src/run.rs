@@ -125,6 +125,12 @@ impl LessonRun {
         outputs
     }
 
+    /// Keeps a command the caller ran on the session by other means (the web app runs a long
+    /// `sim advance` in slices), as if it had gone through [`LessonRun::execute`].
+    pub fn ran(&mut self, command: &str) {
+        self.commands.push(command.to_string());
+    }
+
     /// Moves to step `index` (next, previous, or the same one to retry it); its history goals start
     /// over from now.
     pub fn go_to(&mut self, index: usize, session: &mut Session) {

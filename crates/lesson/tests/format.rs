@@ -39,6 +39,7 @@ fn bad_goals_are_explained_at_the_goal() {
         ),
         ("    get: pods\n    for: most", "unknown variant `most`"),
         ("    ran: '(unclosed'", "bad regex"),
+        ("    ran: '\\p{Greek}'", "bad regex"),
         ("    ran: x\n    get: pods", "`ran:` stands alone"),
         (
             "    never: {get: pods}\n    always: {get: pods}",

@@ -1,12 +1,14 @@
 //! The root component: owns the state and lays out the panels; the hooks in [`crate::hooks`] wire
-//! it to the clock, the keyboard, storage and `postMessage`.
+//! it to the clock, the keyboard, storage, `postMessage` and the lessons' files.
 
-use crate::browser::{share_url, storage_get, storage_remove};
+use crate::browser::{set_document_language, share_url, storage_get, storage_remove, storage_set};
 use crate::components::cluster_view::ClusterView;
 use crate::components::editor::Editor;
 use crate::components::events::Events;
 use crate::components::explain_panel::ExplainPanel;
 use crate::components::export_dialog::ExportDialog;
+use crate::components::lesson_catalogue::LessonCatalogue;
+use crate::components::lesson_panel::LessonPanel;
 use crate::components::long_run_bar::LongRunBar;
 use crate::components::node_dialog::NodeDialog;
 use crate::components::rollout_panel::RolloutPanel;
@@ -16,11 +18,18 @@ use crate::components::status_bar::StatusBar;
 use crate::components::terminal::Terminal;
 use crate::components::time_controls::TimeControls;
 use crate::components::timeline::Timeline;
+use crate::components::welcome::Welcome;
 use crate::demo::DEMO_DAEMON_SET;
 use crate::hooks::{
-    autosave::use_autosave, clock::use_clock, long_run::use_long_run, message_api::use_message_api,
+    autosave::use_autosave,
+    clock::use_clock,
+    lessons::{load_progress, use_lessons, Catalogue},
+    long_run::use_long_run,
+    message_api::use_message_api,
     shortcuts::use_shortcuts,
 };
+use crate::labels::{labels, LANGUAGE_KEY, WELCOMED_KEY};
+use crate::lesson_progress::PROGRESS_KEY;
 use crate::persist::{Saved, HASH_KEY, LONG_URL, PREVIOUS_KEY, STORAGE_KEY};
 use crate::startup::{initial_state, page_params};
 use crate::state::Action;
@@ -50,15 +59,50 @@ pub fn app() -> Html {
     let shortcuts_open = use_state(|| false);
     let export_open = use_state(|| false);
     let share_link = use_state(|| None::<String>);
+    let catalogue_open = use_state(|| false);
+    let language = use_state(|| storage_get(LANGUAGE_KEY).unwrap_or_else(|| "en".into()));
+    let labels = labels(&language);
+    use_effect_with(labels.code, |code| set_document_language(code));
+    // A first visit: nothing saved, no link.
+    let welcome = use_state({
+        let params = params.clone();
+        move || {
+            !params.embed
+                && params.shared.is_none()
+                && params.script.is_none()
+                && params.lesson_url.is_none()
+                && params.lesson_id.is_none()
+                && [STORAGE_KEY, PROGRESS_KEY, WELCOMED_KEY]
+                    .iter()
+                    .all(|key| storage_get(key).is_none())
+        }
+    });
+    {
+        // Answered by taking a lesson, however it was opened.
+        let welcome = welcome.setter();
+        use_effect_with(state.lesson.is_some(), move |in_lesson| {
+            if *in_lesson {
+                welcome.set(false);
+            }
+        });
+    }
+    // A command clicked in the lesson, for the terminal's input (numbered: the same one twice
+    // fills it twice).
+    let fill = use_state(|| None::<(u32, AttrValue)>);
     use_clock(state.playing, state.dispatcher());
     // Callbacks handed to components are memoized: a new Callback every render would make every
     // node card (and the keyboard listener) re-render or re-register on every clock tick.
     let on_key = use_callback(
-        (state.dispatcher(), shortcuts_open.clone()),
-        |key: &'static str, (d, shortcuts_open)| match key {
+        (
+            state.dispatcher(),
+            shortcuts_open.clone(),
+            catalogue_open.setter(),
+        ),
+        |key: &'static str, (d, shortcuts_open, catalogue_open)| match key {
             "?" => shortcuts_open.set(!**shortcuts_open),
             _ => {
                 shortcuts_open.set(false);
+                catalogue_open.set(false);
                 d.dispatch(Action::SelectNode(None));
             }
         },
@@ -67,6 +111,9 @@ pub fn app() -> Html {
     let autosave = use_autosave(&state, params.embed);
     use_long_run(&state);
     use_message_api(&state, &params);
+    let lessons = use_lessons(&state, &params);
+    // The catalogue's marks: read when it opens, not on every clock tick while it is open.
+    let progress = use_memo(*catalogue_open, |_| load_progress());
 
     let dispatch = |f: fn(()) -> Action| {
         let d = state.dispatcher();
@@ -109,7 +156,7 @@ pub fn app() -> Html {
     };
     let on_restore = {
         let d = state.dispatcher();
-        Callback::from(move |_| {
+        Callback::from(move |_: ()| {
             let previous = storage_get(PREVIOUS_KEY).map(|text| Saved::from_json(&text));
             match previous {
                 Some(Ok(saved)) => {
@@ -123,6 +170,62 @@ pub fn app() -> Html {
                     )));
                 }
             }
+        })
+    };
+    let on_exit_lesson = {
+        let d = state.dispatcher();
+        Callback::from(move |_: ()| {
+            // The free-play autosave was left as it was during the lesson.
+            storage_remove(PREVIOUS_KEY);
+            d.dispatch(Action::DismissPrevious);
+            match storage_get(STORAGE_KEY).map(|text| Saved::from_json(&text)) {
+                Some(Ok(saved)) => d.dispatch(Action::LoadSaved(saved)),
+                _ => d.dispatch(Action::Reset),
+            }
+        })
+    };
+    let open_catalogue = {
+        let (open, load) = (catalogue_open.setter(), lessons.load_catalogue.clone());
+        Callback::from(move |_: MouseEvent| {
+            load.emit(());
+            open.set(true);
+        })
+    };
+    let pick_lesson = {
+        let (open, start) = (catalogue_open.setter(), lessons.start.clone());
+        Callback::from(move |loaded| {
+            open.set(false);
+            start.emit(loaded);
+        })
+    };
+    let toggle_language = {
+        let language = language.clone();
+        Callback::from(move |_: MouseEvent| {
+            let next = if *language == "zh" { "en" } else { "zh" };
+            let _ = storage_set(LANGUAGE_KEY, next);
+            language.set(next.to_string());
+        })
+    };
+    let close_welcome = {
+        let welcome = welcome.setter();
+        move || {
+            let _ = storage_set(WELCOMED_KEY, "1");
+            welcome.set(false);
+        }
+    };
+    let on_first_lesson = {
+        let (close, start) = (close_welcome.clone(), lessons.start_built_in.clone());
+        Callback::from(move |_: ()| {
+            close();
+            start.emit(None);
+        })
+    };
+    let on_free_play = Callback::from(move |_: ()| close_welcome());
+    let on_fill = {
+        let fill = fill.clone();
+        Callback::from(move |text: String| {
+            let n = fill.as_ref().map_or(0, |(n, _)| n + 1);
+            fill.set(Some((n, AttrValue::from(text))));
         })
     };
     // The terminal's ↑ history starts from the restored session's commands.
@@ -189,6 +292,9 @@ pub fn app() -> Html {
                 <header class="topbar">
                     <h1><span class="logo" aria-hidden="true">{"◈"}</span>{"DaemonSet Playground"}</h1>
                     <div class="tools" role="group" aria-label="Session">
+                        <button class="btn" aria-haspopup="dialog" onclick={open_catalogue}>{labels.lessons}</button>
+                        <button class="btn" lang={if labels.code == "zh" { "en" } else { "zh" }}
+                            onclick={toggle_language}>{labels.other_language}</button>
                         <button class="btn" onclick={on_share} title="Copy a link that restores this session">{"Share"}</button>
                         <button class="btn" onclick={toggle(&export_open)} title="A kind config and a kubectl script for a real cluster">{"Export"}</button>
                         <button class="btn" aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)" onclick={toggle(&shortcuts_open)}>{"?"}</button>
@@ -207,9 +313,18 @@ pub fn app() -> Html {
                     <button class="btn small" aria-label="Dismiss message" onclick={dispatch(|_| Action::Notice(None)).reform(|_: MouseEvent| ())}>{"×"}</button>
                 </div>
             }
+            if let Some(error) = lessons.error.clone() {
+                <div class="notice lesson-error" role="alert">
+                    <span><strong>{labels.lesson_error}</strong><pre>{error}</pre></span>
+                    <button class="btn small" aria-label="Dismiss message" onclick={lessons.dismiss_error.reform(|_: MouseEvent| ())}>{"×"}</button>
+                </div>
+            }
+            if *welcome {
+                <Welcome {labels} {on_first_lesson} {on_free_play} />
+            }
             if !embed {
                 <SaveNotices status={autosave.status.clone()} on_take_over={autosave.take_over.clone()}
-                    previous_session={state.previous_session} {on_restore}
+                    previous_session={state.previous_session} by_lesson={state.lesson.is_some()} {on_restore}
                     on_dismiss={dispatch(|_| Action::DismissPrevious).reform(|_: ()| ())} />
             }
             if let Some(link) = (*share_link).clone() {
@@ -231,6 +346,13 @@ pub fn app() -> Html {
             <main class="layout">
                 if !embed {
                     <div class="col-side">
+                        if let Some(lesson) = state.lesson.clone() {
+                            <LessonPanel {lesson} {labels}
+                                on_step={let d = state.dispatcher(); Callback::from(move |i| d.dispatch(Action::LessonStep(i)))}
+                                on_solution={dispatch(|_| Action::RunSolution).reform(|_: ()| ())}
+                                on_restart={lessons.restart.clone()} on_exit={on_exit_lesson}
+                                on_fill={on_fill} on_run={on_command.reform(|line: String| line)} />
+                        }
                         <Editor initial={(*editor_initial).clone()} error={state.editor_error.clone()} {on_apply} />
                         <StatusBar table={AttrValue::from(state.ds_table.clone())} />
                         {side_panels.clone()}
@@ -243,13 +365,18 @@ pub fn app() -> Html {
                         {on_explain} selected={state.selected.clone()} />
                     if embed { {side_panels} }
                     <div class="bottom">
-                        <Terminal entries={state.terminal.clone()} names={names} {history} on_run={on_command.clone()} readonly={params.readonly} />
+                        <Terminal entries={state.terminal.clone()} names={names} {history} on_run={on_command.clone()} readonly={params.readonly} fill={(*fill).clone()} />
                         <Events rows={event_rows} />
                     </div>
                 </div>
             </main>
             if *dialog_open {
                 <NodeDialog suggested_name={suggested} on_command={on_command} on_close={close_dialog} />
+            }
+            if *catalogue_open {
+                <LessonCatalogue catalogue={lessons.catalogue.clone().unwrap_or(Catalogue::Loading)}
+                    progress={(*progress).clone()} {labels} on_pick={pick_lesson}
+                    on_close={let o = catalogue_open.clone(); Callback::from(move |_| o.set(false))} />
             }
             if *shortcuts_open {
                 <ShortcutsSheet on_close={let s = shortcuts_open.clone(); Callback::from(move |_| s.set(false))} />

@@ -1,4 +1,4 @@
-//! Glue to the browser's APIs the app uses: `localStorage`, the page URL, the clipboard,
+//! Glue to the browser's APIs the app uses: `localStorage`, the page URL, the clipboard, `fetch`,
 //! `postMessage` and `performance.now()`. Each function degrades to a no-op (or `None`) where the
 //! API is missing (natively, in tests, in locked-down browsers); none of them throws.
 
@@ -86,6 +86,64 @@ pub fn share_url(hash: &str) -> String {
     let link = window.location().href().unwrap_or_default();
     copy_to_clipboard(&window, &link);
     link
+}
+
+/// Copies `text` to the clipboard if the page may (a refusal is ignored).
+pub fn copy_text(text: &str) {
+    if let Some(window) = web_sys::window() {
+        copy_to_clipboard(&window, text);
+    }
+}
+
+/// Sets the page's `<html lang>` (screen readers and fonts follow it).
+pub fn set_document_language(code: &str) {
+    if let Some(root) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.document_element())
+    {
+        let _ = root.set_attribute("lang", code);
+    }
+}
+
+/// Fetches `url` (relative to the page) as text; `Err` says why not (network, CORS or the page's
+/// security policy, an HTTP error status). The request starts at the call, not at the first poll,
+/// so several can be in flight at once.
+#[cfg(target_arch = "wasm32")]
+pub fn fetch_text(url: &str) -> impl std::future::Future<Output = Result<String, String>> {
+    use wasm_bindgen::JsCast;
+    use wasm_bindgen_futures::JsFuture;
+    let url = url.to_string();
+    let request = web_sys::window().map(|w| JsFuture::from(w.fetch_with_str(&url)));
+    async move {
+        let response = request
+            .ok_or("no window")?
+            .await
+            .map_err(|_| format!("{url}: could not be fetched (offline, or on another site: the page's security policy lets it fetch from its own site only)"))?;
+        let response: web_sys::Response = response
+            .dyn_into()
+            .map_err(|_| format!("{url}: not an HTTP response"))?;
+        if !response.ok() {
+            return Err(format!(
+                "{url}: HTTP {} {}",
+                response.status(),
+                response.status_text()
+            ));
+        }
+        let text = response
+            .text()
+            .map_err(|_| format!("{url}: the body cannot be read"))?;
+        JsFuture::from(text)
+            .await
+            .ok()
+            .and_then(|t| t.as_string())
+            .ok_or_else(|| format!("{url}: the body is not text"))
+    }
+}
+
+/// Natively there is nothing to fetch from.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn fetch_text(url: &str) -> impl std::future::Future<Output = Result<String, String>> {
+    std::future::ready(Err(format!("{url}: fetching needs a browser")))
 }
 
 /// Copies `text` if the page may (secure contexts only); a refusal is ignored, not thrown.

@@ -3,6 +3,7 @@
 
 pub mod autosave;
 pub mod clock;
+pub mod lessons;
 pub mod long_run;
 pub mod message_api;
 pub mod shortcuts;

@@ -137,6 +137,10 @@ pub struct PageParams {
     pub script: Option<String>,
     /// A share link's state (`s=`).
     pub shared: Option<String>,
+    /// `?lesson=<url>`: a lesson file to fetch and open.
+    pub lesson_url: Option<String>,
+    /// `#lesson=<id>`: a built-in lesson to open.
+    pub lesson_id: Option<String>,
     /// `origin=`: the only origin the postMessage API answers (requests from others are ignored,
     /// replies are posted to it only); normalized by [`normalize_origin`], or kept as given if it
     /// is not an origin, so that it matches no sender. `None`: any origin (the default).
@@ -147,7 +151,10 @@ impl PageParams {
     /// Parses `location.search` and `location.hash` (with or without their `?` / `#`).
     pub fn parse(search: &str, hash: &str) -> PageParams {
         let mut params = PageParams::default();
-        for part in [search.trim_start_matches('?'), hash.trim_start_matches('#')] {
+        for (in_hash, part) in [
+            (false, search.trim_start_matches('?')),
+            (true, hash.trim_start_matches('#')),
+        ] {
             for pair in part.split('&').filter(|p| !p.is_empty()) {
                 let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
                 match key {
@@ -156,6 +163,8 @@ impl PageParams {
                     "readonly" => params.readonly = true,
                     "script" => params.script = Some(percent_decode(value)),
                     HASH_KEY => params.shared = Some(value.to_string()),
+                    "lesson" if in_hash => params.lesson_id = Some(percent_decode(value)),
+                    "lesson" => params.lesson_url = Some(percent_decode(value)),
                     "origin" => {
                         let raw = percent_decode(value);
                         params.origin = Some(normalize_origin(&raw).unwrap_or(raw));
@@ -217,7 +226,7 @@ pub fn without_link_params(params: &str, lead: char) -> String {
         .filter(|p| !p.is_empty())
         .filter(|p| {
             let key = p.split_once('=').map_or(*p, |(k, _)| k);
-            key != "script" && key != HASH_KEY
+            !matches!(key, "script" | "lesson") && key != HASH_KEY
         })
         .collect();
     if kept.is_empty() {

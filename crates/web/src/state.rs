@@ -3,6 +3,7 @@
 
 use crate::demo::{apply_command, DEMO_DAEMON_SET};
 use crate::export::{push_step, ReplayStep};
+use crate::lesson_state::{ActiveLesson, LoadedLesson};
 use crate::long_run::SLICE_BUDGET_MS;
 use crate::model::rollout::{rollout_views, RolloutView};
 use crate::model::{
@@ -13,6 +14,7 @@ use crate::timeline::{cut_log, Mark};
 use chrono::{DateTime, Utc};
 use dsplay_kubectl::tokenizer::split_script;
 use dsplay_kubectl::{Chunk, CommandOutput, Session, SessionOptions, Stream};
+use dsplay_lesson::StepRecord;
 pub use running::LongRun;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -70,6 +72,21 @@ pub enum Action {
     BackToNow,
     /// Fork at the instant shown: later log entries are dropped and the clock plays.
     ContinueHere,
+    /// Take a lesson on a fresh session, at `step`, with `earlier` records of a previous visit.
+    StartLesson {
+        /// The lesson.
+        loaded: LoadedLesson,
+        /// The step to begin at.
+        step: usize,
+        /// When each step was done on an earlier visit.
+        earlier: Vec<Option<StepRecord>>,
+        /// The free-play session was set aside, to offer restoring it.
+        previous_kept: bool,
+    },
+    /// Show another step of the lesson (its history goals start over).
+    LessonStep(usize),
+    /// Run the current step's solution as if typed.
+    RunSolution,
 }
 
 /// The answer to an [`Action::Remote`].
@@ -153,6 +170,8 @@ pub struct State {
     pub rollouts: Rc<Vec<RolloutView>>,
     /// (store resourceVersion, whole virtual second) the views were last computed at.
     refreshed_at: (u64, i64),
+    /// The lesson being taken, if any.
+    pub lesson: Option<ActiveLesson>,
 }
 
 impl PartialEq for State {
@@ -189,6 +208,11 @@ impl State {
             seed: saved.seed,
             empty: false,
         });
+        State::restore_on(session, saved)
+    }
+
+    /// [`State::restore`] on `session` rather than a new default one.
+    fn restore_on(session: Session, saved: &Saved) -> State {
         let now = session.cluster().now();
         let mut state = State {
             session: Rc::new(RefCell::new(session)),
@@ -218,6 +242,7 @@ impl State {
             explanations: Rc::default(),
             rollouts: Rc::default(),
             refreshed_at: (u64::MAX, i64::MIN),
+            lesson: None,
         };
         for entry in &saved.log {
             match parse_advance_entry(entry) {
@@ -296,11 +321,16 @@ impl State {
             return None;
         }
         let log = cut_log(&latest.log, &latest.ends, at_ms.max(0));
-        let mut past = State::restore(&Saved {
+        let saved = Saved {
             seed: latest.seed,
             log,
             playing: false,
-        });
+        };
+        let mut past = match &latest.lesson {
+            Some(lesson) => State::restore_on(lesson.base_session(), &saved),
+            None => State::restore(&saved),
+        };
+        past.lesson = latest.lesson.clone();
         past.keep_settings(self);
         past.present = Some(
             self.present
@@ -340,7 +370,10 @@ impl State {
         let start = self.clock_ms();
         Rc::make_mut(&mut self.marks).push(Mark::new(start, line));
         self.last_is_tick = false;
-        let outputs = self.session.borrow_mut().execute(line);
+        let outputs = match &self.lesson {
+            Some(lesson) => lesson.execute(&mut self.session.borrow_mut(), line),
+            None => self.session.borrow_mut().execute(line),
+        };
         let end = self.clock_ms();
         Rc::make_mut(&mut self.ends).push(end);
         let success = outputs.iter().all(|o| o.success);
@@ -413,6 +446,7 @@ impl State {
 
     /// Recomputes the views if the store or the virtual second changed.
     fn refresh(&mut self) {
+        self.update_lesson();
         let session = self.session.borrow();
         let cluster = session.cluster();
         self.now = cluster.now();
@@ -480,12 +514,18 @@ impl Reducible for State {
             }
         }
         // Changing the cluster while the timeline shows the past forks there: the later entries
-        // are dropped with the kept present.
+        // are dropped with the kept present (and a lesson's step starts over on the fork).
         if matches!(
             action,
-            Action::Run(_) | Action::Apply(_) | Action::Step | Action::Remote { .. }
-        ) {
-            next.present = None;
+            Action::Run(_)
+                | Action::Apply(_)
+                | Action::Step
+                | Action::Remote { .. }
+                | Action::LessonStep(_)
+                | Action::RunSolution
+        ) && next.present.take().is_some()
+        {
+            next.restart_lesson_step();
         }
         match action {
             Action::Run(line) => {
@@ -569,6 +609,23 @@ impl Reducible for State {
                     return self;
                 }
                 next.playing = true;
+                next.restart_lesson_step();
+            }
+            Action::StartLesson {
+                loaded,
+                step,
+                earlier,
+                previous_kept,
+            } => {
+                next.start_lesson(loaded, step, earlier, &self);
+                next.previous_session |= previous_kept;
+            }
+            Action::LessonStep(index) => next.lesson_step(index),
+            Action::RunSolution => {
+                let Some(solution) = next.solution() else {
+                    return self;
+                };
+                next.start_line(&solution, None, &mut over_budget);
             }
         }
         next.refresh();
@@ -577,6 +634,7 @@ impl Reducible for State {
     }
 }
 
+mod lesson;
 mod running;
 #[cfg(test)]
 mod tests;

@@ -13,6 +13,9 @@ pub struct SaveNoticesProps {
     pub on_take_over: Callback<()>,
     /// A link replaced the session; the previous one can be restored.
     pub previous_session: bool,
+    /// It was a lesson (not a link) that replaced it.
+    #[prop_or_default]
+    pub by_lesson: bool,
     /// Restore the previous session.
     pub on_restore: Callback<()>,
     /// Hide the restore offer.
@@ -42,7 +45,11 @@ pub fn save_notices(props: &SaveNoticesProps) -> Html {
         <>
             if props.previous_session {
                 <div class="notice previous-session" role="status">
-                    <span>{"This link opened in a fresh session; your previous session is kept."}</span>
+                    <span>{if props.by_lesson {
+                        "The lesson runs in a fresh session; your previous session is kept."
+                    } else {
+                        "This link opened in a fresh session; your previous session is kept."
+                    }}</span>
                     <button class="btn small" onclick={props.on_restore.reform(|_| ())}>{"Restore your previous session"}</button>
                     <button class="btn small" aria-label="Dismiss" onclick={props.on_dismiss.reform(|_| ())}>{"×"}</button>
                 </div>

@@ -22,6 +22,9 @@ pub struct TerminalProps {
     /// The input is disabled (embed `readonly`).
     #[prop_or_default]
     pub readonly: bool,
+    /// A command to put in the input (and focus it), numbered so the same one can be put twice.
+    #[prop_or_default]
+    pub fill: Option<(u32, AttrValue)>,
 }
 
 /// The terminal panel.
@@ -37,6 +40,15 @@ pub fn terminal(props: &TerminalProps) -> Html {
         use_effect_with(props.entries.len(), move |_| {
             if let Some(el) = scroller.cast::<web_sys::Element>() {
                 el.set_scroll_top(el.scroll_height());
+            }
+        });
+    }
+    {
+        let input = input.clone();
+        use_effect_with(props.fill.clone(), move |fill| {
+            if let (Some((_, text)), Some(el)) = (fill, input.cast::<HtmlInputElement>()) {
+                el.set_value(text);
+                let _ = el.focus();
             }
         });
     }

@@ -31,7 +31,7 @@ pub struct Autosave {
     pub take_over: Callback<()>,
 }
 
-/// Saves the log to `localStorage` whenever it changes (not in embed mode).
+/// Saves the log to `localStorage` whenever it changes (not in embed mode, nor during a lesson).
 #[hook]
 pub fn use_autosave(state: &UseReducerHandle<State>, embed: bool) -> Autosave {
     let status = use_state_eq(|| AutosaveStatus::Saving);
@@ -58,7 +58,11 @@ pub fn use_autosave(state: &UseReducerHandle<State>, embed: bool) -> Autosave {
         })
     };
     let key = (Rc::as_ptr(&state.log), state.playing);
-    let skip = embed || *status == AutosaveStatus::OtherTab || *last.borrow() == Some(key);
+    // A lesson's session is not the free-play one: its progress is saved apart.
+    let skip = embed
+        || state.lesson.is_some()
+        || *status == AutosaveStatus::OtherTab
+        || *last.borrow() == Some(key);
     if !skip {
         let first = last.borrow().is_none();
         *last.borrow_mut() = Some(key);

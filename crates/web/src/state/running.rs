@@ -143,6 +143,9 @@ impl State {
             }
         } else {
             Rc::make_mut(&mut self.log).push(run.echo.clone());
+            if let Some(lesson) = &self.lesson {
+                lesson.ran(&run.echo);
+            }
             Rc::make_mut(&mut self.marks).push(Mark::new(run.started_at, &run.echo));
             Rc::make_mut(&mut self.ends).push(end);
             push_step(
