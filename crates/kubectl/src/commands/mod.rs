@@ -6,6 +6,7 @@ mod delete;
 mod get;
 mod label;
 mod live_object;
+mod output_format;
 mod patch;
 mod rollout;
 mod run_wait;
@@ -51,6 +52,15 @@ impl Ctx<'_> {
     /// Writes to stderr.
     pub fn err(&mut self, text: impl Into<String>) {
         self.push(Stream::Stderr, text.into());
+    }
+    /// Writes to stdout as it is (no newline added), as kubectl's template printers do.
+    pub fn out_raw(&mut self, text: String) {
+        if !text.is_empty() {
+            self.chunks.push(Chunk {
+                stream: Stream::Stdout,
+                text,
+            });
+        }
     }
     fn push(&mut self, stream: Stream, mut text: String) {
         if text.is_empty() {

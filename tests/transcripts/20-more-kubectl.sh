@@ -1,0 +1,12 @@
+# More of kubectl: custom columns, jsonpath-as-json, go templates, resource names with groups and
+# versions, and the commands a simulated cluster can only answer with kubectl's errors.
+kubectl get nodes -o custom-columns=NAME:.metadata.name,VERSION:.status.nodeInfo.kubeletVersion,TAINTS:.spec.taints[*].key
+kubectl get nodes -o custom-columns='NAME:{.metadata.name},LABELS:metadata.labels,CPU:.status.allocatable.cpu' --no-headers
+kubectl get ds -A -o custom-columns=NS:.metadata.namespace,NAME:.metadata.name,IMAGES:.spec.template.spec.containers[*].image
+kubectl get pods -o custom-columns=NAME:.metadata.name
+kubectl get nodes -o custom-columns=
+kubectl get nodes -o custom-columns=NAME:.metadata.name,oops
+kubectl get nodes -o custom-columns='NAME:{{.metadata.name}}'
+kubectl get nodes -o custom-columns=NAME:.metadata.name,C:.status.conditions[99].type
+kubectl get nodes -o custom-columns-file=missing.txt
+kubectl get pods -o name
