@@ -10,3 +10,8 @@ kubectl get nodes -o custom-columns='NAME:{{.metadata.name}}'
 kubectl get nodes -o custom-columns=NAME:.metadata.name,C:.status.conditions[99].type
 kubectl get nodes -o custom-columns-file=missing.txt
 kubectl get pods -o name
+kubectl get nodes -o jsonpath-as-json='{.items[*].metadata.name}'
+kubectl get node kind-worker -o jsonpath-as-json='{range .status.conditions[*]}{.type}{"\n"}{end}'
+kubectl get ds kindnet -n kube-system -o jsonpath-as-json='{.spec.selector}{.nope}'
+kubectl get nodes -o jsonpath-as-json='{.items[0'
+kubectl get nodes -o jsonpath-as-json

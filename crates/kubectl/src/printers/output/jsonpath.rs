@@ -176,6 +176,8 @@ fn too_deep() -> String {
     format!("exceeded max depth of {MAX_NESTING}")
 }
 
+const UNTERMINATED_ARRAY: &str = "unterminated array";
+
 fn parse_template(t: &str) -> Result<Vec<Node>, String> {
     let chars: Vec<char> = t.chars().collect();
     let mut i = 0;
@@ -207,7 +209,13 @@ fn parse_template(t: &str) -> Result<Vec<Node>, String> {
             j += 1;
         }
         if j >= chars.len() {
-            return Err("unclosed action".to_string());
+            // Upstream's lexer reads the action before it misses the `}`: an open `[` is reported
+            // first (parser.go parseArray).
+            let rest: String = chars[i + 1..].iter().collect();
+            return Err(match parse_path(rest.trim()) {
+                Err(e) if e == UNTERMINATED_ARRAY => e,
+                _ => "unclosed action".to_string(),
+            });
         }
         let inner: String = chars[i + 1..j].iter().collect();
         let inner = inner.trim();
@@ -326,7 +334,7 @@ fn parse_path(s: &str) -> Result<Vec<Step>, String> {
                     j += 1;
                 }
                 if j >= chars.len() {
-                    return Err("unterminated array".to_string());
+                    return Err(UNTERMINATED_ARRAY.to_string());
                 }
                 let inner: String = chars[start..j].iter().collect();
                 steps.push(parse_bracket(inner.trim())?);
