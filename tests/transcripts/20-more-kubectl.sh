@@ -15,3 +15,13 @@ kubectl get node kind-worker -o jsonpath-as-json='{range .status.conditions[*]}{
 kubectl get ds kindnet -n kube-system -o jsonpath-as-json='{.spec.selector}{.nope}'
 kubectl get nodes -o jsonpath-as-json='{.items[0'
 kubectl get nodes -o jsonpath-as-json
+kubectl get nodes -o go-template='{{range .items}}{{.metadata.name}}{{"\t"}}{{index .metadata.labels "kubernetes.io/os"}}{{"\n"}}{{end}}'
+kubectl get node kind-worker -o go-template='{{printf "%s has %d conditions\n" .metadata.name (len .status.conditions)}}'
+kubectl get node kind-worker -o template='{{if .spec.taints}}tainted{{else}}no taints{{end}}{{"\n"}}'
+kubectl get ds -n kube-system -o go-template='{{range .items}}{{.metadata.name}}: {{range .spec.template.spec.containers}}{{.image}} {{end}}{{"\n"}}{{end}}'
+kubectl get node kind-worker -o go-template='{{.metadata.nope}} {{.status.capacity}}{{"\n"}}'
+kubectl get node kind-worker -o go-template='{{.metadata.name'
+kubectl get node kind-worker -o go-template='{{foo .metadata.name}}'
+kubectl get node kind-worker -o go-template='{{range .items}}'
+kubectl get node kind-worker -o go-template='{{index .status.conditions 9}}'
+kubectl get node kind-worker -o go-template

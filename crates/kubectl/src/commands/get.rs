@@ -275,6 +275,13 @@ pub(crate) fn get(ctx: &mut Ctx, words: &[String]) -> CmdResult {
                 return ctx.fail(e);
             }
         }
+        OutputFormat::GoTemplate(template) => {
+            let (text, error) = template.print_obj(&one_or_list(values()));
+            ctx.out_raw(text);
+            if let Some(e) = error {
+                return ctx.fail(e);
+            }
+        }
         OutputFormat::Table { wide } => {
             let opts = table::TableOptions {
                 wide: *wide,

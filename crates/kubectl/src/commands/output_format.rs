@@ -5,6 +5,7 @@
 //! pkg/cmd/get/customcolumn_flags.go.
 
 use super::{Ctx, Failed};
+use crate::printers::output::go_template::GoTemplate;
 use crate::printers::output::CustomColumns;
 
 /// The formats `kubectl get -o` knows, as its error lists them.
@@ -26,6 +27,8 @@ pub(crate) enum OutputFormat {
         as_json: bool,
     },
     CustomColumns(CustomColumns),
+    /// `-o go-template=…`, `template=…` and their `-file` forms.
+    GoTemplate(GoTemplate),
 }
 
 impl OutputFormat {
@@ -75,6 +78,10 @@ pub(crate) fn parse(ctx: &mut Ctx, text: &str) -> Result<OutputFormat, Failed> {
             template,
             as_json: false,
         }),
+        "go-template" | "template" => go_template(arg),
+        "go-template-file" | "templatefile" => {
+            read_template(ctx, arg, "--template").and_then(|t| go_template(&t))
+        }
         _ => Err(format!("unable to match a printer suitable for the output format \"{text}\", allowed formats are: {FORMATS}")),
     };
     result.map_err(|message| {
@@ -97,4 +104,10 @@ fn read_template(ctx: &Ctx, file: &str, what: &str) -> Result<String, String> {
         None => format!("open {file}: no such file or directory (the playground has no files)"),
     };
     Err(format!("error reading {what} {file}, {why}"))
+}
+
+fn go_template(text: &str) -> Result<OutputFormat, String> {
+    GoTemplate::parse(text)
+        .map(OutputFormat::GoTemplate)
+        .map_err(|e| format!("error parsing template {text}, {e}"))
 }

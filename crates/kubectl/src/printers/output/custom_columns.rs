@@ -2,6 +2,7 @@
 //!
 //! Upstream: staging/src/k8s.io/kubectl/pkg/cmd/get/customcolumn.go.
 
+use super::go_fmt::go_sprint;
 use super::jsonpath::Template;
 use crate::printers::tabwriter::TabWriter;
 use serde_json::Value;
@@ -143,29 +144,6 @@ pub fn relaxed_json_path_expression(expr: &str) -> Result<String, String> {
         _ => body,
     };
     Ok(format!("{{.{field}}}"))
-}
-
-/// Go's `fmt.Sprint` of an unstructured value: `map[k:v]` with sorted keys, `[a b]`, `<nil>`.
-fn go_sprint(v: &Value) -> String {
-    match v {
-        Value::Null => "<nil>".to_string(),
-        Value::Bool(b) => b.to_string(),
-        Value::Number(n) => n.to_string(),
-        Value::String(s) => s.clone(),
-        Value::Array(items) => format!(
-            "[{}]",
-            items.iter().map(go_sprint).collect::<Vec<_>>().join(" ")
-        ),
-        Value::Object(m) => {
-            let mut keys: Vec<&String> = m.keys().collect();
-            keys.sort();
-            let items: Vec<String> = keys
-                .into_iter()
-                .map(|k| format!("{k}:{}", go_sprint(&m[k])))
-                .collect();
-            format!("map[{}]", items.join(" "))
-        }
-    }
 }
 
 #[cfg(test)]

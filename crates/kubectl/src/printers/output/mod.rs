@@ -8,8 +8,11 @@
 //!   `<`, `>`, `&`, U+2028 and U+2029 escaped as `\u003c`….
 //! * [`jsonpath`](mod@jsonpath) is kubectl's jsonpath template engine.
 //! * [`custom_columns`] is kubectl's custom-columns printer over jsonpath.
+//! * [`go_template`] is a subset of Go's text/template for `-o go-template`.
 
 pub mod custom_columns;
+pub mod go_fmt;
+pub mod go_template;
 pub mod json;
 pub mod jsonpath;
 pub mod yaml;
