@@ -25,3 +25,9 @@ kubectl get node kind-worker -o go-template='{{foo .metadata.name}}'
 kubectl get node kind-worker -o go-template='{{range .items}}'
 kubectl get node kind-worker -o go-template='{{index .status.conditions 9}}'
 kubectl get node kind-worker -o go-template
+kubectl get ds.apps -A
+kubectl get daemonset.v1.apps kindnet -n kube-system -o name
+kubectl get nodes.v1. kind-worker
+kubectl get pc.scheduling.k8s.io -o name
+kubectl get daemonsets.v2.apps -A
+kubectl get ds.extensions -A

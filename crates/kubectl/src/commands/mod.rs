@@ -8,6 +8,7 @@ mod label;
 mod live_object;
 mod output_format;
 mod patch;
+mod resource_name;
 mod rollout;
 mod run_wait;
 mod set_image;
@@ -251,8 +252,7 @@ pub(crate) fn resolve_kind(ctx: &mut Ctx, word: &str) -> Result<Kind, Failed> {
 
 /// Resolves a resource word, or kubectl's message (without `error: `).
 fn kind_of(word: &str) -> Result<Kind, String> {
-    Kind::from_resource_name(word)
-        .ok_or_else(|| format!("the server doesn't have a resource type \"{word}\""))
+    resource_name::resolve(word)
 }
 
 /// Splits `TYPE NAME…` / `TYPE/NAME…` arguments into (kind, names).
