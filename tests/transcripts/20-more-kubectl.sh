@@ -31,3 +31,34 @@ kubectl get nodes.v1. kind-worker
 kubectl get pc.scheduling.k8s.io -o name
 kubectl get daemonsets.v2.apps -A
 kubectl get ds.extensions -A
+kubectl api-versions
+kubectl api-resources
+kubectl run web --image=nginx:1.27
+kubectl logs web
+sim settle
+kubectl logs web
+kubectl logs web --previous
+kubectl logs web -c nope
+kubectl logs nope
+kubectl logs ds/kindnet -n kube-system
+kubectl logs ds/nope
+kubectl logs
+kubectl scale ds/kindnet -n kube-system --replicas=2
+kubectl scale ds/nope --replicas=2
+kubectl scale ds/kindnet -n kube-system
+kubectl scale ds/kindnet -n kube-system --replicas=abc
+kubectl events -n kube-system --for=ds/kindnet
+kubectl events -A --types=Warning
+kubectl events --types=Bad
+kubectl events --for=kindnet
+kubectl events --for=nope/x
+kubectl edit ds/nope
+kubectl edit
+kubectl exec web -- ls
+kubectl exec nope -- ls
+kubectl exec web
+kubectl exec
+kubectl top nodes
+kubectl top pods -A
+kubectl top nope
+kubectl cluster-info
