@@ -62,3 +62,4 @@ kubectl top nodes
 kubectl top pods -A
 kubectl top nope
 kubectl cluster-info
+kubectl explain nope

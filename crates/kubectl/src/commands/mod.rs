@@ -5,6 +5,7 @@ mod cordon_drain;
 mod delete;
 mod discovery;
 mod events;
+mod explain;
 mod get;
 mod label;
 mod live_object;
@@ -183,6 +184,7 @@ fn kubectl(ctx: &mut Ctx, words: &[String]) -> CmdResult {
             Ok(())
         }
         "events" => events::events(ctx, &rest),
+        "explain" => explain::explain(ctx, &rest),
         "logs" => logs::logs(ctx, &rest),
         "scale" => scale::scale(ctx, &rest),
         "edit" => unavailable::edit(ctx, &rest),
