@@ -1043,7 +1043,7 @@ fn sprintf(format: &str, args: &[Val]) -> String {
                 p.push(*d);
                 chars.next();
             }
-            precision = Some(p.parse().unwrap_or(0));
+            precision = Some(p.parse().unwrap_or(0).min(MAX_WIDTH));
         }
         let Some(verb) = chars.next() else {
             out.push_str("%!(NOVERB)");
@@ -1221,5 +1221,6 @@ mod tests {
             .unwrap_err();
         assert!(err.message.contains("steps"), "{}", err.message);
         assert_eq!(run(r#"{{printf "%999999999d" 1}}"#).len(), MAX_WIDTH);
+        assert_eq!(run(r#"{{printf "%.999999999f" 1.5}}"#).len(), MAX_WIDTH + 2);
     }
 }
