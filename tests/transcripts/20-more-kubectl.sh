@@ -63,3 +63,4 @@ kubectl top pods -A
 kubectl top nope
 kubectl cluster-info
 kubectl explain nope
+kubectl get ds -n kube-system -o go-template='{{range .items}}{{if gt .status.numberReady 2}}{{.metadata.name}} {{"aGVhbHRoeQ==" | base64decode}}{{"\n"}}{{end}}{{end}}'

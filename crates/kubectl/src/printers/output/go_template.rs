@@ -8,7 +8,8 @@
 //! Supported: text, `{{.a.b}}`, `{{.}}`, `{{- … -}}` trimming, `{{/* comments */}}`, string,
 //! raw-string, number and boolean literals, parentheses, pipelines (`{{.x | len}}`),
 //! `{{if}}`/`{{else}}`/`{{else if}}`, `{{range}}` (with `{{else}}`), `{{with}}`, and the functions
-//! `index`, `len`, `printf`, `print`, `println`, `not`, `and`, `or`, `eq`, `ne`. Variables,
+//! `index`, `len`, `printf`, `print`, `println`, `not`, `and`, `or`, `eq`, `ne`, `lt`,
+//! `le`, `gt`, `ge`, and kubectl's `base64decode`. Variables,
 //! `define`/`template`/`block` and other functions are refused with a parse error in Go's style.
 //!
 //! Hostile templates are bounded: blocks and parentheses nest at most [`MAX_DEPTH`] deep, a run
@@ -102,6 +103,11 @@ enum Func {
     Or,
     Eq,
     Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Base64Decode,
 }
 
 impl Func {
@@ -117,6 +123,11 @@ impl Func {
             "or" => Func::Or,
             "eq" => Func::Eq,
             "ne" => Func::Ne,
+            "lt" => Func::Lt,
+            "le" => Func::Le,
+            "gt" => Func::Gt,
+            "ge" => Func::Ge,
+            "base64decode" => Func::Base64Decode,
             _ => return None,
         })
     }
@@ -132,6 +143,11 @@ impl Func {
             Func::Or => "or",
             Func::Eq => "eq",
             Func::Ne => "ne",
+            Func::Lt => "lt",
+            Func::Le => "le",
+            Func::Gt => "gt",
+            Func::Ge => "ge",
+            Func::Base64Decode => "base64decode",
         }
     }
 }
@@ -403,11 +419,7 @@ fn parse_pipe(toks: &[(Tok, usize)], depth: usize) -> Result<Pipe, String> {
             Tok::Literal(v, raw) => ArgKind::Literal(v.clone(), raw.clone()),
             Tok::Ident(name) => match Func::named(name) {
                 Some(f) => ArgKind::Func(f),
-                None if matches!(
-                    name.as_str(),
-                    "call" | "html" | "js" | "slice" | "urlquery" | "lt" | "le" | "gt" | "ge"
-                ) =>
-                {
+                None if matches!(name.as_str(), "call" | "html" | "js" | "slice" | "urlquery") => {
                     return Err(format!(
                         "function {name:?} is not supported by the playground's go-template subset"
                     ))
@@ -924,6 +936,37 @@ fn call<'a>(func: Func, args: &[Val<'a>]) -> Result<Val<'a>, String> {
             }
             Ok(owned(Value::Bool(equal == (func == Func::Eq))))
         }
+        Func::Lt | Func::Le | Func::Gt | Func::Ge => {
+            want(func, args, 2)?;
+            let ord = order(&args[0], &args[1]).map_err(calling)?;
+            let holds = match func {
+                Func::Lt => ord.is_lt(),
+                Func::Le => ord.is_le(),
+                Func::Gt => ord.is_gt(),
+                _ => ord.is_ge(),
+            };
+            Ok(owned(Value::Bool(holds)))
+        }
+        Func::Base64Decode => {
+            want(func, args, 1)?;
+            let text = match args[0].as_deref() {
+                Some(Value::String(s)) => s.clone(),
+                other => {
+                    return Err(format!(
+                        "wrong type for value; expected string; got {}",
+                        other.map_or("<nil>", go_type_name)
+                    ))
+                }
+            };
+            let bytes = base64_decode(&text).map_err(|at| {
+                calling(format!(
+                    "base64 decode failed: illegal base64 data at input byte {at}"
+                ))
+            })?;
+            Ok(owned(Value::String(
+                String::from_utf8_lossy(&bytes).into_owned(),
+            )))
+        }
         Func::Print | Func::Println => {
             Ok(owned(Value::String(sprint(args, func == Func::Println))))
         }
@@ -986,6 +1029,75 @@ fn compare(a: &Val, b: &Val) -> Result<bool, String> {
         }
         (Some(x), Some(y)) => Ok(x == y),
     }
+}
+
+/// Go's `lt` family on basic values: strings with strings, numbers of one Go type.
+fn order(a: &Val, b: &Val) -> Result<std::cmp::Ordering, String> {
+    let invalid = || "invalid type for comparison".to_string();
+    match (a.as_deref(), b.as_deref()) {
+        (Some(Value::String(x)), Some(Value::String(y))) => Ok(x.cmp(y)),
+        (Some(x @ Value::Number(n)), Some(y @ Value::Number(m))) => {
+            if go_type_name(x) != go_type_name(y) {
+                return Err("incompatible types for comparison".to_string());
+            }
+            n.as_f64()
+                .zip(m.as_f64())
+                .and_then(|(n, m)| n.partial_cmp(&m))
+                .ok_or_else(invalid)
+        }
+        (Some(Value::String(_) | Value::Number(_)), Some(Value::String(_) | Value::Number(_))) => {
+            Err("incompatible types for comparison".to_string())
+        }
+        _ => Err(invalid()),
+    }
+}
+
+/// Go's `base64.StdEncoding.DecodeString`; the error is the offset of the first bad byte.
+fn base64_decode(text: &str) -> Result<Vec<u8>, usize> {
+    let value = |c: u8| match c {
+        b'A'..=b'Z' => Some(c - b'A'),
+        b'a'..=b'z' => Some(c - b'a' + 26),
+        b'0'..=b'9' => Some(c - b'0' + 52),
+        b'+' => Some(62),
+        b'/' => Some(63),
+        _ => None,
+    };
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len() / 4 * 3);
+    let (mut acc, mut n) = (0u32, 0usize);
+    for (i, &c) in bytes.iter().enumerate() {
+        if c == b'=' {
+            // Padding completes a quantum of two or three characters and ends the input.
+            if n < 2 {
+                return Err(i);
+            }
+            let end = i + 4 - n;
+            if let Some(bad) = (i..end).find(|&k| bytes.get(k) != Some(&b'=')) {
+                // Input that ends early is refused at its end, a wrong character at the padding.
+                return Err(if bad >= bytes.len() { bad } else { i });
+            }
+            if bytes.len() > end {
+                return Err(end);
+            }
+            break;
+        }
+        acc = (acc << 6) | u32::from(value(c).ok_or(i)?);
+        n += 1;
+        if n == 4 {
+            out.extend_from_slice(&[(acc >> 16) as u8, (acc >> 8) as u8, acc as u8]);
+            (acc, n) = (0, 0);
+        }
+    }
+    // A last quantum without its padding is refused at its start.
+    if n > 0 && !text.ends_with('=') {
+        return Err(bytes.len() - n);
+    }
+    match n {
+        2 => out.push((acc >> 4) as u8),
+        3 => out.extend_from_slice(&[(acc >> 10) as u8, (acc >> 2) as u8]),
+        _ => {}
+    }
+    Ok(out)
 }
 
 fn value_text(v: &Val) -> String {
@@ -1168,6 +1280,10 @@ mod tests {
             "n"
         );
         assert_eq!(run("{{.metadata.name | len}}"), "11");
+        assert_eq!(
+            run(r#"{{"aGVsbG8=" | base64decode}} {{lt 1 2}} {{gt "b" "a"}} {{le 2 2}} {{ge 1 2}}"#),
+            "hello true true true false"
+        );
     }
 
     #[test]
@@ -1192,6 +1308,18 @@ mod tests {
         };
         assert_eq!(exec("{{.metadata.name.x}}"), "template: output:1:11: executing \"output\" at <.metadata.name.x>: can't evaluate field x in type interface {}");
         assert_eq!(exec("{{index .status.conditions 9}}"), "template: output:1:2: executing \"output\" at <index .status.conditions 9>: error calling index: index out of range: 9");
+        assert_eq!(exec("{{lt 1 2.5}}"), "template: output:1:2: executing \"output\" at <lt 1 2.5>: error calling lt: incompatible types for comparison");
+        for (input, at) in [
+            ("aGVsbG8", 4),
+            ("aGk", 0),
+            ("a===", 1),
+            ("YQ==YQ==", 4),
+            ("YQ=a", 2),
+            ("YQ=", 3),
+        ] {
+            assert_eq!(base64_decode(input), Err(at), "{input}");
+        }
+        assert_eq!(exec(r#"{{"!!" | base64decode}}"#), "template: output:1:9: executing \"output\" at <base64decode>: error calling base64decode: base64 decode failed: illegal base64 data at input byte 0");
         assert_eq!(exec("{{range .metadata.name}}{{end}}"), "template: output:1:17: executing \"output\" at <.metadata.name>: range can't iterate over kind-worker");
     }
 
