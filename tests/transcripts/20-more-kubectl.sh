@@ -64,3 +64,6 @@ kubectl top nope
 kubectl cluster-info
 kubectl explain nope
 kubectl get ds -n kube-system -o go-template='{{range .items}}{{if gt .status.numberReady 2}}{{.metadata.name}} {{"aGVhbHRoeQ==" | base64decode}}{{"\n"}}{{end}}{{end}}'
+kubectl get node kind-worker -o go-template='{{range $k, $v := .metadata.labels}}{{$k}}={{$v}}{{"\n"}}{{end}}'
+kubectl get nodes -o go-template='{{range $i, $n := .items}}{{$i}} {{$n.metadata.name}} {{len $.items}}{{"\n"}}{{end}}'
+kubectl get node kind-worker -o go-template='{{if true}}{{$x := 1}}{{end}}{{$x}}'

@@ -9,8 +9,9 @@
 //! raw-string, number and boolean literals, parentheses, pipelines (`{{.x | len}}`),
 //! `{{if}}`/`{{else}}`/`{{else if}}`, `{{range}}` (with `{{else}}`), `{{with}}`, and the functions
 //! `index`, `len`, `printf`, `print`, `println`, `not`, `and`, `or`, `eq`, `ne`, `lt`,
-//! `le`, `gt`, `ge`, and kubectl's `base64decode`. Variables,
-//! `define`/`template`/`block` and other functions are refused with a parse error in Go's style.
+//! `le`, `gt`, `ge`, and kubectl's `base64decode`; variables (`$`, `{{$x := …}}`, `{{$x = …}}`,
+//! `{{range $i, $v := …}}`, `$x.field`). `define`/`template`/`block` and other functions are
+//! refused with a parse error in Go's style.
 //!
 //! Hostile templates are bounded: blocks and parentheses nest at most [`MAX_DEPTH`] deep, a run
 //! executes at most [`MAX_STEPS`] actions and range iterations and writes at most [`MAX_OUTPUT`]
@@ -67,6 +68,9 @@ enum BlockKind {
 
 #[derive(Clone, Debug)]
 struct Pipe {
+    /// Variables the pipeline declares (`$x :=`) or assigns (`$x =`).
+    decl: Vec<String>,
+    assign: bool,
     cmds: Vec<Cmd>,
 }
 
@@ -86,6 +90,8 @@ struct Arg {
 enum ArgKind {
     Dot,
     Field(Vec<String>),
+    /// `$x` or `$x.a.b`.
+    Var(String, Vec<String>),
     Literal(Value, String),
     Func(Func),
     Pipe(Box<Pipe>),
@@ -154,6 +160,10 @@ impl Func {
 
 impl std::fmt::Display for Pipe {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if !self.decl.is_empty() {
+            let op = if self.assign { "=" } else { ":=" };
+            write!(f, "{} {op} ", self.decl.join(", "))?;
+        }
         let cmds: Vec<String> = self.cmds.iter().map(Cmd::to_string).collect();
         f.write_str(&cmds.join(" | "))
     }
@@ -171,6 +181,10 @@ impl std::fmt::Display for Arg {
         match &self.kind {
             ArgKind::Dot => f.write_str("."),
             ArgKind::Field(names) => write!(f, ".{}", names.join(".")),
+            ArgKind::Var(name, names) => {
+                f.write_str(name)?;
+                names.iter().try_for_each(|n| write!(f, ".{n}"))
+            }
             ArgKind::Literal(_, text) => f.write_str(text),
             ArgKind::Func(func) => f.write_str(func.name()),
             ArgKind::Pipe(p) => write!(f, "({p})"),
@@ -254,6 +268,10 @@ fn find_close(t: &str, start: usize) -> Option<usize> {
 enum Tok {
     Dot,
     Field(Vec<String>),
+    Var(String, Vec<String>),
+    Declare,
+    Assign,
+    Comma,
     Ident(String),
     Literal(Value, String),
     LParen,
@@ -360,10 +378,33 @@ fn lex(body: &str, base: usize) -> Result<Vec<(Tok, usize)>, String> {
                 toks.push((tok, offset(start)));
             }
             '$' => {
-                return Err(
-                    "variables ($) are not supported by the playground's go-template subset"
-                        .to_string(),
-                )
+                i += 1;
+                while at(i).is_some_and(is_ident_char) {
+                    i += 1;
+                }
+                let name: String = chars[start..i].iter().map(|&(_, c)| c).collect();
+                let mut fields = Vec::new();
+                while at(i) == Some('.') && at(i + 1).is_some_and(is_ident_char) {
+                    i += 1;
+                    let s = i;
+                    while at(i).is_some_and(is_ident_char) {
+                        i += 1;
+                    }
+                    fields.push(chars[s..i].iter().map(|&(_, c)| c).collect());
+                }
+                toks.push((Tok::Var(name, fields), offset(start)));
+            }
+            ':' if at(i + 1) == Some('=') => {
+                toks.push((Tok::Declare, offset(i)));
+                i += 2;
+            }
+            '=' => {
+                toks.push((Tok::Assign, offset(i)));
+                i += 1;
+            }
+            ',' => {
+                toks.push((Tok::Comma, offset(i)));
+                i += 1;
             }
             c => {
                 return Err(format!(
@@ -380,8 +421,41 @@ fn is_ident_char(c: char) -> bool {
     c.is_alphanumeric() || c == '_'
 }
 
-/// Parses a pipeline from tokens (`depth`: parentheses around it).
-fn parse_pipe(toks: &[(Tok, usize)], depth: usize) -> Result<Pipe, String> {
+/// Parses a pipeline that may start with a declaration (`$x :=`, `$x =`, in a range
+/// `$i, $v :=`), adding declared variables to `scope`.
+fn parse_decl_pipe(toks: &[(Tok, usize)], scope: &mut Vec<String>) -> Result<Pipe, String> {
+    let var = |k: usize| match toks.get(k) {
+        Some((Tok::Var(name, fields), _)) if fields.is_empty() => Some(name.clone()),
+        _ => None,
+    };
+    let (decl, assign, rest) = match (var(0), toks.get(1).map(|t| &t.0)) {
+        (Some(a), Some(Tok::Comma)) => match (var(2), toks.get(3).map(|t| &t.0)) {
+            (Some(b), Some(Tok::Declare)) => (vec![a, b], false, &toks[4..]),
+            _ => return Err("too many declarations".to_string()),
+        },
+        (Some(a), Some(Tok::Declare)) => (vec![a], false, &toks[2..]),
+        (Some(a), Some(Tok::Assign)) => (vec![a], true, &toks[2..]),
+        _ => (Vec::new(), false, toks),
+    };
+    if rest.is_empty() {
+        return Err("missing value for command".to_string());
+    }
+    let mut pipe = parse_pipe(rest, 0, scope)?;
+    for name in &decl {
+        if assign && !scope.contains(name) {
+            return Err(format!("undefined variable {name:?}"));
+        }
+        if !assign {
+            scope.push(name.clone());
+        }
+    }
+    pipe.decl = decl;
+    pipe.assign = assign;
+    Ok(pipe)
+}
+
+/// Parses a pipeline from tokens (`depth`: parentheses around it; `scope`: the variables defined).
+fn parse_pipe(toks: &[(Tok, usize)], depth: usize, scope: &[String]) -> Result<Pipe, String> {
     if depth > MAX_DEPTH {
         return Err(format!("exceeded max depth of {MAX_DEPTH}"));
     }
@@ -412,10 +486,17 @@ fn parse_pipe(toks: &[(Tok, usize)], depth: usize) -> Result<Pipe, String> {
                 if level > 0 {
                     return Err("unclosed left paren".to_string());
                 }
-                ArgKind::Pipe(Box::new(parse_pipe(&toks[start..i - 1], depth + 1)?))
+                ArgKind::Pipe(Box::new(parse_pipe(&toks[start..i - 1], depth + 1, scope)?))
             }
             Tok::Dot => ArgKind::Dot,
             Tok::Field(names) => ArgKind::Field(names.clone()),
+            Tok::Var(name, _) if !scope.contains(name) => {
+                return Err(format!("undefined variable {name:?}"))
+            }
+            Tok::Var(name, names) => ArgKind::Var(name.clone(), names.clone()),
+            Tok::Declare | Tok::Assign | Tok::Comma => {
+                return Err("unexpected declaration in command".to_string())
+            }
             Tok::Literal(v, raw) => ArgKind::Literal(v.clone(), raw.clone()),
             Tok::Ident(name) => match Func::named(name) {
                 Some(f) => ArgKind::Func(f),
@@ -430,7 +511,11 @@ fn parse_pipe(toks: &[(Tok, usize)], depth: usize) -> Result<Pipe, String> {
         args.push(Arg { kind, pos });
     }
     cmds.push(finish_cmd(args, cmds.len())?);
-    Ok(Pipe { cmds })
+    Ok(Pipe {
+        decl: Vec::new(),
+        assign: false,
+        cmds,
+    })
 }
 
 /// Checks one command of a pipeline (`stage`: its index).
@@ -459,6 +544,8 @@ struct Frame {
     in_else: bool,
     /// Opened by `{{else if}}`: its `{{end}}` closes the enclosing block too.
     chained: bool,
+    /// How many variables were in scope before the block (its own are dropped at `{{end}}`).
+    scope_mark: usize,
 }
 
 impl GoTemplate {
@@ -476,6 +563,7 @@ impl GoTemplate {
 fn parse_nodes(text: &str) -> Result<Vec<Node>, (usize, String)> {
     let mut root: Vec<Node> = Vec::new();
     let mut stack: Vec<Frame> = Vec::new();
+    let mut scope: Vec<String> = vec!["$".to_string()];
     fn current<'a>(root: &'a mut Vec<Node>, stack: &'a mut [Frame]) -> &'a mut Vec<Node> {
         match stack.last_mut() {
             Some(f) if f.in_else => &mut f.otherwise,
@@ -512,13 +600,19 @@ fn parse_nodes(text: &str) -> Result<Vec<Node>, (usize, String)> {
                     "range" => BlockKind::Range,
                     _ => BlockKind::With,
                 };
+                let scope_mark = scope.len();
+                let pipe = parse_decl_pipe(rest, &mut scope).map_err(|e| (pos, e))?;
+                if pipe.decl.len() > 1 && kind != BlockKind::Range {
+                    return Err((pos, "too many declarations".to_string()));
+                }
                 stack.push(Frame {
                     kind,
-                    pipe: parse_pipe(rest, 0).map_err(|e| (pos, e))?,
+                    pipe,
                     body: Vec::new(),
                     otherwise: Vec::new(),
                     in_else: false,
                     chained: false,
+                    scope_mark,
                 });
             }
             "else" => {
@@ -535,13 +629,15 @@ fn parse_nodes(text: &str) -> Result<Vec<Node>, (usize, String)> {
                         if cond.is_empty() {
                             return Err((pos, "missing value for if".to_string()));
                         }
+                        let scope_mark = scope.len();
                         stack.push(Frame {
                             kind: BlockKind::If,
-                            pipe: parse_pipe(cond, 0).map_err(|e| (pos, e))?,
+                            pipe: parse_decl_pipe(cond, &mut scope).map_err(|e| (pos, e))?,
                             body: Vec::new(),
                             otherwise: Vec::new(),
                             in_else: false,
                             chained: true,
+                            scope_mark,
                         });
                     }
                 } else if !rest.is_empty() {
@@ -553,6 +649,7 @@ fn parse_nodes(text: &str) -> Result<Vec<Node>, (usize, String)> {
                     return Err((pos, "unexpected {{end}}".to_string()));
                 };
                 let chained = frame.chained;
+                scope.truncate(frame.scope_mark);
                 current(&mut root, &mut stack).push(Node::Block {
                     kind: frame.kind,
                     pipe: frame.pipe,
@@ -575,7 +672,10 @@ fn parse_nodes(text: &str) -> Result<Vec<Node>, (usize, String)> {
                 if toks.is_empty() {
                     return Err((pos, "missing value for command".to_string()));
                 }
-                let pipe = parse_pipe(&toks, 0).map_err(|e| (pos, e))?;
+                let pipe = parse_decl_pipe(&toks, &mut scope).map_err(|e| (pos, e))?;
+                if pipe.decl.len() > 1 {
+                    return Err((pos, "too many declarations".to_string()));
+                }
                 current(&mut root, &mut stack).push(Node::Action(pipe));
             }
         }
@@ -607,19 +707,23 @@ struct Fail {
     message: String,
 }
 
-struct Exec {
+struct Exec<'a> {
     out: String,
     steps: usize,
+    /// Variables in scope, innermost last (`$` is the data).
+    vars: Vec<(String, Val<'a>)>,
 }
 
 impl GoTemplate {
     /// Runs the template on `data`.
     pub fn execute(&self, data: &Value) -> Result<String, ExecError> {
+        let root = Some(Cow::Borrowed(data));
         let mut exec = Exec {
             out: String::new(),
             steps: 0,
+            vars: vec![("$".to_string(), root.clone())],
         };
-        match exec.nodes(&self.nodes, Some(Cow::Borrowed(data))) {
+        match exec.nodes(&self.nodes, root) {
             Ok(()) => Ok(exec.out),
             Err(fail) => {
                 let before = &self.text[..fail.pos.min(self.text.len())];
@@ -694,7 +798,7 @@ fn fail_pipe(pipe: &Pipe, message: String) -> Fail {
     }
 }
 
-impl Exec {
+impl<'a> Exec<'a> {
     fn step(&mut self, pipe: &Pipe) -> Result<(), Fail> {
         self.steps += 1;
         if self.steps > MAX_STEPS {
@@ -712,15 +816,28 @@ impl Exec {
         Ok(())
     }
 
-    fn nodes<'a>(&mut self, nodes: &[Node], dot: Val<'a>) -> Result<(), Fail> {
+    /// Runs a list of nodes; variables declared in it go out of scope at its end.
+    fn nodes(&mut self, nodes: &[Node], dot: Val<'a>) -> Result<(), Fail> {
+        let mark = self.vars.len();
+        let result = self.nodes_in_scope(nodes, dot);
+        self.vars.truncate(mark);
+        result
+    }
+
+    fn nodes_in_scope(&mut self, nodes: &[Node], dot: Val<'a>) -> Result<(), Fail> {
         for node in nodes {
             match node {
                 Node::Text(t) => self.out.push_str(t),
                 Node::Action(pipe) => {
                     self.step(pipe)?;
                     let v = self.pipe(pipe, &dot)?;
-                    self.out
-                        .push_str(&v.map_or_else(|| "<no value>".to_string(), |v| go_sprint(&v)));
+                    if pipe.decl.is_empty() {
+                        self.out.push_str(
+                            &v.map_or_else(|| "<no value>".to_string(), |v| go_sprint(&v)),
+                        );
+                    } else {
+                        self.bind(pipe, v);
+                    }
                 }
                 Node::Block {
                     kind,
@@ -730,40 +847,86 @@ impl Exec {
                 } => {
                     self.step(pipe)?;
                     let v = self.pipe(pipe, &dot)?;
-                    match kind {
-                        BlockKind::If if truth(&v) => self.nodes(body, dot.clone())?,
-                        BlockKind::With if truth(&v) => self.nodes(body, v)?,
-                        BlockKind::If | BlockKind::With => self.nodes(otherwise, dot.clone())?,
-                        BlockKind::Range => {
-                            let items: Vec<Cow<Value>> = match &v {
-                                None => Vec::new(),
-                                Some(Cow::Borrowed(b)) => children(b)
-                                    .map_err(|e| fail_pipe(pipe, e))?
-                                    .into_iter()
-                                    .map(Cow::Borrowed)
-                                    .collect(),
-                                Some(Cow::Owned(o)) => children(o)
-                                    .map_err(|e| fail_pipe(pipe, e))?
-                                    .into_iter()
-                                    .map(|c| Cow::Owned(c.clone()))
-                                    .collect(),
-                            };
-                            if items.is_empty() {
-                                self.nodes(otherwise, dot.clone())?;
-                            }
-                            for item in items {
-                                self.step(pipe)?;
-                                self.nodes(body, Some(item))?;
-                            }
-                        }
-                    }
+                    let mark = self.vars.len();
+                    let result = self.block(*kind, pipe, v, body, otherwise, &dot);
+                    self.vars.truncate(mark);
+                    result?;
                 }
             }
         }
         Ok(())
     }
 
-    fn pipe<'a>(&mut self, pipe: &Pipe, dot: &Val<'a>) -> Result<Val<'a>, Fail> {
+    /// One `if`, `with` or `range` whose pipeline gave `v`.
+    fn block(
+        &mut self,
+        kind: BlockKind,
+        pipe: &Pipe,
+        v: Val<'a>,
+        body: &[Node],
+        otherwise: &[Node],
+        dot: &Val<'a>,
+    ) -> Result<(), Fail> {
+        if kind != BlockKind::Range {
+            self.bind(pipe, v.clone());
+        }
+        match kind {
+            BlockKind::If if truth(&v) => self.nodes(body, dot.clone()),
+            BlockKind::With if truth(&v) => self.nodes(body, v),
+            BlockKind::If | BlockKind::With => self.nodes(otherwise, dot.clone()),
+            BlockKind::Range => {
+                let items: Vec<(Value, Cow<'a, Value>)> = match v {
+                    None => Vec::new(),
+                    Some(Cow::Borrowed(b)) => children(b)
+                        .map_err(|e| fail_pipe(pipe, e))?
+                        .into_iter()
+                        .map(|(k, c)| (k, Cow::Borrowed(c)))
+                        .collect(),
+                    Some(Cow::Owned(o)) => children(&o)
+                        .map_err(|e| fail_pipe(pipe, e))?
+                        .into_iter()
+                        .map(|(k, c)| (k, Cow::Owned(c.clone())))
+                        .collect(),
+                };
+                if items.is_empty() {
+                    return self.nodes(otherwise, dot.clone());
+                }
+                for (key, item) in items {
+                    self.step(pipe)?;
+                    let mark = self.vars.len();
+                    let item = Some(item);
+                    match pipe.decl.as_slice() {
+                        [v] => self.vars.push((v.clone(), item.clone())),
+                        [k, v] => {
+                            self.vars.push((k.clone(), Some(Cow::Owned(key))));
+                            self.vars.push((v.clone(), item.clone()));
+                        }
+                        _ => {}
+                    }
+                    let result = self.nodes(body, item);
+                    self.vars.truncate(mark);
+                    result?;
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// Declares (`:=`) or assigns (`=`) the pipeline's variable.
+    fn bind(&mut self, pipe: &Pipe, v: Val<'a>) {
+        let Some(name) = pipe.decl.first() else {
+            return;
+        };
+        if pipe.assign {
+            if let Some(slot) = self.vars.iter_mut().rev().find(|(n, _)| n == name) {
+                slot.1 = v;
+            }
+        } else {
+            self.vars.push((name.clone(), v));
+        }
+    }
+
+    fn pipe(&mut self, pipe: &Pipe, dot: &Val<'a>) -> Result<Val<'a>, Fail> {
         let mut last: Option<Val<'a>> = None;
         for cmd in &pipe.cmds {
             last = Some(self.cmd(cmd, dot, last)?);
@@ -771,12 +934,7 @@ impl Exec {
         Ok(last.flatten())
     }
 
-    fn cmd<'a>(
-        &mut self,
-        cmd: &Cmd,
-        dot: &Val<'a>,
-        piped: Option<Val<'a>>,
-    ) -> Result<Val<'a>, Fail> {
+    fn cmd(&mut self, cmd: &Cmd, dot: &Val<'a>, piped: Option<Val<'a>>) -> Result<Val<'a>, Fail> {
         let first = &cmd.args[0];
         let ArgKind::Func(func) = first.kind else {
             if cmd.args.len() > 1 || piped.is_some() {
@@ -795,7 +953,7 @@ impl Exec {
         call(func, &args).map_err(|e| fail_cmd(cmd, e))
     }
 
-    fn arg<'a>(&mut self, arg: &Arg, dot: &Val<'a>) -> Result<Val<'a>, Fail> {
+    fn arg(&mut self, arg: &Arg, dot: &Val<'a>) -> Result<Val<'a>, Fail> {
         match &arg.kind {
             ArgKind::Dot => Ok(dot.clone()),
             ArgKind::Literal(v, _) => Ok(Some(Cow::Owned(v.clone()))),
@@ -807,42 +965,62 @@ impl Exec {
                     f.name()
                 ),
             )),
-            ArgKind::Field(names) => {
-                let mut cur = dot.clone();
-                for name in names {
-                    cur = match cur {
-                        None => None,
-                        Some(Cow::Borrowed(Value::Object(m))) => m.get(name).map(Cow::Borrowed),
-                        Some(Cow::Owned(Value::Object(mut m))) => m.remove(name).map(Cow::Owned),
-                        Some(v) if v.is_null() => {
-                            return Err(fail_at(
-                                arg,
-                                format!("nil pointer evaluating interface {{}}.{name}"),
-                            ))
-                        }
-                        Some(_) => {
-                            return Err(fail_at(
-                                arg,
-                                format!("can't evaluate field {name} in type interface {{}}"),
-                            ))
-                        }
-                    };
-                }
-                Ok(cur)
+            ArgKind::Field(names) => walk(arg, dot.clone(), names),
+            ArgKind::Var(name, names) => {
+                let value = self
+                    .vars
+                    .iter()
+                    .rev()
+                    .find(|(n, _)| n == name)
+                    .and_then(|(_, v)| v.clone());
+                walk(arg, value, names)
             }
         }
     }
 }
 
-/// What `range` iterates over: a list's items, a map's values by sorted key, nothing for nil.
-fn children(v: &Value) -> Result<Vec<&Value>, String> {
+/// Follows `.a.b` from `start`: a missing key gives no value; a field of nil or of a non-map fails.
+fn walk<'a>(arg: &Arg, start: Val<'a>, names: &[String]) -> Result<Val<'a>, Fail> {
+    let mut cur = start;
+    for name in names {
+        cur = match cur {
+            None => None,
+            Some(Cow::Borrowed(Value::Object(m))) => m.get(name).map(Cow::Borrowed),
+            Some(Cow::Owned(Value::Object(mut m))) => m.remove(name).map(Cow::Owned),
+            Some(v) if v.is_null() => {
+                return Err(fail_at(
+                    arg,
+                    format!("nil pointer evaluating interface {{}}.{name}"),
+                ))
+            }
+            Some(_) => {
+                return Err(fail_at(
+                    arg,
+                    format!("can't evaluate field {name} in type interface {{}}"),
+                ))
+            }
+        };
+    }
+    Ok(cur)
+}
+
+/// What `range` iterates over, with each item's index or key: a list's items, a map's values by
+/// sorted key, nothing for nil.
+fn children(v: &Value) -> Result<Vec<(Value, &Value)>, String> {
     match v {
         Value::Null => Ok(Vec::new()),
-        Value::Array(a) => Ok(a.iter().collect()),
+        Value::Array(a) => Ok(a
+            .iter()
+            .enumerate()
+            .map(|(i, x)| (Value::from(i), x))
+            .collect()),
         Value::Object(m) => {
             let mut keys: Vec<&String> = m.keys().collect();
             keys.sort();
-            Ok(keys.into_iter().map(|k| &m[k]).collect())
+            Ok(keys
+                .into_iter()
+                .map(|k| (Value::String(k.clone()), &m[k]))
+                .collect())
         }
         other => Err(format!("range can't iterate over {}", go_sprint(other))),
     }
@@ -1281,6 +1459,18 @@ mod tests {
         );
         assert_eq!(run("{{.metadata.name | len}}"), "11");
         assert_eq!(
+            run("{{range $k, $v := .metadata.labels}}{{$k}}={{$v}};{{end}}"),
+            "kubernetes.io/os=linux;"
+        );
+        assert_eq!(
+            run("{{$n := .metadata.name}}{{range $i, $c := .status.conditions}}{{$i}}:{{$n}}/{{$c.type}} {{end}}"),
+            "0:kind-worker/Ready 1:kind-worker/PIDPressure "
+        );
+        assert_eq!(
+            run("{{range .status.conditions}}{{$.kind}}.{{.type}} {{end}}{{$x := 1}}{{$x = 2}}{{$x}}"),
+            "Node.Ready Node.PIDPressure 2"
+        );
+        assert_eq!(
             run(r#"{{"aGVsbG8=" | base64decode}} {{lt 1 2}} {{gt "b" "a"}} {{le 2 2}} {{ge 1 2}}"#),
             "hello true true true false"
         );
@@ -1298,6 +1488,10 @@ mod tests {
             "template: output:1: function \"foo\" not defined"
         );
         assert_eq!(parse("{{end}}"), "template: output:1: unexpected {{end}}");
+        assert_eq!(
+            parse("{{if 1}}{{$x := 1}}{{end}}{{$x}}"),
+            "template: output:1: undefined variable \"$x\""
+        );
         assert_eq!(parse("{{range .x}}"), "template: output:1: unexpected EOF");
         let exec = |t: &str| {
             GoTemplate::parse(t)
