@@ -1,6 +1,7 @@
 //! `kubectl explain` in kubectl's plaintext layout, from the bundled schema. (Not in a parity
 //! transcript: `dsplay serve`'s OpenAPI documents carry no schemas, so the real client cannot
-//! explain against it.)
+//! explain against it. The layout was compared by serving the bundled schema to the real kubectl
+//! v1.32 as OpenAPI v3 components: the pages below are what it printed.)
 
 use dsplay_kubectl::{Session, SessionOptions};
 
@@ -32,13 +33,11 @@ fn explains_a_kind() {
 fn explains_a_field_path() {
     let (text, ok) = run("kubectl explain daemonsets.spec.updateStrategy");
     assert!(ok);
-    assert!(text.contains("FIELD: updateStrategy <DaemonSetUpdateStrategy>\n\nDESCRIPTION:\n"));
+    assert!(text.contains("FIELD: updateStrategy <DaemonSetUpdateStrategy>\n\n\nDESCRIPTION:\n"));
     assert!(text.contains("  rollingUpdate\t<RollingUpdateDaemonSet>\n"));
     let (text, _) = run("kubectl explain ds.spec.selector");
-    assert!(
-        text.contains("FIELD: selector <LabelSelector> -required-\n"),
-        "{text}"
-    );
+    // The FIELD line does not repeat the parent's -required- mark.
+    assert!(text.contains("FIELD: selector <LabelSelector>\n"), "{text}");
     let (text, _) = run("kubectl explain ds.spec.minReadySeconds");
     assert!(!text.contains("FIELDS:"), "{text}");
     // Lists descend into their items.
@@ -64,7 +63,11 @@ fn explains_recursively() {
 fn errors_as_kubectl() {
     assert_eq!(
         run("kubectl explain ds.spec.nope"),
-        ("error: field \"nope\" does not exist\n".to_string(), false)
+        (
+            "GROUP:      apps\nKIND:       DaemonSet\nVERSION:    v1\n\nerror: field \"nope\" does not exist\n"
+                .to_string(),
+            false
+        )
     );
     assert_eq!(
         run("kubectl explain nope"),
@@ -84,4 +87,16 @@ fn errors_as_kubectl() {
             false
         )
     );
+}
+
+/// The whole page, as the real kubectl v1.32 printed it from the same schema.
+#[test]
+fn page_matches_kubectl() {
+    let (text, _) = run("kubectl explain ds.spec.updateStrategy.type");
+    assert_eq!(
+        text,
+        "GROUP:      apps\nKIND:       DaemonSet\nVERSION:    v1\n\nFIELD: type <string>\n\n\nDESCRIPTION:\n    RollingUpdate replaces old pods node by node on its own; OnDelete waits\n    until you delete each old pod.\n    \n\n"
+    );
+    let (text, _) = run("kubectl explain ds.spec.updateStrategy");
+    assert!(text.ends_with("  type\t<string>\n    RollingUpdate replaces old pods node by node on its own; OnDelete waits\n    until you delete each old pod.\n\n\n"), "{text}");
 }

@@ -45,6 +45,8 @@ pub(crate) fn explain(ctx: &mut Ctx, words: &[String]) -> CmdResult {
         let found =
             type_name.and_then(|t| schema.fields(t).into_iter().find(|f| f.name == segment));
         let Some(f) = found else {
+            // kubectl has printed the page's header by then.
+            ctx.out(header(doc));
             return ctx.fail(format!("field \"{segment}\" does not exist"));
         };
         type_name = f.object_type();
@@ -69,18 +71,11 @@ fn render(
     fields: &[&FieldDoc],
     recursive: bool,
 ) -> String {
-    let mut out = String::new();
-    if !kind.group.is_empty() {
-        out.push_str(&format!("GROUP:      {}\n", kind.group));
-    }
-    out.push_str(&format!(
-        "KIND:       {}\nVERSION:    {}\n\n",
-        kind.name, kind.version
-    ));
+    let mut out = header(kind);
     // A field's own description, then its type's (as kubectl shows a referenced schema's).
     let paragraphs: Vec<&str> = match field {
         Some(f) => {
-            out.push_str(&format!("FIELD: {} {}\n\n", f.name, type_tag(f)));
+            out.push_str(&format!("FIELD: {} <{}>\n\n\n", f.name, f.type_name));
             std::iter::once(f.description.as_str())
                 .chain(f.object_type().and_then(|t| schema.description(t)))
                 .collect()
@@ -91,19 +86,34 @@ fn render(
     for p in paragraphs {
         out.push_str(&indent(&wrap(p, WRAP), 4));
     }
+    out.push_str("    \n");
     if !fields.is_empty() {
-        out.push_str("    \nFIELDS:\n");
+        out.push_str("FIELDS:\n");
         if recursive {
             list_recursive(schema, fields, 1, &mut out);
         } else {
             for f in fields {
                 out.push_str(&format!("  {}\t{}\n", f.name, type_tag(f)));
-                out.push_str(&indent(&wrap(&f.description, WRAP - 4), 4));
+                out.push_str(&indent(&wrap(&f.description, WRAP), 4));
                 out.push('\n');
             }
         }
     }
+    out.push('\n');
     out
+}
+
+/// `GROUP:` (not for the core group), `KIND:` and `VERSION:`, then a blank line.
+fn header(kind: &KindDoc) -> String {
+    let group = if kind.group.is_empty() {
+        String::new()
+    } else {
+        format!("GROUP:      {}\n", kind.group)
+    };
+    format!(
+        "{group}KIND:       {}\nVERSION:    {}\n\n",
+        kind.name, kind.version
+    )
 }
 
 /// `<type>` or `<type> -required-`, as kubectl tags a field.
