@@ -32,6 +32,7 @@ kubectl get pc.scheduling.k8s.io -o name
 kubectl get daemonsets.v2.apps -A
 kubectl get ds.extensions -A
 kubectl api-versions
+kubectl api-versions foo
 kubectl api-resources
 kubectl run web --image=nginx:1.27
 kubectl logs web

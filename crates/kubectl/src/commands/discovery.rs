@@ -4,7 +4,7 @@
 //! clusterinfo/clusterinfo.go (`Run`: the control plane URL, then each `kubernetes.io/cluster-service`
 //! service in kube-system — in kind, CoreDNS).
 
-use super::Ctx;
+use super::{parse_flags, CmdResult, Ctx};
 use crate::printers::tabwriter;
 use dsplay_api::Kind;
 
@@ -30,16 +30,30 @@ pub(crate) fn api_resources(ctx: &mut Ctx) {
 }
 
 /// `kubectl api-versions`: every group/version served, sorted.
-pub(crate) fn api_versions(ctx: &mut Ctx) {
+pub(crate) fn api_versions(ctx: &mut Ctx, words: &[String]) -> CmdResult {
+    let parsed = parse_flags(ctx, "api-versions", words, &[])?;
+    if !parsed.args.is_empty() {
+        return ctx.fail(format!(
+            "unexpected arguments: [{}]\nSee 'kubectl api-versions -h' for help and examples",
+            parsed.args.join(" ")
+        ));
+    }
     let mut versions: Vec<&str> = Kind::ALL.iter().map(|k| k.api_version()).collect();
     versions.sort_unstable();
     versions.dedup();
     ctx.out(versions.join("\n"));
+    Ok(())
 }
 
-/// `kubectl cluster-info`, as kind's cluster answers it.
-pub(crate) fn cluster_info(ctx: &mut Ctx) {
+/// `kubectl cluster-info`, as kind's cluster answers it; `cluster-info dump` (every object and
+/// every pod's log as JSON) is not available.
+pub(crate) fn cluster_info(ctx: &mut Ctx, words: &[String]) -> CmdResult {
+    let parsed = parse_flags(ctx, "cluster-info", words, &[])?;
+    if parsed.args.first().is_some_and(|a| a == "dump") {
+        return ctx.fail("\"kubectl cluster-info dump\" is not available in the playground: use kubectl get -A -o yaml");
+    }
     ctx.out(format!(
         "Kubernetes control plane is running at {CONTROL_PLANE}\nCoreDNS is running at {CONTROL_PLANE}/api/v1/namespaces/kube-system/services/kube-dns:dns/proxy\n\nTo further debug and diagnose cluster problems, use 'kubectl cluster-info dump'."
     ));
+    Ok(())
 }

@@ -175,14 +175,8 @@ fn kubectl(ctx: &mut Ctx, words: &[String]) -> CmdResult {
             discovery::api_resources(ctx);
             Ok(())
         }
-        "api-versions" => {
-            discovery::api_versions(ctx);
-            Ok(())
-        }
-        "cluster-info" => {
-            discovery::cluster_info(ctx);
-            Ok(())
-        }
+        "api-versions" => discovery::api_versions(ctx, &rest),
+        "cluster-info" => discovery::cluster_info(ctx, &rest),
         "events" => events::events(ctx, &rest),
         "explain" => explain::explain(ctx, &rest),
         "logs" => logs::logs(ctx, &rest),
