@@ -43,6 +43,10 @@ kubectl logs web -c nope
 kubectl logs nope
 kubectl logs ds/kindnet -n kube-system
 kubectl logs ds/nope
+kubectl logs -l app=kindnet -n kube-system
+kubectl logs -l app=nope
+kubectl logs web -l app=x
+kubectl logs -l 'a in ('
 kubectl logs
 kubectl scale ds/kindnet -n kube-system --replicas=2
 kubectl scale ds/nope --replicas=2

@@ -6,13 +6,14 @@
 //! logs its first pod, ordered by `podutils.ByLogging`); pkg/cmd/util/podcmd (default container).
 
 use super::{namespace, parse_flags, CmdResult, Ctx, Failed};
-use crate::flags::{boolean, value, FlagSpec};
+use crate::flags::{boolean, value, FlagSpec, Parsed};
 use dsplay_api::types::Pod;
-use dsplay_api::Kind;
+use dsplay_api::{Kind, Object};
 use dsplay_sim::pod_log::pod_log;
 
 const LOGS_FLAGS: &[FlagSpec] = &[
     value("container", Some('c')),
+    value("selector", Some('l')),
     boolean("previous", Some('p')),
     boolean("follow", Some('f')),
     boolean("timestamps", None),
@@ -28,6 +29,22 @@ const LOGS_FLAGS: &[FlagSpec] = &[
 pub(crate) fn logs(ctx: &mut Ctx, words: &[String]) -> CmdResult {
     let parsed = parse_flags(ctx, "logs", words, LOGS_FLAGS)?;
     let ns = namespace(&parsed);
+    if parsed.get("selector").is_some() {
+        if !parsed.args.is_empty() {
+            return ctx.fail("only a selector (-l) or a POD name is allowed\nSee 'kubectl logs -h' for help and examples");
+        }
+        let query = super::Query::from_flags(ctx, &parsed)?;
+        let pods = query.select(ctx, Kind::Pod)?;
+        if pods.is_empty() {
+            ctx.err(crate::printers::table::no_resources_found_in(&ns));
+        }
+        for pod in pods {
+            if let Object::Pod(pod) = pod {
+                pod_logs(ctx, &parsed, &ns, &pod)?;
+            }
+        }
+        return Ok(());
+    }
     let Some(target) = parsed.args.first() else {
         return ctx.fail("expected 'logs [-f] [-p] (POD | TYPE/NAME) [-c CONTAINER]'.\nPOD or TYPE/NAME is a required argument for the logs command\nSee 'kubectl logs -h' for help and examples");
     };
@@ -44,6 +61,11 @@ pub(crate) fn logs(ctx: &mut Ctx, words: &[String]) -> CmdResult {
             }
         },
     };
+    pod_logs(ctx, &parsed, &ns, &pod)
+}
+
+/// The logs of one pod's chosen containers (`-c`, `--all-containers`, else the default one).
+fn pod_logs(ctx: &mut Ctx, parsed: &Parsed, ns: &str, pod: &Pod) -> CmdResult {
     let pod_name = pod.metadata.name.clone().unwrap_or_default();
     let containers: Vec<String> = pod
         .spec
@@ -71,7 +93,7 @@ pub(crate) fn logs(ctx: &mut Ctx, words: &[String]) -> CmdResult {
     for container in chosen {
         let log = pod_log(
             ctx.cluster.store(),
-            &ns,
+            ns,
             &pod_name,
             Some(&container),
             parsed.flag("previous"),
