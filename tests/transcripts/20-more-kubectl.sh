@@ -72,3 +72,6 @@ kubectl get ds -n kube-system -o go-template='{{range .items}}{{if gt .status.nu
 kubectl get node kind-worker -o go-template='{{range $k, $v := .metadata.labels}}{{$k}}={{$v}}{{"\n"}}{{end}}'
 kubectl get nodes -o go-template='{{range $i, $n := .items}}{{$i}} {{$n.metadata.name}} {{len $.items}}{{"\n"}}{{end}}'
 kubectl get node kind-worker -o go-template='{{if true}}{{$x := 1}}{{end}}{{$x}}'
+kubectl get pods -A --sort-by=.spec.nodeName -o custom-columns=NAME:.metadata.name,NODE:.spec.nodeName
+kubectl get nodes -o custom-columns=N:.metadata.name --show-labels
+kubectl get nope --show-labels -o yaml

@@ -161,6 +161,12 @@ pub(crate) fn get(ctx: &mut Ctx, words: &[String]) -> CmdResult {
     }
     let format = parsed.get("output").unwrap_or("").to_string();
     output_format::check_known(ctx, &format)?;
+    // Upstream: pkg/cmd/get/get.go Complete (labels are a column of the table printer only).
+    if parsed.flag("show-labels") && !matches!(format.as_str(), "" | "wide") {
+        return ctx.fail(format!(
+            "--show-labels option cannot be used with {format} printer"
+        ));
+    }
     let query = Query::from_flags(ctx, &parsed)?;
     let mut args = parsed.args.clone();
     let all = args[0] == "all";
