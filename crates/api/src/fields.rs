@@ -73,6 +73,10 @@ pub fn field_value(o: &Object, key: &str) -> Option<String> {
             "involvedObject.namespace" => involved.namespace.clone().unwrap_or_default(),
             "involvedObject.uid" => involved.uid.clone().unwrap_or_default(),
             "involvedObject.fieldPath" => involved.field_path.clone().unwrap_or_default(),
+            "involvedObject.apiVersion" => involved.api_version.clone().unwrap_or_default(),
+            "involvedObject.resourceVersion" => {
+                involved.resource_version.clone().unwrap_or_default()
+            }
             "reason" => event.reason.clone().unwrap_or_default(),
             "type" => event.type_.clone().unwrap_or_default(),
             "source" => event
@@ -119,6 +123,7 @@ mod tests {
         assert!(supported(Kind::Pod, "spec.nodeName"));
         assert!(!supported(Kind::DaemonSet, "spec.nodeName"));
         assert!(supported(Kind::Event, "involvedObject.uid"));
+        assert!(supported(Kind::Event, "involvedObject.apiVersion"));
         assert_eq!(parse("nope").unwrap_err(), "invalid field selector: 'nope'");
     }
 }

@@ -5,6 +5,7 @@
 
 pub mod command_output;
 mod commands;
+mod explain;
 mod file_input;
 pub mod flags;
 pub mod printers;

@@ -2,7 +2,7 @@
 //! v1.32 (`kubectl create configmap|deployment … --dry-run=client -o …`, no server needed).
 
 use dsplay_kubectl::printers::output::{
-    jsonpath, list_value, name_line, to_json, to_yaml, yaml_key_cmp,
+    jsonpath, jsonpath_as_json, list_value, name_line, to_json, to_yaml, yaml_key_cmp,
 };
 use serde_json::Value;
 
@@ -238,4 +238,22 @@ fn jsonpath_nesting_is_bounded() {
     }
     let nested = format!("{}{{.}}{}", "{range .a}".repeat(100), "{end}".repeat(100));
     assert!(jsonpath(&nested, &v).is_ok());
+}
+
+/// `kubectl get nodes -o jsonpath-as-json=…` (real v1.32 against `dsplay serve`): one indented JSON
+/// array per node of the template, a text node too; a parse error as `-o jsonpath` words it.
+#[test]
+fn jsonpath_as_json_matches_kubectl() {
+    let list = list_value(vec![
+        obj(r#"{"metadata":{"name":"a"}}"#),
+        obj(r#"{"metadata":{"name":"b"}}"#),
+    ]);
+    assert_eq!(
+        jsonpath_as_json(r#"{.items[*].metadata.name}{"\n"}{.nope}"#, &list).unwrap(),
+        "[\n    \"a\",\n    \"b\"\n]\n[\n    \"\\n\"\n]\n[]\n"
+    );
+    assert_eq!(
+        jsonpath_as_json("{.items[0", &list).unwrap_err().0,
+        "error parsing jsonpath {.items[0, unterminated array"
+    );
 }

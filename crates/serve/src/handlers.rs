@@ -226,6 +226,30 @@ fn resource_verb(state: &mut State, resource: &ResourcePath, req: &Request) -> R
         ("POST", Some(name), Some("eviction")) if resource.kind == Kind::Pod => {
             plain(evict(state, &namespace, name))
         }
+        ("GET", Some(name), Some("log")) if resource.kind == Kind::Pod => {
+            let previous = req.query.get("previous") == Some("true");
+            let container = req.query.get("container");
+            plain(
+                match dsplay_sim::pod_log::pod_log(
+                    state.cluster().store(),
+                    &namespace,
+                    name,
+                    container,
+                    previous,
+                ) {
+                    Ok(text) => Reply {
+                        code: 200,
+                        content_type: "text/plain",
+                        body: text.into_bytes(),
+                    },
+                    Err(e) => status::from_api_error(&e),
+                },
+            )
+        }
+        // A subresource the kind does not have (`daemonsets/x/scale`): no route serves it.
+        (_, Some(_), Some(sub)) if !matches!(sub, "status" | "eviction") => {
+            plain(status::page_not_found())
+        }
         (method, _, _) => plain(status::method_not_allowed(method)),
     }
 }

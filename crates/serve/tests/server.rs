@@ -211,3 +211,47 @@ fn a_watch_sees_every_instant_of_a_clock_move() {
     );
     server.stop();
 }
+
+/// `pods/NAME/log` answers an empty text log for a running container and the kubelet's refusal
+/// for a missing previous one; a subresource a kind lacks (`daemonsets/x/scale`) is a 404.
+#[test]
+fn pod_logs_and_missing_subresources() {
+    let server = start();
+    let (_, _, pods) = get(
+        &server,
+        "/api/v1/namespaces/kube-system/pods",
+        "application/json",
+    );
+    let name = pods["items"][0]["metadata"]["name"]
+        .as_str()
+        .expect("a kube-system pod")
+        .to_string();
+    let log = ureq::get(&format!(
+        "{}/api/v1/namespaces/kube-system/pods/{name}/log",
+        server.url()
+    ))
+    .call()
+    .expect("log");
+    assert_eq!(log.status(), 200);
+    assert_eq!(log.into_string().expect("text"), "");
+    let (code, _, status) = get(
+        &server,
+        &format!("/api/v1/namespaces/kube-system/pods/{name}/log?previous=true"),
+        "application/json",
+    );
+    assert_eq!(code, 400);
+    assert!(status["message"]
+        .as_str()
+        .unwrap_or_default()
+        .starts_with("previous terminated container"));
+    let (code, _, status) = get(
+        &server,
+        "/apis/apps/v1/namespaces/kube-system/daemonsets/kindnet/scale",
+        "application/json",
+    );
+    assert_eq!(code, 404);
+    assert_eq!(
+        status["message"],
+        "the server could not find the requested resource"
+    );
+}

@@ -14,6 +14,7 @@ pub mod images;
 pub mod kubelet;
 pub mod names;
 pub mod observer;
+pub mod pod_log;
 mod pod_status;
 mod priority_admission;
 pub mod scheduler;

@@ -1,5 +1,6 @@
 //! `kubectl get` and `kubectl describe`.
 
+use super::output_format::{self, OutputFormat};
 use super::{namespace, parse_flags, resource_args, CmdResult, Ctx, Failed};
 use crate::flags::{boolean, value, FlagSpec, Parsed};
 use crate::printers::{get as rows, output, table};
@@ -159,12 +160,12 @@ pub(crate) fn get(ctx: &mut Ctx, words: &[String]) -> CmdResult {
         return Err(Failed);
     }
     let format = parsed.get("output").unwrap_or("").to_string();
-    let valid_format = matches!(format.as_str(), "" | "wide" | "yaml" | "json" | "name")
-        || format.starts_with("jsonpath=")
-        || format.starts_with("jsonpath-as-json=")
-        || format.starts_with("custom-columns=");
-    if !valid_format {
-        return ctx.fail(format!("unable to match a printer suitable for the output format \"{format}\", allowed formats are: custom-columns,custom-columns-file,go-template,go-template-file,json,jsonpath,jsonpath-as-json,jsonpath-file,name,template,templatefile,wide,yaml"));
+    output_format::check_known(ctx, &format)?;
+    // Upstream: pkg/cmd/get/get.go Complete (labels are a column of the table printer only).
+    if parsed.flag("show-labels") && !matches!(format.as_str(), "" | "wide") {
+        return ctx.fail(format!(
+            "--show-labels option cannot be used with {format} printer"
+        ));
     }
     let query = Query::from_flags(ctx, &parsed)?;
     let mut args = parsed.args.clone();
@@ -173,6 +174,7 @@ pub(crate) fn get(ctx: &mut Ctx, words: &[String]) -> CmdResult {
         args[0] = "pods,daemonsets".to_string();
     }
     let requests = resource_args(ctx, &args)?;
+    let printer = output_format::parse(ctx, &format)?;
     // Group requests by kind, keeping order.
     let mut kinds: Vec<Kind> = Vec::new();
     for (k, _) in &requests {
@@ -214,10 +216,7 @@ pub(crate) fn get(ctx: &mut Ctx, words: &[String]) -> CmdResult {
         }
     }
     if let Some(expr) = parsed.get("sort-by") {
-        let table = !(format == "yaml"
-            || format == "json"
-            || format == "name"
-            || format.starts_with("jsonpath"));
+        let table = printer.is_table();
         for (_, objects) in selected.iter_mut() {
             match sort_by_jsonpath(objects, expr) {
                 Ok(()) => {}
@@ -231,58 +230,67 @@ pub(crate) fn get(ctx: &mut Ctx, words: &[String]) -> CmdResult {
     }
     let single_named = requests.len() == 1 && requests[0].1.is_some();
     let total: usize = selected.iter().map(|(_, v)| v.len()).sum();
-    match format.as_str() {
-        "yaml" | "json" => {
-            let values: Vec<serde_json::Value> = selected
-                .iter()
-                .flat_map(|(_, v)| v.iter().map(Object::to_json))
-                .collect();
+    let values = || -> Vec<serde_json::Value> {
+        selected
+            .iter()
+            .flat_map(|(_, v)| v.iter().map(Object::to_json))
+            .collect()
+    };
+    // One named object prints as itself, anything else as a List (get.go printGeneric).
+    let one_or_list = |mut values: Vec<serde_json::Value>| {
+        if single_named && values.len() == 1 {
+            values.swap_remove(0)
+        } else {
+            output::list_value(values)
+        }
+    };
+    match &printer {
+        OutputFormat::Yaml | OutputFormat::Json => {
             if total > 0 || !single_named {
-                let value = if single_named && values.len() == 1 {
-                    values[0].clone()
-                } else {
-                    output::list_value(values)
-                };
-                ctx.out(if format == "yaml" {
+                let value = one_or_list(values());
+                ctx.out(if matches!(printer, OutputFormat::Yaml) {
                     output::to_yaml(&value)
                 } else {
                     output::to_json(&value)
                 });
             }
         }
-        "name" => {
+        OutputFormat::Name => {
             let text: String = selected
                 .iter()
                 .flat_map(|(k, v)| v.iter().map(move |o| output::name_line(*k, o.name())))
                 .collect();
             ctx.out(text);
         }
-        f if f.starts_with("jsonpath") => {
-            let template = f.split_once('=').map(|(_, t)| t).unwrap_or("");
-            let values: Vec<serde_json::Value> = selected
-                .iter()
-                .flat_map(|(_, v)| v.iter().map(Object::to_json))
-                .collect();
-            let value = if single_named && values.len() == 1 {
-                values[0].clone()
+        OutputFormat::JsonPath { template, as_json } => {
+            let value = one_or_list(values());
+            let result = if *as_json {
+                output::jsonpath_as_json(template, &value)
             } else {
-                output::list_value(values)
+                output::jsonpath(template, &value)
             };
-            match output::jsonpath(template, &value) {
-                Ok(text) => {
-                    if !text.is_empty() {
-                        ctx.chunks.push(crate::command_output::Chunk {
-                            stream: crate::command_output::Stream::Stdout,
-                            text,
-                        });
-                    }
-                }
+            match result {
+                Ok(text) => ctx.out_raw(text),
                 Err(e) => return ctx.fail(e.0),
             }
         }
-        _ => {
+        OutputFormat::CustomColumns(columns) => {
+            let (text, error) = columns.render(&values(), parsed.flag("no-headers"));
+            ctx.out_raw(text);
+            if let Some(e) = error {
+                return ctx.fail(e);
+            }
+        }
+        OutputFormat::GoTemplate(template) => {
+            let (text, error) = template.print_obj(&one_or_list(values()));
+            ctx.out_raw(text);
+            if let Some(e) = error {
+                return ctx.fail(e);
+            }
+        }
+        OutputFormat::Table { wide } => {
             let opts = table::TableOptions {
-                wide: format == "wide",
+                wide: *wide,
                 with_namespace: query.all_namespaces,
                 column_labels: parsed.all("label-columns"),
                 show_labels: parsed.flag("show-labels"),
@@ -319,7 +327,12 @@ pub(crate) fn get(ctx: &mut Ctx, words: &[String]) -> CmdResult {
     for e in errors {
         ctx.err(e);
     }
-    if total == 0 && !failed && !single_named && !(requests.iter().any(|(_, n)| n.is_some())) {
+    if printer.is_table()
+        && total == 0
+        && !failed
+        && !single_named
+        && !(requests.iter().any(|(_, n)| n.is_some()))
+    {
         let cluster_scoped = kinds.iter().all(|k| !k.namespaced());
         if query.all_namespaces || cluster_scoped {
             ctx.err(table::no_resources_found());
@@ -430,29 +443,6 @@ pub(crate) fn describe_object(cluster: &Cluster, o: &Object) -> String {
     }
 }
 
-/// `a.b`, `.a.b`, `{a.b}` or `{.a.b}` as the template `{.a.b}`; anything else (braces inside) is
-/// refused. Upstream: kubectl `pkg/cmd/get/customcolumn.go` `RelaxedJSONPathExpression` (its regexp
-/// `^\{\.?([^{}]+)\}$|^\.?([^{}]+)$`, spelled out).
-fn relaxed_json_path_expression(expr: &str) -> Result<String, String> {
-    if expr.is_empty() {
-        return Ok(String::new());
-    }
-    let braced = expr.len() >= 2 && expr.starts_with('{') && expr.ends_with('}');
-    let body = if braced {
-        &expr[1..expr.len() - 1]
-    } else {
-        expr
-    };
-    if body.is_empty() || body.contains(['{', '}']) {
-        return Err("unexpected path string, expected a 'name1.name2' or '.name1.name2' or '{name1.name2}' or '{.name1.name2}'".to_string());
-    }
-    let field = match body.strip_prefix('.') {
-        Some(rest) if !rest.is_empty() => rest,
-        _ => body,
-    };
-    Ok(format!("{{.{field}}}"))
-}
-
 /// `--sort-by=JSONPATH`: a stable sort on the field's value, numeric when both values are numbers;
 /// objects without the field come first, and a field no object has is an error.
 ///
@@ -463,7 +453,7 @@ fn sort_by_jsonpath(objects: &mut [Object], expr: &str) -> Result<(), String> {
     if objects.len() < 2 {
         return Ok(());
     }
-    let template = relaxed_json_path_expression(expr)?;
+    let template = output::relaxed_json_path_expression(expr)?;
     if template.is_empty() {
         return Ok(());
     }

@@ -3,15 +3,23 @@
 mod apply;
 mod cordon_drain;
 mod delete;
+mod discovery;
+mod events;
+mod explain;
 mod get;
 mod label;
 mod live_object;
+mod logs;
+mod output_format;
 mod patch;
+mod resource_name;
 mod rollout;
 mod run_wait;
+mod scale;
 mod set_image;
 mod sim;
 mod taint;
+mod unavailable;
 mod watch;
 
 pub(crate) use get::{Query, GET_FLAGS};
@@ -51,6 +59,15 @@ impl Ctx<'_> {
     /// Writes to stderr.
     pub fn err(&mut self, text: impl Into<String>) {
         self.push(Stream::Stderr, text.into());
+    }
+    /// Writes to stdout as it is (no newline added), as kubectl's template printers do.
+    pub fn out_raw(&mut self, text: String) {
+        if !text.is_empty() {
+            self.chunks.push(Chunk {
+                stream: Stream::Stdout,
+                text,
+            });
+        }
     }
     fn push(&mut self, stream: Stream, mut text: String) {
         if text.is_empty() {
@@ -155,33 +172,24 @@ fn kubectl(ctx: &mut Ctx, words: &[String]) -> CmdResult {
             Ok(())
         }
         "api-resources" => {
-            api_resources(ctx);
+            discovery::api_resources(ctx);
             Ok(())
         }
+        "api-versions" => discovery::api_versions(ctx, &rest),
+        "cluster-info" => discovery::cluster_info(ctx, &rest),
+        "events" => events::events(ctx, &rest),
+        "explain" => explain::explain(ctx, &rest),
+        "logs" => logs::logs(ctx, &rest),
+        "scale" => scale::scale(ctx, &rest),
+        "edit" => unavailable::edit(ctx, &rest),
+        "exec" => unavailable::exec(ctx, &rest),
+        "attach" => unavailable::attach(ctx, &rest),
+        "port-forward" => unavailable::port_forward(ctx, &rest),
+        "cp" | "debug" => unavailable::no_runtime(ctx, &verb),
+        "top" => unavailable::top(ctx, &rest),
         // cobra's error, `error: `-prefixed by kubectl (Upstream: staging/src/k8s.io/kubectl/pkg/cmd/util/helpers.go checkErr).
         other => ctx.fail(format!("unknown command \"{other}\" for \"kubectl\"")),
     }
-}
-
-fn api_resources(ctx: &mut Ctx) {
-    let mut rows = vec!["NAME\tSHORTNAMES\tAPIVERSION\tNAMESPACED\tKIND".to_string()];
-    let mut kinds = Kind::ALL.to_vec();
-    kinds.sort_by_key(|k| (k.group().to_string(), k.plural()));
-    for kind in kinds {
-        rows.push(format!(
-            "{}\t{}\t{}\t{}\t{}",
-            kind.plural(),
-            kind.short_names().join(","),
-            kind.api_version(),
-            kind.namespaced(),
-            kind.name()
-        ));
-    }
-    ctx.out(crate::printers::tabwriter::align(
-        &(rows.join("\n") + "\n"),
-        0,
-        3,
-    ));
 }
 
 /// Parses flags for `verb`, reporting pflag errors as kubectl does.
@@ -241,8 +249,7 @@ pub(crate) fn resolve_kind(ctx: &mut Ctx, word: &str) -> Result<Kind, Failed> {
 
 /// Resolves a resource word, or kubectl's message (without `error: `).
 fn kind_of(word: &str) -> Result<Kind, String> {
-    Kind::from_resource_name(word)
-        .ok_or_else(|| format!("the server doesn't have a resource type \"{word}\""))
+    resource_name::resolve(word)
 }
 
 /// Splits `TYPE NAME…` / `TYPE/NAME…` arguments into (kind, names).

@@ -54,20 +54,78 @@ enum Node {
 /// (kubectl's `--allow-missing-template-keys=true`). Several results of one expression are joined
 /// with spaces; maps and lists print as compact JSON.
 pub fn jsonpath(template: &str, value: &Value) -> Result<String, JsonPathError> {
-    let nodes = parse_template(template)
+    let groups = execute(template, value)?;
+    Ok(groups
+        .iter()
+        .map(|group| group.iter().map(print_value).collect::<Vec<_>>().join(" "))
+        .collect())
+}
+
+/// `-o jsonpath-as-json=TEMPLATE`: each of the template's result groups as an indented JSON array.
+///
+/// Upstream: staging/src/k8s.io/client-go/util/jsonpath/jsonpath.go `PrintResults` with
+/// `EnableJSONOutput(true)`.
+pub fn jsonpath_as_json(template: &str, value: &Value) -> Result<String, JsonPathError> {
+    let groups = execute(template, value)?;
+    Ok(groups
+        .into_iter()
+        .map(|group| super::to_json(&Value::Array(group)))
+        .collect())
+}
+
+/// Parses and runs a template for kubectl's `-o jsonpath*` printers, with their error texts.
+fn execute(template: &str, value: &Value) -> Result<Vec<Vec<Value>>, JsonPathError> {
+    let parsed = Template::parse(template)
         .map_err(|e| JsonPathError(format!("error parsing jsonpath {template}, {e}")))?;
-    let mut out = String::new();
-    eval_nodes(&nodes, value, &mut out).map_err(|e| {
+    parsed.find_results(value).map_err(|e| {
         JsonPathError(format!(
             "error executing jsonpath {}: Error executing template: {e}. Printing more information for debugging the template:\n\ttemplate was:\n\t\t{template}\n\tobject given to jsonpath engine was:\n\t\t{}\n\n\n",
             go_quote(template),
             go_sharp_v(value)
         ))
-    })?;
-    Ok(out)
+    })
 }
 
-/// Go's `%#v` of an unstructured value (`map[string]interface {}{"k":"v"}`), keys sorted.
+/// A parsed jsonpath template (missing keys find nothing, as with `AllowMissingKeys(true)`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Template(Vec<Node>);
+
+impl Template {
+    /// Parses a template; the error is the parser's own text.
+    ///
+    /// Upstream: staging/src/k8s.io/client-go/util/jsonpath/parser.go `Parse`.
+    pub fn parse(template: &str) -> Result<Template, String> {
+        parse_template(template).map(Template)
+    }
+
+    /// The values each of the template's nodes finds, one group per node (per node and range
+    /// iteration inside `{range}`); text nodes find their text.
+    ///
+    /// Upstream: staging/src/k8s.io/client-go/util/jsonpath/jsonpath.go `FindResults`.
+    pub fn find_results(&self, root: &Value) -> Result<Vec<Vec<Value>>, String> {
+        let mut groups = Vec::new();
+        find_in(&self.0, root, &mut groups)?;
+        Ok(groups)
+    }
+}
+
+fn find_in(nodes: &[Node], root: &Value, groups: &mut Vec<Vec<Value>>) -> Result<(), String> {
+    for node in nodes {
+        match node {
+            Node::Text(t) => groups.push(vec![Value::String(t.clone())]),
+            Node::Path(steps) => {
+                groups.push(eval_steps(steps, root)?.into_iter().cloned().collect());
+            }
+            Node::Range(steps, body) => {
+                for item in eval_steps(steps, root)? {
+                    find_in(body, item, groups)?;
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
 /// The first value the template's first expression finds, printed as `-o jsonpath` prints it, or
 /// `None` when it finds nothing: what kubectl's `--sort-by` compares (`values[0][0]`).
 ///
@@ -85,6 +143,7 @@ pub fn jsonpath_first(template: &str, value: &Value) -> Result<Option<String>, J
     Ok(found.first().map(|v| print_value(v)))
 }
 
+/// Go's `%#v` of an unstructured value (`map[string]interface {}{"k":"v"}`), keys sorted.
 fn go_sharp_v(v: &Value) -> String {
     match v {
         Value::Null => "interface {}(nil)".to_string(),
@@ -117,6 +176,8 @@ fn too_deep() -> String {
     format!("exceeded max depth of {MAX_NESTING}")
 }
 
+const UNTERMINATED_ARRAY: &str = "unterminated array";
+
 fn parse_template(t: &str) -> Result<Vec<Node>, String> {
     let chars: Vec<char> = t.chars().collect();
     let mut i = 0;
@@ -148,7 +209,13 @@ fn parse_template(t: &str) -> Result<Vec<Node>, String> {
             j += 1;
         }
         if j >= chars.len() {
-            return Err("unclosed action".to_string());
+            // Upstream's lexer reads the action before it misses the `}`: an open `[` is reported
+            // first (parser.go parseArray).
+            let rest: String = chars[i + 1..].iter().collect();
+            return Err(match parse_path(rest.trim()) {
+                Err(e) if e == UNTERMINATED_ARRAY => e,
+                _ => "unclosed action".to_string(),
+            });
         }
         let inner: String = chars[i + 1..j].iter().collect();
         let inner = inner.trim();
@@ -267,7 +334,7 @@ fn parse_path(s: &str) -> Result<Vec<Step>, String> {
                     j += 1;
                 }
                 if j >= chars.len() {
-                    return Err("unterminated array".to_string());
+                    return Err(UNTERMINATED_ARRAY.to_string());
                 }
                 let inner: String = chars[start..j].iter().collect();
                 steps.push(parse_bracket(inner.trim())?);
@@ -490,23 +557,4 @@ fn print_value(v: &Value) -> String {
         Value::Bool(b) => b.to_string(),
         Value::Number(n) => n.to_string(),
     }
-}
-
-fn eval_nodes(nodes: &[Node], root: &Value, out: &mut String) -> Result<(), String> {
-    for node in nodes {
-        match node {
-            Node::Text(t) => out.push_str(t),
-            Node::Path(steps) => {
-                let results = eval_steps(steps, root)?;
-                let texts: Vec<String> = results.iter().map(|v| print_value(v)).collect();
-                out.push_str(&texts.join(" "));
-            }
-            Node::Range(steps, body) => {
-                for item in eval_steps(steps, root)? {
-                    eval_nodes(body, item, out)?;
-                }
-            }
-        }
-    }
-    Ok(())
 }

@@ -1,4 +1,4 @@
-//! `-o yaml`, `-o json`, `-o name` and `-o jsonpath=…` as kubectl prints them: the name/List
+//! `-o yaml`, `-o json`, `-o name`, `-o jsonpath=…` and `-o custom-columns=…` as kubectl prints them: the name/List
 //! printer here, one module per encoder.
 //!
 //! * [`yaml`] follows `sigs.k8s.io/yaml` (go-yaml v2): keys in go-yaml's natural order, two-space
@@ -7,13 +7,19 @@
 //! * [`json`] follows Go's `json.MarshalIndent(obj, "", "    ")` on unstructured objects: keys sorted,
 //!   `<`, `>`, `&`, U+2028 and U+2029 escaped as `\u003c`….
 //! * [`jsonpath`](mod@jsonpath) is kubectl's jsonpath template engine.
+//! * [`custom_columns`] is kubectl's custom-columns printer over jsonpath.
+//! * [`go_template`] is a subset of Go's text/template for `-o go-template`.
 
+pub mod custom_columns;
+pub mod go_fmt;
+pub mod go_template;
 pub mod json;
 pub mod jsonpath;
 pub mod yaml;
 
+pub use self::custom_columns::{relaxed_json_path_expression, CustomColumns};
 pub use self::json::{to_json, to_json_compact};
-pub use self::jsonpath::{jsonpath, jsonpath_first, JsonPathError};
+pub use self::jsonpath::{jsonpath, jsonpath_as_json, jsonpath_first, JsonPathError};
 pub use self::yaml::{to_yaml, yaml_key_cmp};
 
 use dsplay_api::Kind;

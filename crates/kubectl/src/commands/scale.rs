@@ -1,0 +1,47 @@
+//! `kubectl scale TYPE/NAME --replicas=N`: nothing the playground serves has a `scale`
+//! subresource (a DaemonSet runs one pod per eligible node), so the server answers 404.
+//!
+//! Upstream: staging/src/k8s.io/kubectl/pkg/cmd/scale/scale.go (`RunScale`: the builder reads the
+//! objects, then `scale.ScaleClient` patches `…/scale`).
+
+use super::unavailable::NO_RESOURCES;
+use super::{int64_flag, namespace, parse_flags, resource_args, CmdResult, Ctx};
+use crate::flags::{boolean, value, FlagSpec};
+
+const SCALE_FLAGS: &[FlagSpec] = &[
+    value("replicas", None),
+    value("current-replicas", None),
+    value("resource-version", None),
+    value("timeout", None),
+    value("selector", Some('l')),
+    value("filename", Some('f')),
+    value("dry-run", None),
+    boolean("all", None),
+];
+
+/// `kubectl scale`.
+pub(crate) fn scale(ctx: &mut Ctx, words: &[String]) -> CmdResult {
+    let parsed = parse_flags(ctx, "scale", words, SCALE_FLAGS)?;
+    if parsed.get("replicas").is_none() {
+        return ctx.fail("required flag(s) \"replicas\" not set");
+    }
+    int64_flag(ctx, "scale", &parsed, "replicas")?;
+    int64_flag(ctx, "scale", &parsed, "current-replicas")?;
+    let requests = resource_args(ctx, &parsed.args)?;
+    if requests.is_empty() {
+        return ctx.fail(NO_RESOURCES);
+    }
+    let ns = namespace(&parsed);
+    for (kind, name) in &requests {
+        let Some(name) = name else { continue };
+        if ctx.cluster.store().get(*kind, &ns, name).is_none() {
+            // kubectl joins its message and the lookup's error without a separator.
+            return ctx.fail(format!(
+                "no objects passed to scale {} \"{name}\" not found",
+                kind.qualified_plural()
+            ));
+        }
+    }
+    ctx.err("Error from server (NotFound): the server could not find the requested resource");
+    Err(super::Failed)
+}
