@@ -75,3 +75,5 @@ kubectl get node kind-worker -o go-template='{{if true}}{{$x := 1}}{{end}}{{$x}}
 kubectl get pods -A --sort-by=.spec.nodeName -o custom-columns=NAME:.metadata.name,NODE:.spec.nodeName
 kubectl get nodes -o custom-columns=N:.metadata.name --show-labels
 kubectl get nope --show-labels -o yaml
+kubectl rollout history ds -n kube-system
+kubectl rollout history daemonsets

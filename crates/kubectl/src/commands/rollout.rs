@@ -23,6 +23,31 @@ fn target(ctx: &mut Ctx, verb: &str, args: &[String]) -> Result<String, Failed> 
     Ok(name)
 }
 
+/// `rollout history daemonsets` without a name: every DaemonSet of the namespace, by name, as the
+/// resource builder lists them; `None` when the words name an object (or are not DaemonSets).
+///
+/// Upstream: `staging/src/k8s.io/kubectl/pkg/cmd/rollout/rollout_history.go` `RunHistory`
+/// (`ResourceTypeOrNameArgs(true, …)` visits every object of the type).
+fn every_daemon_set(ctx: &mut Ctx, args: &[String], ns: &str) -> Option<Vec<DaemonSet>> {
+    match args {
+        [word] if !word.contains('/') => {}
+        _ => return None,
+    }
+    let requests = resource_args(ctx, args).ok()?;
+    let [(Kind::DaemonSet, None)] = requests.as_slice() else {
+        return None;
+    };
+    let mut all: Vec<DaemonSet> = ctx
+        .cluster
+        .store()
+        .daemon_sets()
+        .filter(|ds| ds.metadata.namespace.as_deref() == Some(ns))
+        .cloned()
+        .collect();
+    all.sort_by(|a, b| a.metadata.name.cmp(&b.metadata.name));
+    Some(all)
+}
+
 /// The `kubectl rollout` subcommands.
 const SUBCOMMANDS: [&str; 6] = ["status", "history", "undo", "restart", "pause", "resume"];
 
@@ -86,8 +111,16 @@ pub(crate) fn rollout(ctx: &mut Ctx, words: &[String]) -> CmdResult {
         ));
         return Err(Failed);
     }
-    let name = target(ctx, &sub, &rest)?;
     let ns = super::namespace(&parsed);
+    if sub == "history" && parsed.get("revision").is_none() {
+        if let Some(all) = every_daemon_set(ctx, &rest, &ns) {
+            for ds in &all {
+                history(ctx, ds, None)?;
+            }
+            return Ok(());
+        }
+    }
+    let name = target(ctx, &sub, &rest)?;
     let Some(ds) = ctx.cluster.store().daemon_set(&ns, &name).cloned() else {
         ctx.err(super::api_error_text(
             &ApiError::NotFound {
