@@ -9,6 +9,9 @@ use dsplay_api::types::*;
 use dsplay_api::{defaults, taints, validation, Kind, Object};
 use std::collections::BTreeMap;
 
+/// How long the API server keeps an event after its last write (kube-apiserver `--event-ttl`).
+pub const EVENT_TTL_MS: i64 = 3600 * 1000;
+
 /// Namespaces the API server refuses to delete. Upstream: the NamespaceLifecycle admission plugin's
 /// immortal namespaces (`plugin/pkg/admission/namespace/lifecycle/admission.go` `Register`).
 const IMMORTAL_NAMESPACES: [&str; 3] = ["default", "kube-system", "kube-public"];
@@ -493,7 +496,10 @@ impl Cluster {
             let mut event = existing;
             event.count = Some(event.count.unwrap_or(1) + 1);
             event.last_timestamp = Some(now);
+            let key = crate::store::key_of(&event.metadata);
             self.write(Object::Event(event));
+            self.event_expiry
+                .insert((self.now_ms.saturating_add(EVENT_TTL_MS), key));
             return;
         }
         self.event_seq += 1;
@@ -526,7 +532,32 @@ impl Cluster {
         };
         let key = crate::store::key_of(&event.metadata);
         self.write(Object::Event(event));
+        self.event_expiry
+            .insert((self.now_ms.saturating_add(EVENT_TTL_MS), key.clone()));
         self.event_index.entry(identity).or_insert(key);
+    }
+
+    /// Deletes the events whose TTL has run out: each write of an event takes a fresh lease, so an
+    /// event goes [`EVENT_TTL_MS`] after its last write (a repeated event lives on).
+    ///
+    /// Upstream: `pkg/registry/core/event/storage/storage.go` `NewREST` (the store's `TTLFunc`),
+    /// kube-apiserver `--event-ttl` (default 1h).
+    pub(crate) fn expire_events(&mut self) {
+        while let Some((at, key)) = self.event_expiry.first().cloned() {
+            if at > self.now_ms {
+                break;
+            }
+            self.event_expiry.pop_first();
+            let last_write_ms = self
+                .store
+                .events
+                .get(&key)
+                .and_then(|e| e.last_timestamp.as_ref())
+                .map(|t| t.0.timestamp_millis());
+            if last_write_ms.is_some_and(|w| w.saturating_add(EVENT_TTL_MS) <= self.now_ms) {
+                self.store.remove(Kind::Event, &key, self.now_ms);
+            }
+        }
     }
 
     /// Rebuilds the event identity index from the store (after events were created or deleted

@@ -74,6 +74,8 @@ pub struct Cluster {
     pub(crate) cursors: LoopCursors,
     /// Event identity → store key of the event it aggregates into (`record_event`).
     pub(crate) event_index: BTreeMap<crate::api_server::EventIdentity, crate::store::Key>,
+    /// When each event's TTL runs out (virtual ms, key), one entry per write (`api_server.rs`).
+    pub(crate) event_expiry: std::collections::BTreeSet<(i64, crate::store::Key)>,
     /// Called at every instant the clock passes through (`observer.rs`).
     pub(crate) observer: Option<Box<dyn crate::observer::ClockObserver>>,
 }
@@ -106,6 +108,7 @@ impl Cluster {
             next_pod_cidr: 0,
             cursors: LoopCursors::default(),
             event_index: BTreeMap::new(),
+            event_expiry: Default::default(),
             observer: None,
         };
         crate::default_cluster::install_base_objects(&mut cluster);
@@ -200,6 +203,7 @@ impl Cluster {
     /// writes, a bug: debug and test builds panic with the instant; a shipped build goes on rather
     /// than hang.
     pub fn reconcile(&mut self) {
+        self.expire_events();
         for _ in 0..MAX_RECONCILE_ROUNDS {
             let before = (self.store.resource_version(), self.timer_seq);
             crate::controller::node_lifecycle::sync(self);

@@ -12,6 +12,7 @@ use dsplay_api::Object;
 use dsplay_sim::controller::node_lifecycle::{fail_node, recover_node, set_condition};
 use dsplay_sim::{Cluster, ImageBehavior};
 use serde_json::json;
+use std::collections::BTreeSet;
 use std::time::Duration;
 
 fn node_taints(c: &Cluster, node: &str) -> Vec<(String, String)> {
@@ -574,4 +575,43 @@ fn readiness_gate_keeps_pod_not_ready() {
         )
     );
     assert_status(&c, "gated", "desired=1 current=1 updated=1 unavailable=1");
+}
+
+// The API server deletes an event an hour after its last write (`--event-ttl`, the event store's
+// TTLFunc); a repeated event (count > 1) takes a fresh lease with each write and lives on.
+#[test]
+fn events_expire_an_hour_after_their_last_write() {
+    let mut c = cluster_with_nodes(1, 1);
+    c.set_image_behavior(
+        IMAGE,
+        ImageBehavior {
+            crash: true,
+            ..Default::default()
+        },
+    );
+    create_ds(&mut c, new_daemon_set("foo"));
+    let reasons = |c: &Cluster| -> BTreeSet<String> {
+        c.store()
+            .events()
+            .filter_map(|e| e.reason.clone())
+            .collect()
+    };
+    c.advance(Duration::from_secs(60));
+    assert!(reasons(&c).contains("SuccessfulCreate"));
+    assert!(reasons(&c).contains("BackOff"));
+    c.advance(Duration::from_secs(3600 - 61));
+    assert!(
+        reasons(&c).contains("SuccessfulCreate"),
+        "still there at 59:59"
+    );
+    c.advance(Duration::from_secs(2));
+    let left = reasons(&c);
+    assert!(
+        !left.contains("SuccessfulCreate"),
+        "expired after an hour: {left:?}"
+    );
+    assert!(
+        left.contains("BackOff"),
+        "the crash loop keeps writing its BackOff event"
+    );
 }
