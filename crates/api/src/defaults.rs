@@ -85,10 +85,36 @@ pub fn default_pod_spec(spec: &mut PodSpec) {
     spec.scheduler_name
         .get_or_insert_with(|| "default-scheduler".to_string());
     spec.security_context.get_or_insert_with(Default::default);
+    // `Convert_v1_PodSpec_To_core_PodSpec` / `Convert_core_PodSpec_To_v1_PodSpec`: the deprecated
+    // `serviceAccount` and `serviceAccountName` are one field, read back as both.
+    match (&spec.service_account_name, &spec.service_account) {
+        (Some(name), None) => spec.service_account = Some(name.clone()),
+        (None, Some(name)) => spec.service_account_name = Some(name.clone()),
+        _ => {}
+    }
     for volume in spec.volumes.iter_mut().flatten() {
         // `SetDefaults_HostPathVolumeSource`: an unset type is the empty string.
         if let Some(host_path) = volume.host_path.as_mut() {
             host_path.type_.get_or_insert_with(String::new);
+        }
+        // `SetDefaults_ConfigMapVolumeSource`, `SetDefaults_SecretVolumeSource`,
+        // `SetDefaults_ProjectedVolumeSource`, `SetDefaults_DownwardAPIVolumeSource`: mode 0644.
+        if let Some(config_map) = volume.config_map.as_mut() {
+            config_map.default_mode.get_or_insert(0o644);
+        }
+        if let Some(secret) = volume.secret.as_mut() {
+            secret.default_mode.get_or_insert(0o644);
+        }
+        if let Some(projected) = volume.projected.as_mut() {
+            projected.default_mode.get_or_insert(0o644);
+        }
+        if let Some(downward) = volume.downward_api.as_mut() {
+            downward.default_mode.get_or_insert(0o644);
+            for item in downward.items.iter_mut().flatten() {
+                if let Some(field) = item.field_ref.as_mut() {
+                    default_field_selector(field);
+                }
+            }
         }
     }
     for container in spec
@@ -110,6 +136,11 @@ fn default_container(c: &mut Container) {
     c.termination_message_policy
         .get_or_insert_with(|| "File".to_string());
     c.resources.get_or_insert_with(Default::default);
+    for env in c.env.iter_mut().flatten() {
+        if let Some(field) = env.value_from.as_mut().and_then(|v| v.field_ref.as_mut()) {
+            default_field_selector(field);
+        }
+    }
     for port in c.ports.iter_mut().flatten() {
         port.protocol.get_or_insert_with(|| "TCP".to_string());
     }
@@ -138,6 +169,13 @@ fn default_container(c: &mut Container) {
                 default_http_get(http);
             }
         }
+    }
+}
+
+/// `SetDefaults_ObjectFieldSelector`: apiVersion `v1`.
+fn default_field_selector(field: &mut k8s_openapi::api::core::v1::ObjectFieldSelector) {
+    if field.api_version.as_deref().unwrap_or("").is_empty() {
+        field.api_version = Some("v1".to_string());
     }
 }
 
@@ -252,5 +290,30 @@ mod tests {
         );
         let host_path = spec.volumes.unwrap()[0].host_path.clone().unwrap();
         assert_eq!(host_path.type_.as_deref(), Some(""));
+    }
+
+    /// Upstream `SetDefaults_ConfigMapVolumeSource`, `SetDefaults_ObjectFieldSelector` and the
+    /// `serviceAccount` ↔ `serviceAccountName` conversion, as `kubectl get -o yaml` shows them.
+    #[test]
+    fn volume_modes_field_selectors_and_service_account() {
+        let mut spec: PodSpec = serde_json::from_value(serde_json::json!({
+            "serviceAccountName": "agent",
+            "containers": [{"name": "c", "image": "x", "env": [
+                {"name": "NODE", "valueFrom": {"fieldRef": {"fieldPath": "spec.nodeName"}}}]}],
+            "volumes": [{"name": "cfg", "configMap": {"name": "cfg"}},
+                        {"name": "s", "secret": {"secretName": "s"}}]
+        }))
+        .unwrap();
+        default_pod_spec(&mut spec);
+        assert_eq!(spec.service_account.as_deref(), Some("agent"));
+        let volumes = spec.volumes.as_ref().unwrap();
+        assert_eq!(
+            volumes[0].config_map.as_ref().unwrap().default_mode,
+            Some(420)
+        );
+        assert_eq!(volumes[1].secret.as_ref().unwrap().default_mode, Some(420));
+        let env = &spec.containers[0].env.as_ref().unwrap()[0];
+        let field = env.value_from.as_ref().unwrap().field_ref.as_ref().unwrap();
+        assert_eq!(field.api_version.as_deref(), Some("v1"));
     }
 }

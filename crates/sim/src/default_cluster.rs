@@ -247,9 +247,35 @@ spec:
       containers:
       - name: kindnet-cni
         image: docker.io/kindest/kindnetd:v20250512-df8de77b
+        env:
+        - name: HOST_IP
+          valueFrom:
+            fieldRef: {fieldPath: status.hostIP}
+        - name: POD_IP
+          valueFrom:
+            fieldRef: {fieldPath: status.podIP}
+        - name: POD_SUBNET
+          value: 10.244.0.0/16
+        - name: CONTROL_PLANE_ENDPOINT
+          value: kind-control-plane:6443
         resources:
           requests: {cpu: 100m, memory: 50Mi}
           limits: {cpu: 100m, memory: 50Mi}
+        securityContext:
+          privileged: false
+          capabilities:
+            add: [NET_RAW, NET_ADMIN]
+        volumeMounts:
+        - {name: cni-cfg, mountPath: /etc/cni/net.d}
+        - {name: xtables-lock, mountPath: /run/xtables.lock, readOnly: false}
+        - {name: lib-modules, mountPath: /lib/modules, readOnly: true}
+      volumes:
+      - name: cni-cfg
+        hostPath: {path: /etc/cni/net.d, type: ""}
+      - name: xtables-lock
+        hostPath: {path: /run/xtables.lock, type: FileOrCreate}
+      - name: lib-modules
+        hostPath: {path: /lib/modules, type: ""}
 ---
 apiVersion: apps/v1
 kind: DaemonSet
@@ -275,7 +301,22 @@ spec:
       - name: kube-proxy
         image: registry.k8s.io/kube-proxy:v1.33.1
         command: [/usr/local/bin/kube-proxy, --config=/var/lib/kube-proxy/config.conf, --hostname-override=$(NODE_NAME)]
+        env:
+        - name: NODE_NAME
+          valueFrom:
+            fieldRef: {apiVersion: v1, fieldPath: spec.nodeName}
         securityContext: {privileged: true}
+        volumeMounts:
+        - {name: kube-proxy, mountPath: /var/lib/kube-proxy}
+        - {name: xtables-lock, mountPath: /run/xtables.lock}
+        - {name: lib-modules, mountPath: /lib/modules, readOnly: true}
+      volumes:
+      - name: kube-proxy
+        configMap: {name: kube-proxy}
+      - name: xtables-lock
+        hostPath: {path: /run/xtables.lock, type: FileOrCreate}
+      - name: lib-modules
+        hostPath: {path: /lib/modules, type: ""}
 "#;
 
 fn create_all(cluster: &mut Cluster, text: &str) {
