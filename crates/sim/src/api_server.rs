@@ -401,6 +401,7 @@ impl Cluster {
         spec.service_account_name
             .get_or_insert_with(|| "default".to_string());
         spec.service_account = spec.service_account_name.clone();
+        self.mount_service_account_token(spec);
         spec.enable_service_links.get_or_insert(true);
         let tolerations = spec.tolerations.get_or_insert_with(Vec::new);
         for key in [taints::keys::NOT_READY, taints::keys::UNREACHABLE] {

@@ -19,6 +19,7 @@ mod pod_status;
 mod priority_admission;
 pub mod scheduler;
 mod scheduling;
+mod service_account_admission;
 pub mod store;
 
 pub use api_server::{DeleteOptions, Propagation};

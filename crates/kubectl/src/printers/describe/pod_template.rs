@@ -364,13 +364,16 @@ pub(super) fn describe_volumes(w: &mut Describe, volumes: Option<&Vec<Volume>>, 
                 "Type:\tProjected (a volume that contains injected data from multiple sources)\n",
             );
             for src in p.sources.iter().flatten() {
+                // Upstream prints the sources' `Optional` pointers with `%v`: `<nil>` when unset
+                // (a set one prints as an address there; the value here).
+                let optional = |o: Option<bool>| o.map_or("<nil>".to_string(), |b| b.to_string());
                 if let Some(s) = &src.secret {
                     w.w(
                         2,
                         &format!(
-                            "SecretName:\t{}\n    Optional:\t{}\n",
+                            "SecretName:\t{}\n    SecretOptional:\t{}\n",
                             s.name,
-                            s.optional.unwrap_or(false)
+                            optional(s.optional)
                         ),
                     );
                 } else if src.downward_api.is_some() {
@@ -379,9 +382,9 @@ pub(super) fn describe_volumes(w: &mut Describe, volumes: Option<&Vec<Volume>>, 
                     w.w(
                         2,
                         &format!(
-                            "ConfigMapName:\t{}\n    Optional:\t{}\n",
+                            "ConfigMapName:\t{}\n    ConfigMapOptional:\t{}\n",
                             c.name,
-                            c.optional.unwrap_or(false)
+                            optional(c.optional)
                         ),
                     );
                 } else if let Some(t) = &src.service_account_token {

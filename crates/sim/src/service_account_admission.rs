@@ -1,0 +1,179 @@
+//! The ServiceAccount admission plugin's token mount: every container of a pod gets the projected
+//! `kube-api-access-<suffix>` volume (a bound token, the cluster CA, the namespace) at
+//! `/var/run/secrets/kubernetes.io/serviceaccount`, unless the pod opts out
+//! (`plugin/pkg/admission/serviceaccount/admission.go`).
+
+use crate::cluster::Cluster;
+use crate::names;
+use dsplay_api::types::*;
+use k8s_openapi::api::core::v1::{
+    ConfigMapProjection, DownwardAPIProjection, DownwardAPIVolumeFile, KeyToPath,
+    ObjectFieldSelector, ProjectedVolumeSource, ServiceAccountTokenProjection, Volume, VolumeMount,
+    VolumeProjection,
+};
+use rand_chacha::ChaCha8Rng;
+use rand_core::SeedableRng;
+
+/// Where the token volume is mounted (`DefaultAPITokenMountPath`).
+pub const TOKEN_MOUNT_PATH: &str = "/var/run/secrets/kubernetes.io/serviceaccount";
+
+/// The token volume's name prefix (`ServiceAccountVolumeName`).
+const VOLUME_PREFIX: &str = "kube-api-access-";
+
+impl Cluster {
+    /// Mounts the service account token into every container (init containers first) that has
+    /// nothing at [`TOKEN_MOUNT_PATH`] yet, and adds the volume when one was mounted.
+    ///
+    /// The volume's random suffix comes from its own generator seeded by the cluster's seed and
+    /// resourceVersion, so it leaves the names the cluster's RNG gives (pods, uids) as they were.
+    ///
+    /// Upstream: `plugin/pkg/admission/serviceaccount/admission.go` `mountServiceAccountToken`,
+    /// `TokenVolumeSource`.
+    pub(crate) fn mount_service_account_token(&self, spec: &mut PodSpec) {
+        if spec.automount_service_account_token == Some(false) {
+            return;
+        }
+        let existing = spec
+            .volumes
+            .iter()
+            .flatten()
+            .find(|v| v.name.starts_with(VOLUME_PREFIX))
+            .map(|v| v.name.clone());
+        let name = existing.clone().unwrap_or_else(|| {
+            let salt = self
+                .store
+                .resource_version()
+                .wrapping_mul(0x9e37_79b9_7f4a_7c15);
+            let mut rng = ChaCha8Rng::seed_from_u64(self.seed ^ salt);
+            names::generate_name(&mut rng, VOLUME_PREFIX)
+        });
+        let mount = VolumeMount {
+            name: name.clone(),
+            mount_path: TOKEN_MOUNT_PATH.to_string(),
+            read_only: Some(true),
+            ..Default::default()
+        };
+        let mut mounted = false;
+        for container in spec
+            .init_containers
+            .iter_mut()
+            .flatten()
+            .chain(spec.containers.iter_mut())
+        {
+            let mounts = container.volume_mounts.get_or_insert_with(Vec::new);
+            if !mounts.iter().any(|m| m.mount_path == TOKEN_MOUNT_PATH) {
+                mounts.push(mount.clone());
+                mounted = true;
+            }
+        }
+        if mounted && existing.is_none() {
+            spec.volumes
+                .get_or_insert_with(Vec::new)
+                .push(token_volume(name));
+        }
+    }
+}
+
+/// The projected volume: a token for the API server audience (3607 s), `kube-root-ca.crt`'s
+/// `ca.crt`, and the pod's namespace, mode 0644.
+fn token_volume(name: String) -> Volume {
+    Volume {
+        name,
+        projected: Some(ProjectedVolumeSource {
+            default_mode: Some(0o644),
+            sources: Some(vec![
+                VolumeProjection {
+                    service_account_token: Some(ServiceAccountTokenProjection {
+                        expiration_seconds: Some(3607),
+                        path: "token".to_string(),
+                        ..Default::default()
+                    }),
+                    ..Default::default()
+                },
+                VolumeProjection {
+                    config_map: Some(ConfigMapProjection {
+                        name: "kube-root-ca.crt".to_string(),
+                        items: Some(vec![KeyToPath {
+                            key: "ca.crt".to_string(),
+                            path: "ca.crt".to_string(),
+                            ..Default::default()
+                        }]),
+                        ..Default::default()
+                    }),
+                    ..Default::default()
+                },
+                VolumeProjection {
+                    downward_api: Some(DownwardAPIProjection {
+                        items: Some(vec![DownwardAPIVolumeFile {
+                            path: "namespace".to_string(),
+                            field_ref: Some(ObjectFieldSelector {
+                                api_version: Some("v1".to_string()),
+                                field_path: "metadata.namespace".to_string(),
+                            }),
+                            ..Default::default()
+                        }]),
+                    }),
+                    ..Default::default()
+                },
+            ]),
+        }),
+        ..Default::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use dsplay_api::Object;
+
+    fn pod(spec: serde_json::Value) -> Pod {
+        let pod: Pod = serde_json::from_value(serde_json::json!({
+            "apiVersion": "v1", "kind": "Pod",
+            "metadata": {"name": "p", "namespace": "default"}, "spec": spec
+        }))
+        .unwrap();
+        match Cluster::new_empty(1).create(Object::Pod(pod)).unwrap() {
+            Object::Pod(pod) => pod,
+            other => panic!("created {other:?}"),
+        }
+    }
+
+    /// Upstream `TestAutomountsAPIToken`, `TestRespectsExistingMount`,
+    /// `TestAutomountServiceAccountTokenFalse` (admission_test.go), in short.
+    #[test]
+    fn token_volume_mounted_into_every_container_unless_opted_out() {
+        let spec = pod(
+            serde_json::json!({"initContainers": [{"name": "i", "image": "x"}],
+            "containers": [{"name": "a", "image": "x"}, {"name": "b", "image": "x",
+            "volumeMounts": [{"name": "mine", "mountPath": TOKEN_MOUNT_PATH}]}],
+            "volumes": [{"name": "mine", "emptyDir": {}}]}),
+        )
+        .spec
+        .unwrap();
+        let volumes = spec.volumes.unwrap();
+        let token = &volumes[1];
+        assert!(token.name.starts_with("kube-api-access-") && token.name.len() == 21);
+        let sources = token.projected.as_ref().unwrap().sources.as_ref().unwrap();
+        assert_eq!(sources.len(), 3);
+        let mounted = |c: &Container| {
+            c.volume_mounts
+                .iter()
+                .flatten()
+                .filter(|m| m.name == token.name && m.read_only == Some(true))
+                .count()
+        };
+        assert_eq!(mounted(&spec.init_containers.unwrap()[0]), 1);
+        assert_eq!(mounted(&spec.containers[0]), 1);
+        assert_eq!(
+            mounted(&spec.containers[1]),
+            0,
+            "an existing mount at the path wins"
+        );
+        let opted_out = pod(serde_json::json!({"automountServiceAccountToken": false,
+            "containers": [{"name": "a", "image": "x"}]}))
+        .spec
+        .unwrap();
+        assert!(opted_out.volumes.is_none());
+        assert!(opted_out.containers[0].volume_mounts.is_none());
+    }
+}
