@@ -20,6 +20,7 @@ pub mod lesson_state;
 pub mod long_run;
 pub mod model;
 pub mod persist;
+pub mod prompt;
 pub mod shell;
 pub mod startup;
 pub mod state;

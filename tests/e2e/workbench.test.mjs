@@ -1,0 +1,126 @@
+// The learner's workbench (issue 16): no keyboard trap in the editor, a multi-line terminal
+// (pasted lines, here-documents with `> ` prompts, Shift+Enter, book `$ ` prompts), shortcuts that
+// can prevent scrolling, no serious accessibility violations (axe-core) and a keyboard-only session.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import { readFile } from 'node:fs/promises';
+import { serveDist, launch, openPlayground, pause, podChips, screenshot } from './harness.mjs';
+
+let server, browser;
+before(async () => { server = await serveDist(); browser = await launch(); });
+after(async () => { await browser?.close(); await server?.close(); });
+
+/** Where the focus is: the focused element's aria-label, or its tag and text. */
+const focused = (page) => page.evaluate(() => {
+  const el = document.activeElement;
+  return el?.getAttribute('aria-label') || `${el?.tagName} ${el?.textContent?.trim().slice(0, 40)}`;
+});
+
+/** The terminal's transcript text. */
+const transcript = (page) => page.locator('.term-output').textContent();
+
+test('Tab leaves the editor; Ctrl+M makes it indent; the sheet lists both', async () => {
+  const page = await openPlayground(browser, server.url);
+  await pause(page);
+  const editor = page.getByLabel('Manifest YAML');
+  await editor.click();
+  await page.keyboard.press('Tab');
+  assert.notEqual(await focused(page), 'Manifest YAML', 'Tab moved the focus out of the editor');
+  await page.keyboard.press('Shift+Tab');
+  assert.equal(await focused(page), 'Manifest YAML', 'Shift+Tab came back');
+  await page.keyboard.press('Shift+Tab');
+  assert.notEqual(await focused(page), 'Manifest YAML', 'Shift+Tab leaves too');
+
+  // Opting in: Ctrl+M, then Tab indents and stays.
+  await editor.click();
+  await page.keyboard.press('ControlOrMeta+Home');
+  await page.keyboard.press('Control+m');
+  await page.keyboard.press('Tab');
+  assert.equal(await focused(page), 'Manifest YAML', 'Tab indents after Ctrl+M');
+  assert.match(await page.locator('.cm-line').first().textContent(), /^\s+apiVersion/);
+
+  await page.locator('body').click({ position: { x: 5, y: 5 } });
+  await page.keyboard.press('?');
+  const sheet = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+  await sheet.waitFor();
+  assert.match(await sheet.textContent(), /Tab \/ Shift \+ TabLeave the editor/);
+  assert.match(await sheet.textContent(), /Esc, then Tab/);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('shortcuts prevent the default (no passive listener): Space does not scroll the page', async () => {
+  const page = await openPlayground(browser, server.url, { viewport: { width: 390, height: 844 } });
+  const warnings = [];
+  page.on('console', (msg) => { if (/passive event listener/.test(msg.text())) warnings.push(msg.text()); });
+  await pause(page);
+  await page.locator('body').click({ position: { x: 5, y: 5 } });
+  const scrollBefore = await page.evaluate(() => window.scrollY);
+  await page.keyboard.press(' ');
+  await page.getByRole('button', { name: 'Pause', exact: true }).waitFor();
+  await page.keyboard.press(' ');
+  await page.getByRole('button', { name: 'Play', exact: true }).waitFor();
+  assert.equal(await page.evaluate(() => window.scrollY), scrollBefore, 'the page did not scroll');
+  assert.deepEqual(warnings, []);
+  await page.context().close();
+});
+
+test('the terminal takes here-documents, Shift+Enter, pasted lines and book prompts', async () => {
+  const page = await openPlayground(browser, server.url);
+  await pause(page);
+  const input = page.getByLabel('Terminal input');
+  const prompts = page.locator('.term-input .prompt');
+  await input.click();
+
+  // A here-document continues with `> ` until its delimiter.
+  await page.keyboard.type('kubectl apply -f - <<EOF');
+  await page.keyboard.press('Enter');
+  assert.equal(await prompts.textContent(), '$\n>', 'a continuation prompt');
+  for (const line of ['apiVersion: v1', 'kind: Namespace', 'metadata:', '  name: books']) {
+    await page.keyboard.type(line);
+    await page.keyboard.press('Enter');
+  }
+  assert.equal(await prompts.textContent(), '$\n>\n>\n>\n>\n>');
+  assert.equal(await page.locator('.term-output', { hasText: 'namespace/books' }).count(), 0, 'not run yet');
+  await page.keyboard.type('EOF');
+  await page.keyboard.press('Enter');
+  await page.locator('.term-output', { hasText: 'namespace/books created' }).waitFor();
+  assert.equal(await input.inputValue(), '');
+  assert.equal(await prompts.textContent(), '$');
+
+  // Shift+Enter adds a line; Enter runs both commands.
+  await page.keyboard.type('kubectl get ns books');
+  await page.keyboard.press('Shift+Enter');
+  await page.keyboard.type('kubectl get ds -n books');
+  assert.equal(await prompts.textContent(), '$\n>');
+  await page.keyboard.press('Enter');
+  await page.locator('.term-output', { hasText: 'No resources found in books namespace.' }).waitFor();
+  assert.match(await transcript(page), /books\s+Active/);
+
+  // A paste from a book keeps its lines and loses its `$ ` prompts.
+  await page.keyboard.insertText('$ kubectl label ns books topic=ds\n$ kubectl get ns books --show-labels');
+  assert.equal(await prompts.textContent(), '$\n>');
+  await page.keyboard.press('Enter');
+  await page.locator('.term-output', { hasText: 'topic=ds' }).waitFor();
+  assert.doesNotMatch(await transcript(page), /\$ \$ /, 'no doubled prompt');
+  await screenshot(page, 'workbench-terminal');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('axe-core finds no serious or critical violations on the main page', async () => {
+  const page = await openPlayground(browser, server.url);
+  await pause(page);
+  await page.locator('.cm-content').waitFor();
+  const require = createRequire(import.meta.url);
+  await page.addScriptTag({ content: await readFile(require.resolve('axe-core/axe.min.js'), 'utf8') }).catch(async () => {
+    // The page's CSP forbids inline scripts: evaluate the source instead.
+    await page.evaluate(await readFile(require.resolve('axe-core/axe.min.js'), 'utf8'));
+  });
+  const violations = await page.evaluate(async () => (await window.axe.run(document))
+    .violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 5).join(', ')}`));
+  assert.deepEqual(violations, []);
+  await page.context().close();
+});
