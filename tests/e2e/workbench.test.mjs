@@ -5,7 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { readFile } from 'node:fs/promises';
-import { serveDist, launch, openPlayground, pause, podChips, screenshot } from './harness.mjs';
+import { serveDist, launch, openPlayground, pause, runInTerminal, screenshot } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serveDist(); browser = await launch(); });
@@ -105,6 +105,21 @@ test('the terminal takes here-documents, Shift+Enter, pasted lines and book prom
   await page.locator('.term-output', { hasText: 'topic=ds' }).waitFor();
   assert.doesNotMatch(await transcript(page), /\$ \$ /, 'no doubled prompt');
   await screenshot(page, 'workbench-terminal');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('help prints usage; the context namespace is shown and used', async () => {
+  const page = await openPlayground(browser, server.url);
+  await pause(page);
+  await runInTerminal(page, 'kubectl get ds --help');
+  await page.locator('.term-output', { hasText: 'Display one or many resources.' }).waitFor();
+  assert.doesNotMatch(await transcript(page), /NODE SELECTOR/, 'help, not the table');
+  assert.equal(await page.locator('.term-ns code').textContent(), 'default');
+  await runInTerminal(page, 'kubectl config set-context --current --namespace kube-system');
+  await page.locator('.term-ns code', { hasText: 'kube-system' }).waitFor();
+  await runInTerminal(page, 'kubectl get ds');
+  await page.locator('.term-output', { hasText: /kube-proxy\s+3/ }).waitFor();
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });

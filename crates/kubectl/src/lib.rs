@@ -7,6 +7,7 @@ pub mod command_output;
 mod commands;
 mod file_input;
 pub mod flags;
+mod help;
 pub mod printers;
 pub mod selection;
 pub mod session;

@@ -365,7 +365,7 @@ pub fn app() -> Html {
                         {on_explain} selected={state.selected.clone()} />
                     if embed { {side_panels} }
                     <div class="bottom">
-                        <Terminal entries={state.terminal.clone()} names={names} {history} on_run={on_command.clone()} readonly={params.readonly} fill={(*fill).clone()} />
+                        <Terminal entries={state.terminal.clone()} names={names} {history} on_run={on_command.clone()} readonly={params.readonly} fill={(*fill).clone()} namespace={state.namespace()} />
                         <Events rows={event_rows} />
                     </div>
                 </div>

@@ -187,6 +187,11 @@ impl Default for State {
 }
 
 impl State {
+    /// The current context's namespace (`kubectl config set-context --current --namespace X`).
+    pub fn namespace(&self) -> yew::AttrValue {
+        yew::AttrValue::from(self.session.borrow().namespace().to_string())
+    }
+
     /// The default cluster with the demo DaemonSet applied; the clock plays.
     pub fn new() -> State {
         State::restore(&State::default_saved())

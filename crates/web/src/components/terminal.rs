@@ -27,6 +27,9 @@ pub struct TerminalProps {
     /// A command to put in the input (and focus it), numbered so the same one can be put twice.
     #[prop_or_default]
     pub fill: Option<(u32, AttrValue)>,
+    /// The namespace commands default to (the current context's).
+    #[prop_or(AttrValue::Static("default"))]
+    pub namespace: AttrValue,
 }
 
 /// The terminal panel.
@@ -135,7 +138,12 @@ pub fn terminal(props: &TerminalProps) -> Html {
     };
     html! {
         <section class="panel terminal" aria-label="Terminal">
-            <h2>{"Terminal"}</h2>
+            <header class="term-head">
+                <h2>{"Terminal"}</h2>
+                <span class="term-ns" title="The current context's namespace: kubectl config set-context --current --namespace NAME">
+                    {"namespace: "}<code>{props.namespace.clone()}</code>
+                </span>
+            </header>
             <div class="term-scroll" ref={scroller} onclick={focus}>
                 <pre class="term-output" aria-live="polite">
                     { for props.entries.iter().map(|o| html! {
