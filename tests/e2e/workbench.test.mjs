@@ -17,6 +17,16 @@ const focused = (page) => page.evaluate(() => {
   return el?.getAttribute('aria-label') || `${el?.tagName} ${el?.textContent?.trim().slice(0, 40)}`;
 });
 
+/** Presses Tab until the focused element's label or text matches `name` (keyboard only). */
+async function tabTo(page, name, { max = 300, key = 'Tab' } = {}) {
+  for (let i = 0; i < max; i++) {
+    await page.keyboard.press(key);
+    const at = await focused(page);
+    if (typeof name === 'string' ? at === name : name.test(at)) return;
+  }
+  throw new Error(`${name} is not reachable with ${key}`);
+}
+
 /** The terminal's transcript text. */
 const transcript = (page) => page.locator('.term-output').textContent();
 
@@ -137,5 +147,71 @@ test('axe-core finds no serious or critical violations on the main page', async 
     .violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 5).join(', ')}`));
   assert.deepEqual(violations, []);
+  await page.context().close();
+});
+
+test('keyboard only: apply a manifest, add a node, cordon it, roll an image, edit a node, delete and undo', async () => {
+  const page = await openPlayground(browser, server.url);
+  await pause(page);
+  await page.locator('.cm-content').waitFor();
+  await tabTo(page, 'Manifest YAML');
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.insertText(['apiVersion: apps/v1', 'kind: DaemonSet', 'metadata:', '  name: keys', 'spec:',
+    '  selector:', '    matchLabels:', '      app: keys', '  template:', '    metadata:', '      labels:', '        app: keys',
+    '    spec:', '      containers:', '      - name: keys', '        image: busybox:1.35', ''].join('\n'));
+  await page.keyboard.press('ControlOrMeta+Enter');
+  await page.locator('.term-output', { hasText: 'daemonset.apps/keys created' }).waitFor();
+
+  await tabTo(page, /Add node$/);
+  await page.keyboard.press('Enter');
+  await page.getByRole('dialog', { name: 'New node' }).waitFor();
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.type('kb-node');
+  await page.keyboard.press('Enter');
+  await page.locator('.node[data-node="kb-node"]').waitFor();
+
+  await tabTo(page, 'Cordon kb-node');
+  await page.keyboard.press('Enter');
+  await page.locator('.term-output', { hasText: 'node/kb-node cordoned' }).waitFor();
+
+  await tabTo(page, 'Terminal input');
+  await page.keyboard.type('kubectl set image ds/keys keys=busybox:1.36');
+  await page.keyboard.press('Enter');
+  await page.locator('.term-output', { hasText: 'daemonset.apps/keys image updated' }).waitFor();
+  await page.keyboard.press('Tab');
+  assert.notEqual(await focused(page), 'Terminal input', 'Tab with nothing to complete leaves the terminal');
+
+  // Edit moves the focus into the new inputs, before Delete.
+  await tabTo(page, 'Edit labels and taints of kb-node', { key: 'Shift+Tab' });
+  await page.keyboard.press('Enter');
+  assert.equal(await focused(page), 'Label for kb-node');
+  await page.keyboard.type('tier=edge');
+  await page.keyboard.press('Enter');
+  await page.locator('.term-output', { hasText: 'node/kb-node labeled' }).waitFor();
+
+  // Delete offers Undo, which brings the node back.
+  await tabTo(page, 'Delete node kb-node');
+  await page.keyboard.press('Enter');
+  await page.locator('.node[data-node="kb-node"]').waitFor({ state: 'detached' });
+  assert.equal(await focused(page), 'BUTTON Undo', 'the focus went to Undo, not the page start');
+  await page.keyboard.press('Enter');
+  await page.locator('.node[data-node="kb-node"]').waitFor();
+  assert.equal(await page.locator('.undo-toast').count(), 0);
+  assert.match(await page.locator('.node[data-node="kb-node"]').textContent(), /tier=edge/);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('Reset offers Undo', async () => {
+  const page = await openPlayground(browser, server.url);
+  await pause(page);
+  await runInTerminal(page, 'kubectl label node kind-worker before=reset');
+  await page.locator('.term-output', { hasText: 'node/kind-worker labeled' }).waitFor();
+  await page.getByRole('button', { name: 'Reset' }).click();
+  await page.locator('.undo-toast').waitFor();
+  assert.doesNotMatch(await page.locator('.node[data-node="kind-worker"]').textContent(), /before=reset/);
+  await page.locator('.undo-toast').getByRole('button', { name: 'Undo', exact: true }).click();
+  await page.locator('.node[data-node="kind-worker"]', { hasText: 'before=reset' }).waitFor();
+  assert.deepEqual(page.errors, []);
   await page.context().close();
 });

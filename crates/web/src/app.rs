@@ -18,6 +18,7 @@ use crate::components::status_bar::StatusBar;
 use crate::components::terminal::Terminal;
 use crate::components::time_controls::TimeControls;
 use crate::components::timeline::Timeline;
+use crate::components::undo_toast::{is_destructive, UndoOffer, UndoToast};
 use crate::components::welcome::Welcome;
 use crate::demo::DEMO_DAEMON_SET;
 use crate::hooks::{
@@ -119,12 +120,39 @@ pub fn app() -> Html {
         let d = state.dispatcher();
         Callback::from(move |_| d.dispatch(f(())))
     };
-    let on_command = use_callback(state.dispatcher(), |line: String, d| {
-        d.dispatch(Action::Run(line))
-    });
+    let undo = use_state(|| None::<UndoOffer>);
+    let on_command = {
+        let (d, undo) = (state.dispatcher(), undo.setter());
+        Callback::from(move |line: String| {
+            undo.set(None);
+            d.dispatch(Action::Run(line))
+        })
+    };
+    // Node card buttons: a delete offers Undo.
+    let on_card_command = {
+        let (state, undo) = (state.clone(), undo.setter());
+        Callback::from(move |line: String| {
+            let offer = is_destructive(&line).then(|| UndoOffer {
+                what: Rc::from(format!("Ran {line}")),
+                before: Rc::new(state.saved()),
+            });
+            undo.set(offer);
+            state.dispatch(Action::Run(line))
+        })
+    };
+    let on_undo = {
+        let (d, undo) = (state.dispatcher(), undo.setter());
+        Callback::from(move |before: Rc<Saved>| {
+            undo.set(None);
+            d.dispatch(Action::LoadSaved((*before).clone()))
+        })
+    };
     let on_apply = {
-        let d = state.dispatcher();
-        Callback::from(move |yaml: String| d.dispatch(Action::Apply(yaml)))
+        let (d, undo) = (state.dispatcher(), undo.setter());
+        Callback::from(move |yaml: String| {
+            undo.set(None);
+            d.dispatch(Action::Apply(yaml))
+        })
     };
     let on_speed = {
         let d = state.dispatcher();
@@ -139,7 +167,12 @@ pub fn app() -> Html {
     let on_reset = {
         let d = state.dispatcher();
         let share_link = share_link.clone();
+        let (state, undo) = (state.clone(), undo.setter());
         Callback::from(move |_| {
+            undo.set(Some(UndoOffer {
+                what: Rc::from("Started again with a fresh cluster"),
+                before: Rc::new(state.saved()),
+            }));
             storage_remove(STORAGE_KEY);
             share_link.set(None);
             d.dispatch(Action::Reset);
@@ -313,6 +346,9 @@ pub fn app() -> Html {
                     <button class="btn small" aria-label="Dismiss message" onclick={dispatch(|_| Action::Notice(None)).reform(|_: MouseEvent| ())}>{"×"}</button>
                 </div>
             }
+            if let Some(offer) = (*undo).clone() {
+                <UndoToast {offer} {on_undo} on_dismiss={let u = undo.setter(); Callback::from(move |_| u.set(None))} />
+            }
             if let Some(error) = lessons.error.clone() {
                 <div class="notice lesson-error" role="alert">
                     <span><strong>{labels.lesson_error}</strong><pre>{error}</pre></span>
@@ -361,7 +397,7 @@ pub fn app() -> Html {
                 <div class="col-main">
                     <ClusterView model={model.clone()} show_system={state.show_system}
                         {on_toggle_system}
-                        on_command={on_command.clone()} on_add_node={open_dialog}
+                        on_command={on_card_command} on_add_node={open_dialog}
                         {on_explain} selected={state.selected.clone()} />
                     if embed { {side_panels} }
                     <div class="bottom">

@@ -22,7 +22,7 @@ pub const SHORTCUTS: [(&str, &str); 11] = [
     ("↑ / ↓", "Command history (in the terminal)"),
     (
         "Tab",
-        "Complete a command, node or pod name (in the terminal)",
+        "Complete a command, node or pod name (in the terminal; with nothing to complete, move on)",
     ),
 ];
 

@@ -117,12 +117,14 @@ pub fn terminal(props: &TerminalProps) -> Html {
                         el.set_value("");
                     }
                 }
-                "Tab" if one_line => {
-                    e.prevent_default();
-                    if let Some(line) = complete(&el.value(), &names) {
+                // Tab completes; with nothing to complete it moves the focus on (no keyboard trap).
+                "Tab" if one_line && !e.shift_key() => match complete(&value, &names) {
+                    Some(line) => {
+                        e.prevent_default();
                         el.set_value(&line);
                     }
-                }
+                    None => return,
+                },
                 _ => return,
             }
             buffer.set(el.value());
