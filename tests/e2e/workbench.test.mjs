@@ -5,7 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { readFile } from 'node:fs/promises';
-import { serveDist, launch, openPlayground, pause, runInTerminal, screenshot } from './harness.mjs';
+import { serveDist, launch, openPlayground, pause, runInTerminal, editorText, screenshot } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serveDist(); browser = await launch(); });
@@ -130,6 +130,30 @@ test('help prints usage; the context namespace is shown and used', async () => {
   await page.locator('.term-ns code', { hasText: 'kube-system' }).waitFor();
   await runInTerminal(page, 'kubectl get ds');
   await page.locator('.term-output', { hasText: /kube-proxy\s+3/ }).waitFor();
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('after kubectl set image the editor says the live object changed and loads it on request', async () => {
+  const page = await openPlayground(browser, server.url);
+  await pause(page);
+  await page.locator('.cm-content').waitFor();
+  await page.getByLabel('Manifest YAML').click();
+  await page.keyboard.press('ControlOrMeta+Enter');
+  await page.locator('.term-output', { hasText: /daemonset.apps\/demo (configured|unchanged)/ }).waitFor();
+  assert.equal(await page.locator('.drift').count(), 0, 'no drift right after Apply');
+  await runInTerminal(page, 'kubectl set image ds/demo demo=busybox:1.36');
+  const banner = page.locator('.drift');
+  await banner.waitFor();
+  assert.match(await banner.textContent(), /daemonset.apps\/demo changed since this manifest was applied/);
+  assert.match(await editorText(page), /image: busybox$/m, 'the editor still holds the old manifest');
+  await banner.getByRole('button', { name: 'Load live manifest' }).click();
+  await page.locator('.cm-line', { hasText: 'image: busybox:1.36' }).waitFor();
+  await banner.waitFor({ state: 'detached' });
+  assert.doesNotMatch(await editorText(page), /status:|uid:|resourceVersion/);
+  await page.getByLabel('Manifest YAML').click();
+  await page.keyboard.press('ControlOrMeta+Enter');
+  await page.locator('.term-output', { hasText: 'daemonset.apps/demo unchanged' }).waitFor();
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });

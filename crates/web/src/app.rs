@@ -45,10 +45,10 @@ pub fn app() -> Html {
         let params = (*params).clone();
         move || initial_state(&params)
     });
-    // A restored session shows the manifest it last applied.
-    let editor_initial = use_memo((), {
+    // A restored session shows the manifest it last applied; "Load live manifest" replaces it.
+    let editor_initial = use_state({
         let state = state.clone();
-        move |_| {
+        move || {
             AttrValue::from(
                 state
                     .last_applied_yaml()
@@ -56,6 +56,20 @@ pub fn app() -> Html {
             )
         }
     });
+    let drift = state.editor_drift();
+    let on_load_live = {
+        let (state, editor_initial, drift) =
+            (state.clone(), editor_initial.setter(), drift.clone());
+        Callback::from(move |_: ()| {
+            let Some((namespace, name)) = drift.clone() else {
+                return;
+            };
+            if let Some(yaml) = state.live_manifest(&namespace, &name) {
+                editor_initial.set(AttrValue::from(yaml));
+                state.dispatch(Action::LoadedLive(namespace, name));
+            }
+        })
+    };
     let dialog_open = use_state(|| false);
     let shortcuts_open = use_state(|| false);
     let export_open = use_state(|| false);
@@ -389,7 +403,8 @@ pub fn app() -> Html {
                                 on_restart={lessons.restart.clone()} on_exit={on_exit_lesson}
                                 on_fill={on_fill} on_run={on_command.reform(|line: String| line)} />
                         }
-                        <Editor initial={(*editor_initial).clone()} error={state.editor_error.clone()} {on_apply} />
+                        <Editor initial={(*editor_initial).clone()} error={state.editor_error.clone()} {on_apply}
+                            drift={drift.map(|(_, name)| AttrValue::from(format!("daemonset.apps/{name}")))} {on_load_live} />
                         <StatusBar table={AttrValue::from(state.ds_table.clone())} />
                         {side_panels.clone()}
                     </div>

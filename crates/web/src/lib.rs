@@ -10,6 +10,7 @@ pub mod completion;
 pub mod components;
 pub mod demo;
 pub mod diagnostics;
+pub mod drift;
 pub mod export;
 pub mod hooks;
 pub mod labels;
