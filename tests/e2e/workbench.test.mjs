@@ -60,7 +60,7 @@ test('Tab leaves the editor; Ctrl+M makes it indent; the sheet lists both', asyn
   await page.context().close();
 });
 
-test('shortcuts prevent the default (no passive listener): Space does not scroll the page', async () => {
+test('shortcuts prevent the default (no passive listener): Space does not scroll the phone page, laid out cluster, terminal, editor', async () => {
   const page = await openPlayground(browser, server.url, { viewport: { width: 390, height: 844 } });
   const warnings = [];
   page.on('console', (msg) => { if (/passive event listener/.test(msg.text())) warnings.push(msg.text()); });
@@ -73,6 +73,10 @@ test('shortcuts prevent the default (no passive listener): Space does not scroll
   await page.getByRole('button', { name: 'Play', exact: true }).waitFor();
   assert.equal(await page.evaluate(() => window.scrollY), scrollBefore, 'the page did not scroll');
   assert.deepEqual(warnings, []);
+  // The phone layout: the cluster, then the terminal, then the editor.
+  const top = (selector) => page.locator(selector).first().evaluate((e) => e.getBoundingClientRect().top);
+  const [cluster, terminal, editor] = [await top('.cluster'), await top('.terminal'), await top('.editor')];
+  assert.ok(cluster < terminal && terminal < editor, `cluster ${cluster} < terminal ${terminal} < editor ${editor}`);
   await page.context().close();
 });
 
