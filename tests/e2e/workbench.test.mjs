@@ -142,6 +142,7 @@ test('after kubectl set image the editor says the live object changed and loads 
   const page = await openPlayground(browser, server.url);
   await pause(page);
   await page.locator('.cm-content').waitFor();
+  await runInTerminal(page, 'sim advance 30s');
   await page.getByLabel('Manifest YAML').click();
   await page.keyboard.press('ControlOrMeta+Enter');
   await page.locator('.term-output', { hasText: /daemonset.apps\/demo (configured|unchanged)/ }).waitFor();
@@ -151,6 +152,12 @@ test('after kubectl set image the editor says the live object changed and loads 
   await banner.waitFor();
   assert.match(await banner.textContent(), /daemonset.apps\/demo changed since this manifest was applied/);
   assert.match(await editorText(page), /image: busybox$/m, 'the editor still holds the old manifest');
+  // Old and new revisions side by side: a legend, the image tag on each chip.
+  await runInTerminal(page, 'sim advance 1s');
+  await page.locator('.rev-legend').waitFor();
+  const tags = await page.locator('.pod:not(.system) .pod-tag').allTextContents();
+  assert.ok(tags.includes(':1.36') && tags.includes(':latest'), tags.join(' '));
+  assert.equal(await page.locator('.pod.rev-old .pod-tag').first().textContent(), ':latest');
   await banner.getByRole('button', { name: 'Load live manifest' }).click();
   await page.locator('.cm-line', { hasText: 'image: busybox:1.36' }).waitFor();
   await banner.waitFor({ state: 'detached' });
@@ -242,4 +249,19 @@ test('Reset offers Undo', async () => {
   await page.locator('.node[data-node="kind-worker"]', { hasText: 'before=reset' }).waitFor();
   assert.deepEqual(page.errors, []);
   await page.context().close();
+});
+
+test('screenshots during a rolling update at 1440×900, 1280×800 and 390×844', async () => {
+  for (const [width, height] of [[1440, 900], [1280, 800], [390, 844]]) {
+    const page = await openPlayground(browser, server.url, { viewport: { width, height } });
+    await pause(page);
+    await runInTerminal(page, 'sim advance 30s');
+    await runInTerminal(page, 'kubectl set image ds/demo demo=busybox:1.36');
+    await runInTerminal(page, 'sim advance 2s');
+    await page.locator('.rev-legend').waitFor();
+    assert.ok(await page.locator('.pod.rev-old').count() > 0, 'an old pod is still there');
+    await screenshot(page, `workbench-rolling-${width}x${height}`);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  }
 });
