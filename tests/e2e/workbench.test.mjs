@@ -123,7 +123,7 @@ test('the terminal takes here-documents, Shift+Enter, pasted lines and book prom
   await page.context().close();
 });
 
-test('help prints usage; the context namespace is shown and used', async () => {
+test('help prints usage; the context namespace is shown and used; the terminal maximises', async () => {
   const page = await openPlayground(browser, server.url);
   await pause(page);
   await runInTerminal(page, 'kubectl get ds --help');
@@ -134,6 +134,14 @@ test('help prints usage; the context namespace is shown and used', async () => {
   await page.locator('.term-ns code', { hasText: 'kube-system' }).waitFor();
   await runInTerminal(page, 'kubectl get ds');
   await page.locator('.term-output', { hasText: /kube-proxy\s+3/ }).waitFor();
+
+  // Maximise: the terminal covers the page; Restore puts it back.
+  const height = () => page.locator('.terminal').evaluate((e) => e.getBoundingClientRect().height);
+  const small = await height();
+  await page.getByRole('button', { name: 'Maximise' }).click();
+  assert.ok(await height() > 600, 'maximised');
+  await page.getByRole('button', { name: 'Restore' }).click();
+  assert.equal(await height(), small);
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
@@ -150,7 +158,7 @@ test('after kubectl set image the editor says the live object changed and loads 
   await runInTerminal(page, 'kubectl set image ds/demo demo=busybox:1.36');
   const banner = page.locator('.drift');
   await banner.waitFor();
-  assert.match(await banner.textContent(), /daemonset.apps\/demo changed since this manifest was applied/);
+  assert.match(await banner.textContent(), /daemonset.apps\/demo changed since this was applied \(e.g. kubectl set image\): Apply would undo that/);
   assert.match(await editorText(page), /image: busybox$/m, 'the editor still holds the old manifest');
   // Old and new revisions side by side: a legend, the image tag on each chip.
   await runInTerminal(page, 'sim advance 1s');

@@ -405,7 +405,6 @@ pub fn app() -> Html {
                         }
                         <Editor initial={(*editor_initial).clone()} error={state.editor_error.clone()} {on_apply}
                             drift={drift.map(|(_, name)| AttrValue::from(format!("daemonset.apps/{name}")))} {on_load_live} />
-                        <StatusBar table={AttrValue::from(state.ds_table.clone())} />
                         {side_panels.clone()}
                     </div>
                 }
@@ -414,7 +413,10 @@ pub fn app() -> Html {
                         {on_toggle_system}
                         on_command={on_card_command} on_add_node={open_dialog}
                         {on_explain} selected={state.selected.clone()} />
-                    if embed { {side_panels} }
+                    if embed { {side_panels} } else {
+                        // Full width: kubectl's table is wider than the side column.
+                        <StatusBar table={AttrValue::from(state.ds_table.clone())} />
+                    }
                     <div class="bottom">
                         <Terminal entries={state.terminal.clone()} names={names} {history} on_run={on_command.clone()} readonly={params.readonly} fill={(*fill).clone()} namespace={state.namespace()} />
                         <Events rows={event_rows} />

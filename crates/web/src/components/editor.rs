@@ -113,7 +113,7 @@ pub fn editor(props: &EditorProps) -> Html {
             </header>
             if let Some(object) = &props.drift {
                 <div class="drift" role="status">
-                    <span>{format!("{object} changed since this manifest was applied (by a command such as kubectl set image): Apply would undo that change.")}</span>
+                    <span>{format!("{object} changed since this was applied (e.g. kubectl set image): Apply would undo that.")}</span>
                     <button class="btn small" onclick={props.on_load_live.reform(|_: MouseEvent| ())}>{"Load live manifest"}</button>
                 </div>
             }

@@ -42,6 +42,8 @@ pub fn terminal(props: &TerminalProps) -> Html {
     let cursor = use_mut_ref(|| props.history.len());
     // The buffer's text, for the prompt column and the rows (kept in step on every input).
     let buffer = use_state(String::new);
+    // Maximised: the terminal covers the page (for long outputs such as describe or -o yaml).
+    let maximised = use_state(|| false);
     {
         let scroller = scroller.clone();
         use_effect_with(props.entries.len(), move |_| {
@@ -139,9 +141,13 @@ pub fn terminal(props: &TerminalProps) -> Html {
         })
     };
     html! {
-        <section class="panel terminal" aria-label="Terminal">
+        <section class={classes!("panel", "terminal", maximised.then_some("maximised"))} aria-label="Terminal">
             <header class="term-head">
                 <h2>{"Terminal"}</h2>
+                <button class="btn small term-max" aria-pressed={maximised.to_string()}
+                    onclick={let m = maximised.clone(); Callback::from(move |_: MouseEvent| m.set(!*m))}>
+                    { if *maximised { "Restore" } else { "Maximise" } }
+                </button>
                 <span class="term-ns" title="The current context's namespace: kubectl config set-context --current --namespace NAME">
                     {"namespace: "}<code>{props.namespace.clone()}</code>
                 </span>
