@@ -14,7 +14,7 @@ import { lintGutter, setDiagnostics as lintDiagnostics } from '@codemirror/lint'
 import { tags } from '@lezer/highlight';
 
 const highlight = HighlightStyle.define([
-  { tag: tags.definition(tags.propertyName), color: 'var(--accent)' },
+  { tag: tags.definition(tags.propertyName), color: 'color-mix(in srgb, var(--accent) 80%, var(--text))' },
   { tag: tags.string, color: 'var(--ok)' },
   { tag: [tags.meta, tags.labelName, tags.typeName], color: 'var(--warn)' },
   { tag: tags.comment, color: 'var(--muted)', fontStyle: 'italic' },
@@ -70,6 +70,9 @@ export function create(parent, text, onChange, onApply) {
       ],
     }),
   });
+  // Tab and Shift+Tab move the focus (no keyboard trap); Ctrl+M (Shift+Alt+M on macOS) switches
+  // them to indenting and back, and Esc then Tab leaves even then (CodeMirror's own bindings).
+  view.setTabFocusMode(true);
   return {
     getText: () => view.state.doc.toString(),
     setText(next) {

@@ -48,6 +48,8 @@ pub const GLOBAL: &[FlagSpec] = &[
 pub struct Parsed {
     /// Values by long name, in order given.
     pub values: BTreeMap<String, Vec<String>>,
+    /// The current context's namespace, the default of `--namespace` (set by the command runner).
+    pub context_namespace: Option<String>,
     /// Positional arguments.
     pub args: Vec<String>,
 }

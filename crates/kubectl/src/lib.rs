@@ -8,6 +8,7 @@ mod commands;
 mod explain;
 mod file_input;
 pub mod flags;
+mod help;
 pub mod printers;
 pub mod selection;
 pub mod session;

@@ -29,6 +29,8 @@ pub struct Session {
     read_file: Option<FileReader>,
     /// A `get -w` watch waiting for the next `sim` command.
     watch: Option<Watch>,
+    /// The current context's namespace.
+    namespace: String,
 }
 
 impl Session {
@@ -43,7 +45,14 @@ impl Session {
             cluster,
             read_file: None,
             watch: None,
+            namespace: "default".to_string(),
         }
+    }
+
+    /// The current context's namespace (`default` until `kubectl config set-context --current
+    /// --namespace X`).
+    pub fn namespace(&self) -> &str {
+        &self.namespace
     }
 
     /// Runs a script (one or more commands, here-documents allowed) and returns one output per command.
@@ -61,12 +70,14 @@ impl Session {
                         read_file: self.read_file,
                         chunks: Vec::new(),
                         watch: self.watch.take(),
+                        namespace: self.namespace.clone(),
                     };
                     let success = commands::run(&mut ctx, &command.args).is_ok();
                     // A watch lives until the next `sim` command has run (it prints while that one
                     // moves the clock); `get -w` itself leaves a new one.
                     let is_sim = command.args.first().is_some_and(|w| w == "sim");
                     self.watch = ctx.watch.take().filter(|_| !is_sim);
+                    self.namespace = ctx.namespace;
                     let chunks = ctx.chunks;
                     // Lesson goals look at every change, API writes included.
                     self.cluster.observe_now();

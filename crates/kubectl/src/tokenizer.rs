@@ -27,6 +27,9 @@ pub struct TokenizeError {
     pub echo: String,
     /// Bash-like message, e.g. ``unexpected EOF while looking for matching `"'``.
     pub message: String,
+    /// The text ended inside the command (an open quote or here-document): more lines could
+    /// complete it, where an interactive shell would prompt with `> `.
+    pub unfinished: bool,
 }
 
 impl fmt::Display for TokenizeError {
@@ -192,6 +195,7 @@ fn parse_command(
                                     echo: lines[start..=j].join("\n"),
                                     message: "syntax error near unexpected token `newline'"
                                         .to_string(),
+                                    unfinished: false,
                                 };
                                 return (Some(Err(err)), j + 1);
                             }
@@ -252,6 +256,7 @@ fn parse_command(
                     start + 1,
                     doc.delimiter
                 ),
+                unfinished: true,
             };
             return (Some(Err(err)), lines.len());
         }
@@ -307,12 +312,34 @@ fn unterminated(lines: &[&str], start: usize, mark: char) -> TokenizeError {
         line: start + 1,
         echo: lines[start].to_string(),
         message: format!("unexpected EOF while looking for matching `{mark}'"),
+        unfinished: true,
     }
+}
+
+/// The text ends inside a command (an open quote or here-document), so a terminal should take
+/// more lines (prompting `> `) before running it.
+pub fn needs_more_input(text: &str) -> bool {
+    split_script(text)
+        .iter()
+        .any(|r| matches!(r, Err(e) if e.unfinished))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn open_here_documents_and_quotes_need_more_input() {
+        assert!(needs_more_input("kubectl apply -f - <<EOF\napiVersion: v1"));
+        assert!(needs_more_input("cat <<'END'\nEOF\n"));
+        assert!(needs_more_input("echo \"a"));
+        assert!(!needs_more_input(
+            "kubectl apply -f - <<EOF\napiVersion: v1\nEOF"
+        ));
+        assert!(!needs_more_input("kubectl get ds\nsim settle"));
+        assert!(!needs_more_input("kubectl apply -f - <<"));
+        assert!(!needs_more_input(""));
+    }
 
     fn ok(text: &str) -> Vec<ScriptCommand> {
         split_script(text)

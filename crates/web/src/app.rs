@@ -18,6 +18,7 @@ use crate::components::status_bar::StatusBar;
 use crate::components::terminal::Terminal;
 use crate::components::time_controls::TimeControls;
 use crate::components::timeline::Timeline;
+use crate::components::undo_toast::{is_destructive, UndoOffer, UndoToast};
 use crate::components::welcome::Welcome;
 use crate::demo::DEMO_DAEMON_SET;
 use crate::hooks::{
@@ -44,10 +45,10 @@ pub fn app() -> Html {
         let params = (*params).clone();
         move || initial_state(&params)
     });
-    // A restored session shows the manifest it last applied.
-    let editor_initial = use_memo((), {
+    // A restored session shows the manifest it last applied; "Load live manifest" replaces it.
+    let editor_initial = use_state({
         let state = state.clone();
-        move |_| {
+        move || {
             AttrValue::from(
                 state
                     .last_applied_yaml()
@@ -55,6 +56,20 @@ pub fn app() -> Html {
             )
         }
     });
+    let drift = state.editor_drift();
+    let on_load_live = {
+        let (state, editor_initial, drift) =
+            (state.clone(), editor_initial.setter(), drift.clone());
+        Callback::from(move |_: ()| {
+            let Some((namespace, name)) = drift.clone() else {
+                return;
+            };
+            if let Some(yaml) = state.live_manifest(&namespace, &name) {
+                editor_initial.set(AttrValue::from(yaml));
+                state.dispatch(Action::LoadedLive(namespace, name));
+            }
+        })
+    };
     let dialog_open = use_state(|| false);
     let shortcuts_open = use_state(|| false);
     let export_open = use_state(|| false);
@@ -119,12 +134,39 @@ pub fn app() -> Html {
         let d = state.dispatcher();
         Callback::from(move |_| d.dispatch(f(())))
     };
-    let on_command = use_callback(state.dispatcher(), |line: String, d| {
-        d.dispatch(Action::Run(line))
-    });
+    let undo = use_state(|| None::<UndoOffer>);
+    let on_command = {
+        let (d, undo) = (state.dispatcher(), undo.setter());
+        Callback::from(move |line: String| {
+            undo.set(None);
+            d.dispatch(Action::Run(line))
+        })
+    };
+    // Node card buttons: a delete offers Undo.
+    let on_card_command = {
+        let (state, undo) = (state.clone(), undo.setter());
+        Callback::from(move |line: String| {
+            let offer = is_destructive(&line).then(|| UndoOffer {
+                what: Rc::from(format!("Ran {line}")),
+                before: Rc::new(state.saved()),
+            });
+            undo.set(offer);
+            state.dispatch(Action::Run(line))
+        })
+    };
+    let on_undo = {
+        let (d, undo) = (state.dispatcher(), undo.setter());
+        Callback::from(move |before: Rc<Saved>| {
+            undo.set(None);
+            d.dispatch(Action::LoadSaved((*before).clone()))
+        })
+    };
     let on_apply = {
-        let d = state.dispatcher();
-        Callback::from(move |yaml: String| d.dispatch(Action::Apply(yaml)))
+        let (d, undo) = (state.dispatcher(), undo.setter());
+        Callback::from(move |yaml: String| {
+            undo.set(None);
+            d.dispatch(Action::Apply(yaml))
+        })
     };
     let on_speed = {
         let d = state.dispatcher();
@@ -139,7 +181,12 @@ pub fn app() -> Html {
     let on_reset = {
         let d = state.dispatcher();
         let share_link = share_link.clone();
+        let (state, undo) = (state.clone(), undo.setter());
         Callback::from(move |_| {
+            undo.set(Some(UndoOffer {
+                what: Rc::from("Started again with a fresh cluster"),
+                before: Rc::new(state.saved()),
+            }));
             storage_remove(STORAGE_KEY);
             share_link.set(None);
             d.dispatch(Action::Reset);
@@ -313,6 +360,9 @@ pub fn app() -> Html {
                     <button class="btn small" aria-label="Dismiss message" onclick={dispatch(|_| Action::Notice(None)).reform(|_: MouseEvent| ())}>{"×"}</button>
                 </div>
             }
+            if let Some(offer) = (*undo).clone() {
+                <UndoToast {offer} {on_undo} on_dismiss={let u = undo.setter(); Callback::from(move |_| u.set(None))} />
+            }
             if let Some(error) = lessons.error.clone() {
                 <div class="notice lesson-error" role="alert">
                     <span><strong>{labels.lesson_error}</strong><pre>{error}</pre></span>
@@ -353,19 +403,22 @@ pub fn app() -> Html {
                                 on_restart={lessons.restart.clone()} on_exit={on_exit_lesson}
                                 on_fill={on_fill} on_run={on_command.reform(|line: String| line)} />
                         }
-                        <Editor initial={(*editor_initial).clone()} error={state.editor_error.clone()} {on_apply} />
-                        <StatusBar table={AttrValue::from(state.ds_table.clone())} />
+                        <Editor initial={(*editor_initial).clone()} error={state.editor_error.clone()} {on_apply}
+                            drift={drift.map(|(_, name)| AttrValue::from(format!("daemonset.apps/{name}")))} {on_load_live} />
                         {side_panels.clone()}
                     </div>
                 }
                 <div class="col-main">
                     <ClusterView model={model.clone()} show_system={state.show_system}
                         {on_toggle_system}
-                        on_command={on_command.clone()} on_add_node={open_dialog}
+                        on_command={on_card_command} on_add_node={open_dialog}
                         {on_explain} selected={state.selected.clone()} />
-                    if embed { {side_panels} }
+                    if embed { {side_panels} } else {
+                        // Full width: kubectl's table is wider than the side column.
+                        <StatusBar table={AttrValue::from(state.ds_table.clone())} />
+                    }
                     <div class="bottom">
-                        <Terminal entries={state.terminal.clone()} names={names} {history} on_run={on_command.clone()} readonly={params.readonly} fill={(*fill).clone()} />
+                        <Terminal entries={state.terminal.clone()} names={names} {history} on_run={on_command.clone()} readonly={params.readonly} fill={(*fill).clone()} namespace={state.namespace()} />
                         <Events rows={event_rows} />
                     </div>
                 </div>

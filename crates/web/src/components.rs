@@ -19,4 +19,5 @@ pub mod status_bar;
 pub mod terminal;
 pub mod time_controls;
 pub mod timeline;
+pub mod undo_toast;
 pub mod welcome;

@@ -47,6 +47,8 @@ pub struct PodView {
     pub terminating: bool,
     /// Lives in kube-system (drawn quieter).
     pub system: bool,
+    /// The first container's image tag (`1.36`; `latest` when the image names none).
+    pub image_tag: String,
     /// The pod's effective requests as the scheduler counts them (init containers and overhead
     /// included): (cpu millicores, memory milli-bytes).
     pub requests: (i128, i128),
@@ -187,6 +189,16 @@ fn revision_numbers<'a>(revisions: impl Iterator<Item = &'a ControllerRevision>)
         .collect()
 }
 
+/// The tag of an image reference: after the last `:` of its last path part (so a registry port is
+/// no tag), else `latest`; a digest (`@sha256:…`) shows as its first 12 characters.
+fn image_tag(image: &str) -> &str {
+    if let Some((_, digest)) = image.split_once('@') {
+        return digest.get(..12).unwrap_or(digest);
+    }
+    let last = image.rsplit('/').next().unwrap_or(image);
+    last.rsplit_once(':').map_or("latest", |(_, tag)| tag)
+}
+
 fn pod_view(pod: &Pod, revisions: &Revisions, now: chrono::DateTime<chrono::Utc>) -> PodView {
     let meta = &pod.metadata;
     let name = meta.name.clone().unwrap_or_default();
@@ -203,7 +215,14 @@ fn pod_view(pod: &Pod, revisions: &Revisions, now: chrono::DateTime<chrono::Utc>
         .copied()
         .unwrap_or((0, true));
     let requests = pod_requests(pod);
+    let image = pod
+        .spec
+        .as_ref()
+        .and_then(|s| s.containers.first())
+        .and_then(|c| c.image.as_deref())
+        .unwrap_or_default();
     PodView {
+        image_tag: image_tag(image).to_string(),
         requests: (
             i128::from(requests.milli_cpu),
             i128::from(requests.memory) * 1000,
@@ -416,6 +435,18 @@ pub fn format_memory(milli: i128) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn image_tags() {
+        assert_eq!(super::image_tag("busybox:1.36"), "1.36");
+        assert_eq!(super::image_tag("busybox"), "latest");
+        assert_eq!(super::image_tag("localhost:5000/app"), "latest");
+        assert_eq!(super::image_tag("localhost:5000/app:v2"), "v2");
+        assert_eq!(
+            super::image_tag("app@sha256:0123456789abcdef"),
+            "sha256:01234"
+        );
+    }
+
     use super::*;
 
     #[test]

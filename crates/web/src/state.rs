@@ -2,6 +2,7 @@
 //! cluster goes through `Session::execute` (so it is echoed in the terminal) or the virtual clock.
 
 use crate::demo::{apply_command, DEMO_DAEMON_SET};
+use crate::drift::{applied, changed, live_manifest, Applied};
 use crate::export::{push_step, ReplayStep};
 use crate::lesson_state::{ActiveLesson, LoadedLesson};
 use crate::long_run::SLICE_BUDGET_MS;
@@ -62,6 +63,8 @@ pub enum Action {
     Rewind(i64),
     /// Replace the session with a saved one (the previous session a link set aside).
     LoadSaved(Saved),
+    /// The editor now holds the live manifest of this DaemonSet (namespace, name): no drift.
+    LoadedLive(String, String),
     /// Hide the offer to restore the previous session.
     DismissPrevious,
     /// Run the next slice of the long command.
@@ -113,6 +116,14 @@ pub struct PendingReply {
     pub success: bool,
 }
 
+/// The manifest of a log entry `kubectl apply -f - <<EOF …` (an Apply from the editor).
+fn applied_manifest(entry: &str) -> Option<String> {
+    let rest = entry.strip_prefix("kubectl apply -f - <<")?;
+    let (terminator, body) = rest.split_once('\n')?;
+    let body = body.strip_suffix(terminator)?;
+    Some(format!("{}\n", body.trim_end_matches('\n')))
+}
+
 /// What the components render.
 #[derive(Clone)]
 pub struct State {
@@ -131,6 +142,8 @@ pub struct State {
     pub terminal: Rc<Vec<CommandOutput>>,
     /// The error of the last Apply, shown under the editor.
     pub editor_error: Option<Rc<str>>,
+    /// The DaemonSets the editor last applied, to spot a later change by a command (drift).
+    editor_applied: Rc<Vec<Applied>>,
     /// Node cards, pods, events.
     pub model: Rc<ClusterModel>,
     /// The text of `kubectl get ds -A`.
@@ -187,6 +200,24 @@ impl Default for State {
 }
 
 impl State {
+    /// A DaemonSet the editor applied that a command changed since (namespace, name): the
+    /// editor's text is stale.
+    pub fn editor_drift(&self) -> Option<(String, String)> {
+        let session = self.session.borrow();
+        changed(&self.editor_applied, session.cluster().store())
+            .map(|a| (a.namespace.clone(), a.name.clone()))
+    }
+
+    /// The live DaemonSet as a manifest for the editor.
+    pub fn live_manifest(&self, namespace: &str, name: &str) -> Option<String> {
+        live_manifest(self.session.borrow().cluster().store(), namespace, name)
+    }
+
+    /// The current context's namespace (`kubectl config set-context --current --namespace X`).
+    pub fn namespace(&self) -> yew::AttrValue {
+        yew::AttrValue::from(self.session.borrow().namespace().to_string())
+    }
+
     /// The default cluster with the demo DaemonSet applied; the clock plays.
     pub fn new() -> State {
         State::restore(&State::default_saved())
@@ -223,6 +254,7 @@ impl State {
             started: now,
             terminal: Rc::new(Vec::new()),
             editor_error: None,
+            editor_applied: Rc::default(),
             model: Rc::default(),
             ds_table: Rc::from(""),
             show_system: true,
@@ -248,7 +280,12 @@ impl State {
             match parse_advance_entry(entry) {
                 Some(ms) => state.advance(Duration::from_millis(ms)),
                 None => {
-                    state.run(entry);
+                    if state.run(entry) {
+                        if let Some(yaml) = applied_manifest(entry) {
+                            let found = applied(&yaml, state.session.borrow().cluster().store());
+                            state.editor_applied = Rc::new(found);
+                        }
+                    }
                 }
             }
         }
@@ -258,12 +295,10 @@ impl State {
 
     /// The manifest of the last `kubectl apply -f - <<EOF` in the log (what the editor showed).
     pub fn last_applied_yaml(&self) -> Option<String> {
-        self.log.iter().rev().find_map(|entry| {
-            let rest = entry.strip_prefix("kubectl apply -f - <<")?;
-            let (terminator, body) = rest.split_once('\n')?;
-            let body = body.strip_suffix(terminator)?;
-            Some(format!("{}\n", body.trim_end_matches('\n')))
-        })
+        self.log
+            .iter()
+            .rev()
+            .find_map(|entry| applied_manifest(entry))
     }
 
     /// The log to save or share: the latest one, also while the timeline shows the past (until
@@ -414,6 +449,7 @@ impl State {
         let before = self.terminal.len();
         if self.run(&apply_command(yaml)) {
             self.editor_error = None;
+            self.editor_applied = Rc::new(applied(yaml, self.session.borrow().cluster().store()));
         } else {
             let text: String = self.terminal[before.min(self.terminal.len())..]
                 .iter()
@@ -570,6 +606,12 @@ impl Reducible for State {
                 next.notice = None;
             }
             Action::DismissPrevious => next.previous_session = false,
+            Action::LoadedLive(namespace, name) => {
+                if let Some(yaml) = next.live_manifest(&namespace, &name) {
+                    let found = applied(&yaml, next.session.borrow().cluster().store());
+                    next.editor_applied = Rc::new(found);
+                }
+            }
             Action::ToggleSystem => next.show_system = !next.show_system,
             Action::SelectNode(node) => {
                 next.selected = node;

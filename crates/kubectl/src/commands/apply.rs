@@ -202,8 +202,11 @@ fn run_manifests(ctx: &mut Ctx, parsed: &Parsed, mode: Mode) -> CmdResult {
                     continue;
                 }
                 (None, _) => {
-                    object.metadata_mut().namespace =
-                        Some(explicit_ns.clone().unwrap_or_else(|| "default".into()))
+                    object.metadata_mut().namespace = Some(
+                        explicit_ns
+                            .clone()
+                            .unwrap_or_else(|| super::namespace(parsed)),
+                    )
                 }
                 _ => {}
             }

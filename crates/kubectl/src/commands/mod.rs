@@ -1,6 +1,7 @@
 //! Command dispatch: `kubectl …` and `sim …` words → actions on the cluster and kubectl's text.
 
 mod apply;
+mod config;
 mod cordon_drain;
 mod delete;
 mod discovery;
@@ -43,6 +44,8 @@ pub(crate) struct Ctx<'a> {
     /// The watch a previous `get -w` left running (consumed by the next `sim` command), or the one
     /// this command starts.
     pub watch: Option<Watch>,
+    /// The current context's namespace (`kubectl config set-context --current --namespace`).
+    pub namespace: String,
 }
 
 /// A command failed; its message has been written already.
@@ -116,6 +119,10 @@ pub(crate) fn run(ctx: &mut Ctx, words: &[String]) -> CmdResult {
     match program.as_str() {
         "kubectl" | "k" => kubectl(ctx, &words[1..]),
         "sim" => sim::run(ctx, &words[1..]),
+        "help" => {
+            ctx.out(crate::help::overview());
+            Ok(())
+        }
         other => {
             ctx.err(format!(
                 "error: unknown command \"{other}\": commands start with kubectl or sim"
@@ -145,10 +152,26 @@ fn kubectl(ctx: &mut Ctx, words: &[String]) -> CmdResult {
         }
         i += 1;
     }
-    let Some(verb) = verb else {
-        ctx.out("kubectl controls the Kubernetes cluster manager.\n\n Find more information at: https://kubernetes.io/docs/reference/kubectl/");
+    let Some(verb) = verb.filter(|v| v != "help") else {
+        // `kubectl`, `kubectl help [COMMAND]`.
+        let topic: Vec<String> = words
+            .iter()
+            .skip_while(|w| *w != "help")
+            .skip(1)
+            .cloned()
+            .collect();
+        ctx.out(crate::help::kubectl_command(&topic).unwrap_or_else(crate::help::kubectl_overview));
         return Ok(());
     };
+    if crate::help::asks_for_help(&rest) {
+        let path: Vec<String> = std::iter::once(verb.clone())
+            .chain(rest.iter().cloned())
+            .collect();
+        if let Some(text) = crate::help::kubectl_command(&path) {
+            ctx.out(text);
+            return Ok(());
+        }
+    }
     match verb.as_str() {
         "get" => get::get(ctx, &rest),
         "describe" => get::describe(ctx, &rest),
@@ -167,6 +190,7 @@ fn kubectl(ctx: &mut Ctx, words: &[String]) -> CmdResult {
         "rollout" => rollout::rollout(ctx, &rest),
         "run" => run_wait::run(ctx, &rest),
         "wait" => run_wait::wait(ctx, &rest),
+        "config" => config::config(ctx, &rest),
         "version" => {
             ctx.out("Client Version: v1.32.0\nKustomize Version: v5.5.0\nServer Version: v1.33.1");
             Ok(())
@@ -200,7 +224,10 @@ pub(crate) fn parse_flags(
     specs: &[FlagSpec],
 ) -> Result<Parsed, Failed> {
     match flags::parse(words, specs) {
-        Ok(p) => Ok(p),
+        Ok(p) => Ok(Parsed {
+            context_namespace: Some(ctx.namespace.clone()),
+            ..p
+        }),
         Err(message) => {
             if verb.starts_with("sim") {
                 ctx.err(format!("error: {message}"));
@@ -293,9 +320,13 @@ pub(crate) fn split_resource_args(args: &[String]) -> Result<Vec<(Kind, Option<S
     Ok(out)
 }
 
-/// The namespace a command works in (`-n`, default "default").
+/// The namespace a command works in (`-n`, else the current context's, see [`parse_flags`]).
 pub(crate) fn namespace(parsed: &Parsed) -> String {
-    parsed.get("namespace").unwrap_or("default").to_string()
+    parsed
+        .get("namespace")
+        .or(parsed.context_namespace.as_deref())
+        .unwrap_or("default")
+        .to_string()
 }
 
 /// Parses `30s`, `2m`, `500ms`, `1h30m`, or a bare number of seconds. Spans too long for a `u64` of

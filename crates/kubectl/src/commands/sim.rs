@@ -24,7 +24,10 @@ fn duration_arg(ctx: &mut Ctx, text: Option<&str>, what: &str) -> Result<Duratio
 /// Runs a `sim` command.
 pub(crate) fn run(ctx: &mut Ctx, words: &[String]) -> CmdResult {
     let Some(sub) = words.first().cloned() else {
-        return ctx.fail("sim needs a subcommand: advance, now, settle, node, image, explain, rollout, reset, seed");
+        return ctx.fail(format!(
+            "sim needs a subcommand: {}",
+            crate::help::SIM_COMMANDS
+        ));
     };
     let rest = &words[1..];
     match sub.as_str() {
@@ -110,10 +113,15 @@ pub(crate) fn run(ctx: &mut Ctx, words: &[String]) -> CmdResult {
         }
         "image" => image(ctx, rest),
         "explain" => explain(ctx, rest),
+        "help" => {
+            ctx.out(crate::help::sim_overview());
+            Ok(())
+        }
         "rollout" => rollout(ctx, rest),
         "node" => node(ctx, rest),
         other => ctx.fail(format!(
-            "unknown sim command \"{other}\" (advance, now, settle, node, image, reset, seed)"
+            "unknown sim command \"{other}\" ({})",
+            crate::help::SIM_COMMANDS
         )),
     }
 }

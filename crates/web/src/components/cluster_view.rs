@@ -35,6 +35,13 @@ pub fn cluster_view(props: &ClusterViewProps) -> Html {
         .iter()
         .filter(|p| props.show_system || !p.system)
         .collect();
+    // During a rolling update: how old and new revisions look (a pattern and a font, not only hue).
+    let rolling = props
+        .model
+        .nodes
+        .iter()
+        .flat_map(|n| &n.pods)
+        .any(|p| !p.current_revision);
     html! {
         <section class="panel cluster" aria-label="Cluster">
             <header class="panel-head">
@@ -47,6 +54,13 @@ pub fn cluster_view(props: &ClusterViewProps) -> Html {
                     <span aria-hidden="true" class="icon">{"+"}</span>{"Add node"}
                 </button>
             </header>
+            if rolling {
+                <p class="rev-legend">
+                    <span class="rev-swatch rev-current" aria-hidden="true"></span>{"new revision"}
+                    <span class="rev-swatch rev-old" aria-hidden="true"></span><i>{"old revision"}</i>
+                    {" · the chip shows the image tag"}
+                </p>
+            }
             <div class="nodes">
                 { for props.model.nodes.iter().map(|n| html! {
                     <NodeCard key={n.name.clone()} node={n.clone()} show_system={props.show_system} on_command={props.on_command.clone()}

@@ -1,6 +1,7 @@
 //! The manifest editor: CodeMirror 6 (YAML highlighting, inline lint marks from our own
 //! diagnostics, debounced) with the diagnostics list under it and the Apply button.
-//! Ctrl/Cmd+Enter applies.
+//! Ctrl/Cmd+Enter applies. When a command changed the applied DaemonSet since (drift), a banner
+//! says so and offers the live manifest.
 
 mod code_mirror;
 
@@ -24,6 +25,12 @@ pub struct EditorProps {
     pub error: Option<Rc<str>>,
     /// Apply the text.
     pub on_apply: Callback<String>,
+    /// The applied DaemonSet a command changed since (`daemonset.apps/demo`): the text is stale.
+    #[prop_or_default]
+    pub drift: Option<AttrValue>,
+    /// Replace the text with the live manifest.
+    #[prop_or_default]
+    pub on_load_live: Callback<()>,
 }
 
 /// The mounted CodeMirror, shared by the effects and the callbacks JS calls.
@@ -104,6 +111,12 @@ pub fn editor(props: &EditorProps) -> Html {
                 <h2>{"Manifest"}</h2>
                 <button class="btn primary" {onclick} title="Apply (Ctrl+Enter)">{"Apply"}</button>
             </header>
+            if let Some(object) = &props.drift {
+                <div class="drift" role="status">
+                    <span>{format!("{object} changed since this was applied (e.g. kubectl set image): Apply would undo that.")}</span>
+                    <button class="btn small" onclick={props.on_load_live.reform(|_: MouseEvent| ())}>{"Load live manifest"}</button>
+                </div>
+            }
             <div class="yaml code-editor" ref={host} hidden={!*loaded} />
             if !*loaded {
                 // Until the editor's bundle arrives: the text, read-only.

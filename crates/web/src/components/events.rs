@@ -20,7 +20,7 @@ pub fn events(props: &EventsProps) -> Html {
             if props.rows.is_empty() {
                 <p class="empty">{"No events yet."}</p>
             } else {
-                <ol class="event-list">
+                <ol class="event-list" tabindex="0" aria-label="Events">
                     { for props.rows.iter().map(|r| html! {
                         <li class={classes!("event", (r.type_ == "Warning").then_some("warning"))}>
                             <div class="event-head">

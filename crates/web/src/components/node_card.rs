@@ -46,6 +46,15 @@ pub fn node_card(props: &NodeCardProps) -> Html {
     let editing = use_state(|| false);
     let label_input = use_node_ref();
     let taint_input = use_node_ref();
+    {
+        // Opening the editor moves the focus into it (before Delete in the tab order).
+        let label_input = label_input.clone();
+        use_effect_with(*editing, move |editing| {
+            if let Some(el) = label_input.cast::<HtmlInputElement>().filter(|_| *editing) {
+                let _ = el.focus();
+            }
+        });
+    }
     let name = node.name.clone();
     let cmd = |line: String| {
         let cb = props.on_command.clone();

@@ -32,11 +32,12 @@ pub fn pod_chip(props: &PodChipProps) -> Html {
     };
     let hue = (p.revision_number.rem_euclid(6) * 60 + 200) % 360;
     let title = format!(
-        "{}/{}\n{}{}\nrevision {} ({})",
+        "{}/{}\n{}{}\nimage tag {}\nrevision {} ({})",
         p.namespace,
         p.name,
         p.status,
         if p.ready { ", Ready" } else { "" },
+        p.image_tag,
         if p.revision.is_empty() {
             "-"
         } else {
@@ -57,6 +58,9 @@ pub fn pod_chip(props: &PodChipProps) -> Html {
             title={title}>
             <span class="pod-dot" aria-hidden="true"></span>
             <span class="pod-name">{&p.name}</span>
+            if !p.system {
+                <span class="pod-tag" title="image tag">{format!(":{}", p.image_tag)}</span>
+            }
             <span class="pod-status">{&p.status}</span>
         </li>
     }

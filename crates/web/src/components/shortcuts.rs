@@ -3,7 +3,7 @@
 use yew::prelude::*;
 
 /// Every shortcut: (keys, what it does).
-pub const SHORTCUTS: [(&str, &str); 9] = [
+pub const SHORTCUTS: [(&str, &str); 11] = [
     ("Space", "Play / pause the clock"),
     ("→", "Step to the next event"),
     (
@@ -13,11 +13,16 @@ pub const SHORTCUTS: [(&str, &str); 9] = [
     ("?", "Show / hide this sheet"),
     ("Esc", "Close this sheet, a dialog or the Explain panel"),
     ("Ctrl/Cmd + Enter", "Apply the manifest (in the editor)"),
+    (
+        "Tab / Shift + Tab",
+        "Leave the editor (Ctrl + M, or Shift + Alt + M on macOS, makes Tab indent instead)",
+    ),
+    ("Esc, then Tab", "Leave the editor while Tab indents"),
     ("Enter", "Run the command (in the terminal)"),
     ("↑ / ↓", "Command history (in the terminal)"),
     (
         "Tab",
-        "Complete a command, node or pod name (in the terminal)",
+        "Complete a command, node or pod name (in the terminal; with nothing to complete, move on)",
     ),
 ];
 

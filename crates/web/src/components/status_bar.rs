@@ -15,7 +15,7 @@ pub fn status_bar(props: &StatusBarProps) -> Html {
     html! {
         <section class="panel status" aria-label="DaemonSets">
             <h2><code>{"kubectl get ds -A"}</code></h2>
-            <pre class="ds-table" data-testid="ds-table">{props.table.clone()}</pre>
+            <pre class="ds-table" data-testid="ds-table" tabindex="0" aria-label="DaemonSets (kubectl get ds -A)">{props.table.clone()}</pre>
         </section>
     }
 }

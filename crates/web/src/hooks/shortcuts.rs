@@ -11,36 +11,44 @@ pub fn use_shortcuts(dispatcher: UseReducerDispatcher<State>, on_key: Callback<&
         let listener = gloo::utils::document_element()
             .owner_document()
             .map(|document| {
-                gloo::events::EventListener::new(&document, "keydown", move |e| {
-                    let Some(e) = wasm_bindgen::JsCast::dyn_ref::<web_sys::KeyboardEvent>(e) else {
-                        return;
-                    };
-                    if e.ctrl_key() || e.meta_key() || e.alt_key() {
-                        return;
-                    }
-                    if e.key() == "Escape" {
-                        on_key.emit("Escape");
-                        return;
-                    }
-                    if is_typing_target(e.target()) {
-                        return;
-                    }
-                    match e.key().as_str() {
-                        " " => {
-                            e.prevent_default();
-                            dispatcher.dispatch(Action::TogglePlay);
+                // Not passive: Space and → must prevent the page from scrolling.
+                let options = gloo::events::EventListenerOptions::enable_prevent_default();
+                gloo::events::EventListener::new_with_options(
+                    &document,
+                    "keydown",
+                    options,
+                    move |e| {
+                        let Some(e) = wasm_bindgen::JsCast::dyn_ref::<web_sys::KeyboardEvent>(e)
+                        else {
+                            return;
+                        };
+                        if e.ctrl_key() || e.meta_key() || e.alt_key() {
+                            return;
                         }
-                        "ArrowRight" => {
-                            e.prevent_default();
-                            dispatcher.dispatch(Action::Step);
+                        if e.key() == "Escape" {
+                            on_key.emit("Escape");
+                            return;
                         }
-                        "?" => {
-                            e.prevent_default();
-                            on_key.emit("?");
+                        if is_typing_target(e.target()) {
+                            return;
                         }
-                        _ => {}
-                    }
-                })
+                        match e.key().as_str() {
+                            " " => {
+                                e.prevent_default();
+                                dispatcher.dispatch(Action::TogglePlay);
+                            }
+                            "ArrowRight" => {
+                                e.prevent_default();
+                                dispatcher.dispatch(Action::Step);
+                            }
+                            "?" => {
+                                e.prevent_default();
+                                on_key.emit("?");
+                            }
+                            _ => {}
+                        }
+                    },
+                )
             });
         move || drop(listener)
     });

@@ -1,0 +1,275 @@
+// The learner's workbench (issue 16): no keyboard trap in the editor, a multi-line terminal
+// (pasted lines, here-documents with `> ` prompts, Shift+Enter, book `$ ` prompts), shortcuts that
+// can prevent scrolling, no serious accessibility violations (axe-core) and a keyboard-only session.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import { readFile } from 'node:fs/promises';
+import { serveDist, launch, openPlayground, pause, runInTerminal, editorText, screenshot } from './harness.mjs';
+
+let server, browser;
+before(async () => { server = await serveDist(); browser = await launch(); });
+after(async () => { await browser?.close(); await server?.close(); });
+
+/** Where the focus is: the focused element's aria-label, or its tag and text. */
+const focused = (page) => page.evaluate(() => {
+  const el = document.activeElement;
+  return el?.getAttribute('aria-label') || `${el?.tagName} ${el?.textContent?.trim().slice(0, 40)}`;
+});
+
+/** Presses Tab until the focused element's label or text matches `name` (keyboard only). */
+async function tabTo(page, name, { max = 300, key = 'Tab' } = {}) {
+  for (let i = 0; i < max; i++) {
+    await page.keyboard.press(key);
+    const at = await focused(page);
+    if (typeof name === 'string' ? at === name : name.test(at)) return;
+  }
+  throw new Error(`${name} is not reachable with ${key}`);
+}
+
+/** The terminal's transcript text. */
+const transcript = (page) => page.locator('.term-output').textContent();
+
+test('Tab leaves the editor; Ctrl+M makes it indent; the sheet lists both', async () => {
+  const page = await openPlayground(browser, server.url);
+  await pause(page);
+  const editor = page.getByLabel('Manifest YAML');
+  await editor.click();
+  await page.keyboard.press('Tab');
+  assert.notEqual(await focused(page), 'Manifest YAML', 'Tab moved the focus out of the editor');
+  await page.keyboard.press('Shift+Tab');
+  assert.equal(await focused(page), 'Manifest YAML', 'Shift+Tab came back');
+  await page.keyboard.press('Shift+Tab');
+  assert.notEqual(await focused(page), 'Manifest YAML', 'Shift+Tab leaves too');
+
+  // Opting in: Ctrl+M, then Tab indents and stays.
+  await editor.click();
+  await page.keyboard.press('ControlOrMeta+Home');
+  await page.keyboard.press('Control+m');
+  await page.keyboard.press('Tab');
+  assert.equal(await focused(page), 'Manifest YAML', 'Tab indents after Ctrl+M');
+  assert.match(await page.locator('.cm-line').first().textContent(), /^\s+apiVersion/);
+
+  await page.locator('body').click({ position: { x: 5, y: 5 } });
+  await page.keyboard.press('?');
+  const sheet = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+  await sheet.waitFor();
+  assert.match(await sheet.textContent(), /Tab \/ Shift \+ TabLeave the editor/);
+  assert.match(await sheet.textContent(), /Esc, then Tab/);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('shortcuts prevent the default (no passive listener): Space does not scroll the phone page, laid out cluster, terminal, editor', async () => {
+  const page = await openPlayground(browser, server.url, { viewport: { width: 390, height: 844 } });
+  const warnings = [];
+  page.on('console', (msg) => { if (/passive event listener/.test(msg.text())) warnings.push(msg.text()); });
+  await pause(page);
+  await page.locator('body').click({ position: { x: 5, y: 5 } });
+  const scrollBefore = await page.evaluate(() => window.scrollY);
+  await page.keyboard.press(' ');
+  await page.getByRole('button', { name: 'Pause', exact: true }).waitFor();
+  await page.keyboard.press(' ');
+  await page.getByRole('button', { name: 'Play', exact: true }).waitFor();
+  assert.equal(await page.evaluate(() => window.scrollY), scrollBefore, 'the page did not scroll');
+  assert.deepEqual(warnings, []);
+  // The phone layout: the cluster, then the terminal, then the editor.
+  const top = (selector) => page.locator(selector).first().evaluate((e) => e.getBoundingClientRect().top);
+  const [cluster, terminal, editor] = [await top('.cluster'), await top('.terminal'), await top('.editor')];
+  assert.ok(cluster < terminal && terminal < editor, `cluster ${cluster} < terminal ${terminal} < editor ${editor}`);
+  await page.context().close();
+});
+
+test('the terminal takes here-documents, Shift+Enter, pasted lines and book prompts', async () => {
+  const page = await openPlayground(browser, server.url);
+  await pause(page);
+  const input = page.getByLabel('Terminal input');
+  const prompts = page.locator('.term-input .prompt');
+  await input.click();
+
+  // A here-document continues with `> ` until its delimiter.
+  await page.keyboard.type('kubectl apply -f - <<EOF');
+  await page.keyboard.press('Enter');
+  assert.equal(await prompts.textContent(), '$\n>', 'a continuation prompt');
+  for (const line of ['apiVersion: v1', 'kind: Namespace', 'metadata:', '  name: books']) {
+    await page.keyboard.type(line);
+    await page.keyboard.press('Enter');
+  }
+  assert.equal(await prompts.textContent(), '$\n>\n>\n>\n>\n>');
+  assert.equal(await page.locator('.term-output', { hasText: 'namespace/books' }).count(), 0, 'not run yet');
+  await page.keyboard.type('EOF');
+  await page.keyboard.press('Enter');
+  await page.locator('.term-output', { hasText: 'namespace/books created' }).waitFor();
+  assert.equal(await input.inputValue(), '');
+  assert.equal(await prompts.textContent(), '$');
+
+  // Shift+Enter adds a line; Enter runs both commands.
+  await page.keyboard.type('kubectl get ns books');
+  await page.keyboard.press('Shift+Enter');
+  await page.keyboard.type('kubectl get ds -n books');
+  assert.equal(await prompts.textContent(), '$\n>');
+  await page.keyboard.press('Enter');
+  await page.locator('.term-output', { hasText: 'No resources found in books namespace.' }).waitFor();
+  assert.match(await transcript(page), /books\s+Active/);
+
+  // A paste from a book keeps its lines and loses its `$ ` prompts.
+  await page.keyboard.insertText('$ kubectl label ns books topic=ds\n$ kubectl get ns books --show-labels');
+  assert.equal(await prompts.textContent(), '$\n>');
+  await page.keyboard.press('Enter');
+  await page.locator('.term-output', { hasText: 'topic=ds' }).waitFor();
+  assert.doesNotMatch(await transcript(page), /\$ \$ /, 'no doubled prompt');
+  await screenshot(page, 'workbench-terminal');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('help prints usage; the context namespace is shown and used; the terminal maximises', async () => {
+  const page = await openPlayground(browser, server.url);
+  await pause(page);
+  await runInTerminal(page, 'kubectl get ds --help');
+  await page.locator('.term-output', { hasText: 'Display one or many resources.' }).waitFor();
+  assert.doesNotMatch(await transcript(page), /NODE SELECTOR/, 'help, not the table');
+  assert.equal(await page.locator('.term-ns code').textContent(), 'default');
+  await runInTerminal(page, 'kubectl config set-context --current --namespace kube-system');
+  await page.locator('.term-ns code', { hasText: 'kube-system' }).waitFor();
+  await runInTerminal(page, 'kubectl get ds');
+  await page.locator('.term-output', { hasText: /kube-proxy\s+3/ }).waitFor();
+
+  // Maximise: the terminal covers the page; Restore puts it back.
+  const height = () => page.locator('.terminal').evaluate((e) => e.getBoundingClientRect().height);
+  const small = await height();
+  await page.getByRole('button', { name: 'Maximise' }).click();
+  assert.ok(await height() > 600, 'maximised');
+  await page.getByRole('button', { name: 'Restore' }).click();
+  assert.equal(await height(), small);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('after kubectl set image the editor says the live object changed and loads it on request', async () => {
+  const page = await openPlayground(browser, server.url);
+  await pause(page);
+  await page.locator('.cm-content').waitFor();
+  await runInTerminal(page, 'sim advance 30s');
+  await page.getByLabel('Manifest YAML').click();
+  await page.keyboard.press('ControlOrMeta+Enter');
+  await page.locator('.term-output', { hasText: /daemonset.apps\/demo (configured|unchanged)/ }).waitFor();
+  assert.equal(await page.locator('.drift').count(), 0, 'no drift right after Apply');
+  await runInTerminal(page, 'kubectl set image ds/demo demo=busybox:1.36');
+  const banner = page.locator('.drift');
+  await banner.waitFor();
+  assert.match(await banner.textContent(), /daemonset.apps\/demo changed since this was applied \(e.g. kubectl set image\): Apply would undo that/);
+  assert.match(await editorText(page), /image: busybox$/m, 'the editor still holds the old manifest');
+  // Old and new revisions side by side: a legend, the image tag on each chip.
+  await runInTerminal(page, 'sim advance 1s');
+  await page.locator('.rev-legend').waitFor();
+  const tags = await page.locator('.pod:not(.system) .pod-tag').allTextContents();
+  assert.ok(tags.includes(':1.36') && tags.includes(':latest'), tags.join(' '));
+  assert.equal(await page.locator('.pod.rev-old .pod-tag').first().textContent(), ':latest');
+  await banner.getByRole('button', { name: 'Load live manifest' }).click();
+  await page.locator('.cm-line', { hasText: 'image: busybox:1.36' }).waitFor();
+  await banner.waitFor({ state: 'detached' });
+  assert.doesNotMatch(await editorText(page), /status:|uid:|resourceVersion/);
+  await page.getByLabel('Manifest YAML').click();
+  await page.keyboard.press('ControlOrMeta+Enter');
+  await page.locator('.term-output', { hasText: 'daemonset.apps/demo unchanged' }).waitFor();
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('axe-core finds no serious or critical violations on the main page', async () => {
+  const page = await openPlayground(browser, server.url);
+  await pause(page);
+  await page.locator('.cm-content').waitFor();
+  const require = createRequire(import.meta.url);
+  await page.addScriptTag({ content: await readFile(require.resolve('axe-core/axe.min.js'), 'utf8') }).catch(async () => {
+    // The page's CSP forbids inline scripts: evaluate the source instead.
+    await page.evaluate(await readFile(require.resolve('axe-core/axe.min.js'), 'utf8'));
+  });
+  const violations = await page.evaluate(async () => (await window.axe.run(document))
+    .violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 5).join(', ')}`));
+  assert.deepEqual(violations, []);
+  await page.context().close();
+});
+
+test('keyboard only: apply a manifest, add a node, cordon it, roll an image, edit a node, delete and undo', async () => {
+  const page = await openPlayground(browser, server.url);
+  await pause(page);
+  await page.locator('.cm-content').waitFor();
+  await tabTo(page, 'Manifest YAML');
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.insertText(['apiVersion: apps/v1', 'kind: DaemonSet', 'metadata:', '  name: keys', 'spec:',
+    '  selector:', '    matchLabels:', '      app: keys', '  template:', '    metadata:', '      labels:', '        app: keys',
+    '    spec:', '      containers:', '      - name: keys', '        image: busybox:1.35', ''].join('\n'));
+  await page.keyboard.press('ControlOrMeta+Enter');
+  await page.locator('.term-output', { hasText: 'daemonset.apps/keys created' }).waitFor();
+
+  await tabTo(page, /Add node$/);
+  await page.keyboard.press('Enter');
+  await page.getByRole('dialog', { name: 'New node' }).waitFor();
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.type('kb-node');
+  await page.keyboard.press('Enter');
+  await page.locator('.node[data-node="kb-node"]').waitFor();
+
+  await tabTo(page, 'Cordon kb-node');
+  await page.keyboard.press('Enter');
+  await page.locator('.term-output', { hasText: 'node/kb-node cordoned' }).waitFor();
+
+  await tabTo(page, 'Terminal input');
+  await page.keyboard.type('kubectl set image ds/keys keys=busybox:1.36');
+  await page.keyboard.press('Enter');
+  await page.locator('.term-output', { hasText: 'daemonset.apps/keys image updated' }).waitFor();
+  await page.keyboard.press('Tab');
+  assert.notEqual(await focused(page), 'Terminal input', 'Tab with nothing to complete leaves the terminal');
+
+  // Edit moves the focus into the new inputs, before Delete.
+  await tabTo(page, 'Edit labels and taints of kb-node', { key: 'Shift+Tab' });
+  await page.keyboard.press('Enter');
+  assert.equal(await focused(page), 'Label for kb-node');
+  await page.keyboard.type('tier=edge');
+  await page.keyboard.press('Enter');
+  await page.locator('.term-output', { hasText: 'node/kb-node labeled' }).waitFor();
+
+  // Delete offers Undo, which brings the node back.
+  await tabTo(page, 'Delete node kb-node');
+  await page.keyboard.press('Enter');
+  await page.locator('.node[data-node="kb-node"]').waitFor({ state: 'detached' });
+  assert.equal(await focused(page), 'BUTTON Undo', 'the focus went to Undo, not the page start');
+  await page.keyboard.press('Enter');
+  await page.locator('.node[data-node="kb-node"]').waitFor();
+  assert.equal(await page.locator('.undo-toast').count(), 0);
+  assert.match(await page.locator('.node[data-node="kb-node"]').textContent(), /tier=edge/);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('Reset offers Undo', async () => {
+  const page = await openPlayground(browser, server.url);
+  await pause(page);
+  await runInTerminal(page, 'kubectl label node kind-worker before=reset');
+  await page.locator('.term-output', { hasText: 'node/kind-worker labeled' }).waitFor();
+  await page.getByRole('button', { name: 'Reset' }).click();
+  await page.locator('.undo-toast').waitFor();
+  assert.doesNotMatch(await page.locator('.node[data-node="kind-worker"]').textContent(), /before=reset/);
+  await page.locator('.undo-toast').getByRole('button', { name: 'Undo', exact: true }).click();
+  await page.locator('.node[data-node="kind-worker"]', { hasText: 'before=reset' }).waitFor();
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('screenshots during a rolling update at 1440×900, 1280×800 and 390×844', async () => {
+  for (const [width, height] of [[1440, 900], [1280, 800], [390, 844]]) {
+    const page = await openPlayground(browser, server.url, { viewport: { width, height } });
+    await pause(page);
+    await runInTerminal(page, 'sim advance 30s');
+    await runInTerminal(page, 'kubectl set image ds/demo demo=busybox:1.36');
+    await runInTerminal(page, 'sim advance 2s');
+    await page.locator('.rev-legend').waitFor();
+    assert.ok(await page.locator('.pod.rev-old').count() > 0, 'an old pod is still there');
+    await screenshot(page, `workbench-rolling-${width}x${height}`);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  }
+});
