@@ -18,3 +18,24 @@ kubectl uncordon kind-worker2
 kubectl delete pod x --grace-period=abc
 kubectl rollout undo ds/kindnet -n kube-system --to-revision=x
 kubectl frobnicate
+# Event sources as `get events -o wide` shows them: the scheduler names its instance, the
+# DaemonSet controller none, the kubelet its node.
+kubectl apply -f - <<YAML
+apiVersion: apps/v1
+kind: DaemonSet
+metadata:
+  name: sources
+spec:
+  selector:
+    matchLabels: {app: sources}
+  template:
+    metadata:
+      labels: {app: sources}
+    spec:
+      containers:
+      - name: c
+        image: busybox
+YAML
+sim settle
+kubectl get events -o wide --field-selector involvedObject.kind=DaemonSet
+kubectl get events -o wide --field-selector reason=Scheduled

@@ -9,6 +9,23 @@ use dsplay_api::types::*;
 use dsplay_api::{defaults, taints, validation, Kind, Object};
 use std::collections::BTreeMap;
 
+/// The instance an event names: the kubelet's node; the scheduler's `<name>-<host>` identity
+/// (it reports through events/v1); nothing for kube-controller-manager's controllers, whose
+/// legacy recorder sets none — so `get events -o wide` shows `daemonset-controller` alone and
+/// `default-scheduler, default-scheduler-kind-control-plane`.
+///
+/// Upstream: `pkg/scheduler/scheduler.go` `New` (`eventBroadcaster.NewRecorder(…, profileName)`
+/// with the host's identity), `staging/src/k8s.io/client-go/tools/record/event.go` `makeEvent`.
+fn reporting_instance(component: &str, host: Option<&str>) -> String {
+    match host {
+        Some(host) => host.to_string(),
+        None if component == "default-scheduler" => {
+            "default-scheduler-kind-control-plane".to_string()
+        }
+        None => String::new(),
+    }
+}
+
 /// How long the API server keeps an event after its last write (kube-apiserver `--event-ttl`).
 pub const EVENT_TTL_MS: i64 = 3600 * 1000;
 
@@ -528,7 +545,7 @@ impl Cluster {
             last_timestamp: Some(now),
             count: Some(1),
             reporting_component: Some(component.to_string()),
-            reporting_instance: Some(host.unwrap_or(component).to_string()),
+            reporting_instance: Some(reporting_instance(component, host)),
             ..Default::default()
         };
         let key = crate::store::key_of(&event.metadata);
