@@ -39,3 +39,29 @@ YAML
 sim settle
 kubectl get events -o wide --field-selector involvedObject.kind=DaemonSet
 kubectl get events -o wide --field-selector reason=Scheduled
+# Server-side apply and server dry runs report as kubectl does.
+kubectl apply --server-side -f - <<YAML
+apiVersion: v1
+kind: Namespace
+metadata:
+  name: ssa
+YAML
+kubectl apply --server-side -f - <<YAML
+apiVersion: v1
+kind: Namespace
+metadata:
+  name: ssa
+YAML
+kubectl apply --dry-run=server -f - <<YAML
+apiVersion: v1
+kind: Namespace
+metadata:
+  name: ssa2
+YAML
+kubectl apply --server-side --dry-run=server -f - <<YAML
+apiVersion: v1
+kind: Namespace
+metadata:
+  name: ssa3
+YAML
+kubectl get ns ssa -o jsonpath='{.metadata.annotations}'

@@ -138,6 +138,13 @@ fn run_manifests(ctx: &mut Ctx, parsed: &Parsed, mode: Mode) -> CmdResult {
     };
     let explicit_ns = parsed.get("namespace").map(str::to_string);
     let dry_run = parsed.get("dry-run").is_some_and(|v| v != "none");
+    // Upstream `apply.go` `applyOneObject`: server-side apply sends the object as a patch (no
+    // last-applied annotation) and reports `serverside-applied` whether it created or changed it.
+    let server_side = mode == Mode::Apply && parsed.get("server-side") == Some("true");
+    let dry_run_suffix = match parsed.get("dry-run") {
+        Some("server") => "(server dry run)",
+        _ => "(dry run)",
+    };
     let mut failed = false;
     let documents = parse_manifests(&text);
     if documents.is_empty() {
@@ -215,7 +222,7 @@ fn run_manifests(ctx: &mut Ctx, parsed: &Parsed, mode: Mode) -> CmdResult {
         let name = object.name().to_string();
         let exists = ctx.cluster.store().get(kind, &ns, &name);
         let qualified = format!("{}/{}", kind.qualified_singular(), name);
-        if mode == Mode::Apply {
+        if mode == Mode::Apply && !server_side {
             let applied = modified_configuration(&object);
             object
                 .metadata_mut()
@@ -225,11 +232,12 @@ fn run_manifests(ctx: &mut Ctx, parsed: &Parsed, mode: Mode) -> CmdResult {
         }
         if dry_run {
             let verb = match (mode, &exists) {
+                _ if server_side => "serverside-applied",
                 (Mode::Replace, _) => "replaced",
                 (Mode::Apply, Some(_)) => "configured",
                 _ => "created",
             };
-            ctx.out(format!("{qualified} {verb} (dry run)"));
+            ctx.out(format!("{qualified} {verb} {dry_run_suffix}"));
             continue;
         }
         let result = match (mode, exists) {
@@ -278,6 +286,7 @@ fn run_manifests(ctx: &mut Ctx, parsed: &Parsed, mode: Mode) -> CmdResult {
             }
         };
         match result {
+            Ok(_) if server_side => ctx.out(format!("{qualified} serverside-applied")),
             Ok(verb) => ctx.out(format!("{qualified} {verb}")),
             Err((error, action)) => {
                 failed = true;
