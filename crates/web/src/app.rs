@@ -31,6 +31,7 @@ use crate::hooks::{
 use crate::labels::{labels, LANGUAGE_KEY, WELCOMED_KEY};
 use crate::lesson_progress::PROGRESS_KEY;
 use crate::persist::{Saved, HASH_KEY, LONG_URL, PREVIOUS_KEY, STORAGE_KEY};
+use crate::read_only::ReadOnly;
 use crate::startup::{initial_state, page_params};
 use crate::state::Action;
 use std::rc::Rc;
@@ -285,7 +286,8 @@ pub fn app() -> Html {
     };
     let embed = params.embed;
     html! {
-        <div class={classes!("app", embed.then_some("embed"))}>
+        <ContextProvider<ReadOnly> context={ReadOnly(params.readonly)}>
+        <div class={classes!("app", embed.then_some("embed"), embed.then_some(params.view).flatten())}>
             if embed {
                 <div class="embed-bar">{time_controls}</div>
             } else {
@@ -386,5 +388,6 @@ pub fn app() -> Html {
                     on_close={let s = export_open.clone(); Callback::from(move |_| s.set(false))} />
             }
         </div>
+        </ContextProvider<ReadOnly>>
     }
 }

@@ -1,0 +1,143 @@
+// <dsplay-embed>: the DaemonSet Playground in a documentation page. A standalone classic script
+// (no wasm, no dependencies): <script src=".../embed.js" defer></script>, then
+// <dsplay-embed script="kubectl get ds -A" autoplay></dsplay-embed>. It frames the playground
+// (`?embed&origin=<this page>`: only this page may drive it) and speaks its postMessage API:
+// requests wait until the frame posts {type: 'dsplay:ready'}, answers are matched by id.
+// Attributes, events and methods: README.md, "Embedding in a documentation page".
+(() => {
+  if (customElements.get('dsplay-embed')) return;
+  // The playground's folder: where this script was loaded from.
+  const BASE = new URL('./', document.currentScript?.src ?? location.href).href;
+  // Attributes passed to the playground as they are (flags) or with their value.
+  const FLAGS = ['autoplay', 'readonly'];
+  const VALUES = ['script', 'speed', 'view', 'lesson'];
+  const STYLE = `:host{display:block;position:relative;border:1px solid #d0d7e2;border-radius:8px;overflow:hidden;background:#f6f8fb}
+iframe{display:block;width:100%;height:100%;border:0}
+.poster{display:grid;place-content:center;gap:12px;height:100%;text-align:center;font:15px/1.4 system-ui,sans-serif;color:#3a4456}
+.poster pre{margin:0;max-width:60ch;white-space:pre-wrap;font:13px ui-monospace,monospace;color:#5a6478}
+.poster button{justify-self:center;display:flex;align-items:center;gap:8px;padding:10px 18px;border:0;border-radius:999px;background:#3d6df2;color:#fff;font:inherit;cursor:pointer}
+.poster button:focus-visible{outline:3px solid #9bb6ff;outline-offset:2px}`;
+
+  class DsplayEmbed extends HTMLElement {
+    #frame = null;
+    #ready = false;
+    #waiting = [];
+    #pending = new Map();
+    #nextId = 1;
+    #onMessage = (e) => this.#receive(e);
+
+    connectedCallback() {
+      if (this.shadowRoot) return;
+      const root = this.attachShadow({ mode: 'open' });
+      root.innerHTML = `<style>${STYLE}</style>`;
+      this.style.height ||= `${parseInt(this.getAttribute('height'), 10) || 620}px`;
+      const loading = this.getAttribute('loading');
+      if (loading === 'click') this.#poster(root);
+      else if (loading === 'lazy' && 'IntersectionObserver' in window) {
+        const observer = new IntersectionObserver((entries) => {
+          if (entries.some((e) => e.isIntersecting)) { observer.disconnect(); this.load(); }
+        }, { rootMargin: '200px' });
+        observer.observe(this);
+      } else this.load();
+    }
+
+    disconnectedCallback() { removeEventListener('message', this.#onMessage); }
+
+    /** The playground's URL with this element's options. */
+    get url() {
+      const url = new URL(this.getAttribute('src') || BASE, location.href);
+      const params = ['embed', `origin=${encodeURIComponent(location.origin)}`];
+      for (const name of FLAGS) if (this.hasAttribute(name)) params.push(name);
+      for (const name of VALUES) {
+        const value = this.getAttribute(name);
+        if (value) params.push(`${name}=${encodeURIComponent(name === 'script' ? dedent(value) : value)}`);
+      }
+      url.search = params.join('&');
+      return url;
+    }
+
+    /** Creates the frame (once); `loading="click"` and `"lazy"` call it later. */
+    load() {
+      if (this.#frame) return;
+      const frame = document.createElement('iframe');
+      frame.title = this.getAttribute('title') || 'DaemonSet Playground';
+      frame.src = this.url.href;
+      const theme = this.getAttribute('theme');
+      if (theme === 'light' || theme === 'dark') frame.style.colorScheme = theme;
+      addEventListener('message', this.#onMessage);
+      this.shadowRoot.querySelector('.poster')?.remove();
+      this.shadowRoot.append(frame);
+      this.#frame = frame;
+    }
+
+    run(command) { return this.#request('run', command).then(({ output, success }) => ({ output, success })); }
+    apply(yaml) { return this.#request('apply', yaml).then(({ output, success }) => ({ output, success })); }
+    play() { return this.#request('play'); }
+    pause() { return this.#request('pause'); }
+    step() { return this.#request('step'); }
+    seek(ms) { return this.#request('seek', Number(ms)); }
+    reset() { return this.#request('reset'); }
+    state() { return this.#request('state').then((reply) => reply.result); }
+
+    #poster(root) {
+      const poster = document.createElement('div');
+      poster.className = 'poster';
+      const title = document.createElement('strong');
+      title.textContent = this.getAttribute('title') || 'DaemonSet Playground';
+      const button = document.createElement('button');
+      button.type = 'button';
+      button.innerHTML = '<span aria-hidden="true">▶</span>';
+      button.append('Load the playground');
+      button.addEventListener('click', () => this.load());
+      poster.append(title);
+      const script = this.getAttribute('script');
+      if (script) {
+        const pre = document.createElement('pre');
+        pre.textContent = dedent(script);
+        poster.append(pre);
+      }
+      poster.append(button);
+      root.append(poster);
+    }
+
+    /** Sends a request now if the playground is ready, else when it is (loading it if needed). */
+    #request(method, arg) {
+      return new Promise((resolve) => {
+        const id = `dsplay-embed-${this.#nextId++}`;
+        this.#pending.set(id, resolve);
+        const message = { type: 'dsplay:request', id, method, arg };
+        if (this.#ready) this.#post(message);
+        else this.#waiting.push(message);
+        this.load();
+      });
+    }
+
+    #post(message) { this.#frame.contentWindow.postMessage(message, this.url.origin); }
+
+    #receive(e) {
+      if (!this.#frame || e.source !== this.#frame.contentWindow || e.origin !== this.url.origin) return;
+      const data = e.data ?? {};
+      if (data.type === 'dsplay:ready') {
+        this.#ready = true;
+        this.#waiting.splice(0).forEach((m) => this.#post(m));
+        this.dispatchEvent(new CustomEvent('ready'));
+      } else if (data.type === 'dsplay:response' || data.type === 'dsplay:output') {
+        const resolve = this.#pending.get(data.id);
+        this.#pending.delete(data.id);
+        resolve?.(data);
+        if (data.output) this.dispatchEvent(new CustomEvent('output', { detail: { output: data.output, success: data.success } }));
+      } else if (data.type === 'dsplay:change') {
+        this.dispatchEvent(new CustomEvent('change', { detail: { log: data.log } }));
+      }
+    }
+  }
+
+  /** A script written indented inside HTML, without the common indentation and blank edges. */
+  function dedent(text) {
+    const lines = text.replace(/^\s*\n|\n\s*$/g, '').split('\n');
+    const indent = Math.min(...lines.filter((l) => l.trim()).map((l) => l.match(/^\s*/)[0].length));
+    return lines.map((l) => l.slice(indent)).join('\n');
+  }
+
+  customElements.define('dsplay-embed', DsplayEmbed);
+})();
