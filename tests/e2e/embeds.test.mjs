@@ -132,3 +132,28 @@ test('loading="click" downloads no wasm until the play button is clicked', async
   assert.equal(wasm().length, 1);
   await page.context().close();
 });
+
+/** How many pod chips are fully visible (not clipped, not covered) in `frame`'s viewport. */
+function visiblePods(frame) {
+  return frame.locator('[data-pod]').evaluateAll((els) => els.filter((e) => {
+    const r = e.getBoundingClientRect();
+    const inside = (x, y) => e.contains(document.elementFromPoint(x, y));
+    return r.width > 0 && inside(r.left + 4, r.top + 4) && inside(r.right - 4, r.bottom - 4);
+  }).length);
+}
+
+test('a 900×620 embed during a rolling update shows ≥ 4 whole pods; the diagnosis floats on demand', async () => {
+  const patch = `kubectl patch ds demo --type merge -p '{"spec":{"minReadySeconds":20,"template":{"metadata":{"labels":{"v":"2"}}}}}'`;
+  const script = ['sim node add kind-worker3', 'sim node add kind-worker4', 'sim settle', patch, 'sim advance 5s'].join('\n');
+  const page = await open(hostPage(`<dsplay-embed style="width:900px" height="620" script="${script.replaceAll('"', '&quot;')}"></dsplay-embed>`),
+    { width: 940, height: 700 });
+  const frame = page.frames().find((f) => f !== page.mainFrame()) ?? (await page.waitForEvent('frameattached'));
+  await frame.locator('.rollout-overlay').waitFor();
+  assert.ok(await visiblePods(frame) >= 4, `visible pods: ${await visiblePods(frame)}`);
+  await screenshot(page, 'embed-900x620-rollout');
+  await frame.getByText('Rollout in progress').click();
+  await frame.locator('.rollout-overlay .rollout').waitFor();
+  assert.ok(await visiblePods(frame) >= 4, 'the open diagnosis leaves the nodes visible');
+  await screenshot(page, 'embed-900x620-rollout-open');
+  await page.context().close();
+});

@@ -273,17 +273,14 @@ pub fn app() -> Html {
             on_seek={let d = state.dispatcher(); Callback::from(move |ms| d.dispatch(Action::Rewind(ms)))}
             on_back={dispatch(|_| Action::BackToNow)} on_continue={dispatch(|_| Action::ContinueHere)} />
     };
-    let side_panels = html! {
-        <>
-            if let Some(node) = state.selected.clone() {
-                <ExplainPanel node={node} explanations={state.explanations.clone()}
-                    on_close={dispatch(|_| Action::SelectNode(None))} />
-            }
-            if !state.rollouts.is_empty() {
-                <RolloutPanel rollouts={state.rollouts.clone()} />
-            }
-        </>
-    };
+    let explain_panel = state.selected.clone().map(|node| {
+        html! {
+            <ExplainPanel node={node} explanations={state.explanations.clone()}
+                on_close={dispatch(|_| Action::SelectNode(None))} />
+        }
+    });
+    let rollout_panel = (!state.rollouts.is_empty())
+        .then(|| html! { <RolloutPanel rollouts={state.rollouts.clone()} /> });
     let embed = params.embed;
     html! {
         <ContextProvider<ReadOnly> context={ReadOnly(params.readonly)}>
@@ -357,7 +354,8 @@ pub fn app() -> Html {
                         }
                         <Editor initial={(*editor_initial).clone()} error={state.editor_error.clone()} {on_apply} />
                         <StatusBar table={AttrValue::from(state.ds_table.clone())} />
-                        {side_panels.clone()}
+                        {explain_panel.clone()}
+                        {rollout_panel.clone()}
                     </div>
                 }
                 <div class="col-main">
@@ -365,7 +363,19 @@ pub fn app() -> Html {
                         {on_toggle_system}
                         on_command={on_command.clone()} on_add_node={open_dialog}
                         {on_explain} selected={state.selected.clone()} />
-                    if embed { {side_panels} }
+                    if embed {
+                        // Float over the cluster (a docs column has no room for them under it);
+                        // the rollout diagnosis opens on demand.
+                        <div class="embed-overlays">
+                            {explain_panel}
+                            if let Some(panel) = rollout_panel {
+                                <details class="rollout-overlay">
+                                    <summary class="btn small">{"Rollout in progress"}</summary>
+                                    {panel}
+                                </details>
+                            }
+                        </div>
+                    }
                     <div class="bottom">
                         <Terminal entries={state.terminal.clone()} names={names} {history} on_run={on_command.clone()} readonly={params.readonly} fill={(*fill).clone()} />
                         <Events rows={event_rows} />
