@@ -153,7 +153,49 @@ test('a 900×620 embed during a rolling update shows ≥ 4 whole pods; the diagn
   await screenshot(page, 'embed-900x620-rollout');
   await frame.getByText('Rollout in progress').click();
   await frame.locator('.rollout-overlay .rollout').waitFor();
-  assert.ok(await visiblePods(frame) >= 4, 'the open diagnosis leaves the nodes visible');
   await screenshot(page, 'embed-900x620-rollout-open');
+  const visible = await visiblePods(frame);
+  assert.ok(visible >= 4, `the open diagnosis leaves the nodes visible: ${visible}`);
+  await page.context().close();
+});
+
+test('a scene shows its captions and steps forward and back', async () => {
+  const scene = JSON.stringify({ steps: [
+    { caption: 'Start: three nodes.', commands: '' },
+    { caption: 'Add a worker: it gets a demo pod.', commands: 'sim node add kind-worker3' },
+    { caption: 'Cordon it.', commands: 'kubectl cordon kind-worker3', duration: '1s' },
+  ] });
+  const page = await open(hostPage(`<dsplay-embed><script type="text/x-dsplay-scene">${scene}</script></dsplay-embed>`));
+  const bar = page.getByRole('group', { name: 'Scene' });
+  const frame = page.frameLocator('dsplay-embed iframe');
+  await bar.getByText('Start: three nodes.').waitFor();
+  assert.ok(await bar.getByRole('button', { name: /Previous/ }).isDisabled());
+  await frame.locator('.node[data-node="kind-worker"]').waitFor();
+  await bar.getByRole('button', { name: /Next/ }).click();
+  await bar.getByText('Add a worker: it gets a demo pod.').waitFor();
+  await frame.locator('.node[data-node="kind-worker3"] [data-pod^="demo-"]').waitFor();
+  await bar.getByRole('button', { name: /Next/ }).click();
+  await bar.getByText('3 / 3').waitFor();
+  await frame.locator('.node[data-node="kind-worker3"] .node-status', { hasText: 'SchedulingDisabled' }).waitFor();
+  assert.ok(await bar.getByRole('button', { name: /Next/ }).isDisabled());
+  await bar.getByRole('button', { name: /Previous/ }).click();
+  await bar.getByText('2 / 3').waitFor();
+  await frame.locator('.node[data-node="kind-worker3"] .node-status', { hasText: /^Ready$/ }).waitFor();
+  await bar.getByRole('button', { name: /Previous/ }).click();
+  await frame.locator('.node[data-node="kind-worker3"]').waitFor({ state: 'detached' });
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('docs/embed.html (dist/embed.html) loads its three embeds without a console error', async () => {
+  const page = await open(`${server.url}embed.html`);
+  const embeds = page.locator('dsplay-embed');
+  assert.equal(await embeds.count(), 3);
+  await page.frameLocator('dsplay-embed >> nth=0 >> iframe').locator('.node[data-node="kind-worker3"]').waitFor();
+  await page.frameLocator('dsplay-embed >> nth=1 >> iframe').locator('.node[data-node="kind-worker"]').waitFor();
+  await page.getByRole('button', { name: 'Load the playground' }).click();
+  await page.frameLocator('dsplay-embed >> nth=2 >> iframe').locator('.node[data-node="kind-worker"]').waitFor();
+  await screenshot(page, 'embed-docs-page');
+  assert.deepEqual(page.errors, []);
   await page.context().close();
 });
