@@ -41,6 +41,8 @@ async function open(url, viewport = { width: 940, height: 760 }) {
   page.on('console', (msg) => { if (msg.type() === 'error') page.errors.push(msg.text()); });
   page.on('pageerror', (err) => page.errors.push(String(err)));
   page.on('request', (req) => page.requested.push(req.url()));
+  // `ready` does not bubble, but the capture phase sees it from the first one on.
+  await page.addInitScript(() => document.addEventListener('ready', () => { window.readyEvents = (window.readyEvents ?? 0) + 1; }, true));
   await page.goto(url);
   return page;
 }
@@ -83,13 +85,13 @@ test('<dsplay-embed> fires ready; run(), state() and reset() (which replays scri
     const embed = document.querySelector('dsplay-embed');
     const changes = [];
     embed.addEventListener('change', () => changes.push(1));
-    await new Promise((ok) => embed.addEventListener('ready', ok, { once: true }));
+    if (!window.readyEvents) await new Promise((ok) => embed.addEventListener('ready', ok, { once: true }));
     const added = await embed.run('sim node add kind-worker10');
     const failed = await embed.run('kubectl get nodes nope');
     const before = await embed.state();
     await embed.reset();
     const after = await embed.state();
-    return { added, failed, before, after, changes: changes.length };
+    return { added, failed, before, after, changes: changes.length, readyEvents: window.readyEvents };
   });
   assert.equal(result.added.success, true);
   assert.match(result.added.output, /kind-worker10/);
@@ -102,6 +104,7 @@ test('<dsplay-embed> fires ready; run(), state() and reset() (which replays scri
   assert.ok(!names(result.after).includes('kind-worker10'), 'reset drops later commands');
   assert.deepEqual(result.after.nodes.find((n) => n.name === 'kind-worker9')?.labels?.disk, 'ssd', 'reset replays the script');
   assert.ok(result.changes >= 2, 'change events');
+  assert.equal(result.readyEvents, 1, 'one ready event');
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
@@ -197,5 +200,21 @@ test('docs/embed.html (dist/embed.html) loads its three embeds without a console
   await page.frameLocator('dsplay-embed >> nth=2 >> iframe').locator('.node[data-node="kind-worker"]').waitFor();
   await screenshot(page, 'embed-docs-page');
   assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('the Embed button gives a <dsplay-embed> snippet replaying the session, and an iframe', async () => {
+  const page = await open(server.url, { width: 1280, height: 720 });
+  const input = page.getByLabel('Terminal input');
+  await input.fill('sim node add kind-worker7');
+  await input.press('Enter');
+  await page.locator('.node[data-node="kind-worker7"]').waitFor();
+  await page.getByRole('button', { name: 'Embed', exact: true }).click();
+  const text = await page.getByLabel('Embed code').inputValue();
+  assert.ok(text.includes(`<script src="${server.url}embed.js" defer></script>`), text);
+  // The log replayed: the command and the clock's advances around it (the app plays).
+  assert.match(text, /<dsplay-embed src="[^"]+" height="620" script="(sim advance \d+ms\n)?sim node add kind-worker7(\nsim advance \d+ms)?"><\/dsplay-embed>/);
+  assert.match(text, /<iframe src="[^"]+\?embed&script=[^"]*sim%20node%20add%20kind-worker7[^"]*"/);
+  await page.getByRole('button', { name: 'Close' }).click();
   await page.context().close();
 });

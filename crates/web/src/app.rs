@@ -1,9 +1,12 @@
 //! The root component: owns the state and lays out the panels; the hooks in [`crate::hooks`] wire
 //! it to the clock, the keyboard, storage, `postMessage` and the lessons' files.
 
-use crate::browser::{set_document_language, share_url, storage_get, storage_remove, storage_set};
+use crate::browser::{
+    page_folder, set_document_language, share_url, storage_get, storage_remove, storage_set,
+};
 use crate::components::cluster_view::ClusterView;
 use crate::components::editor::Editor;
+use crate::components::embed_dialog::EmbedDialog;
 use crate::components::events::Events;
 use crate::components::explain_panel::ExplainPanel;
 use crate::components::export_dialog::ExportDialog;
@@ -59,6 +62,7 @@ pub fn app() -> Html {
     let dialog_open = use_state(|| false);
     let shortcuts_open = use_state(|| false);
     let export_open = use_state(|| false);
+    let embed_open = use_state(|| false);
     let share_link = use_state(|| None::<String>);
     let catalogue_open = use_state(|| false);
     let language = use_state(|| storage_get(LANGUAGE_KEY).unwrap_or_else(|| "en".into()));
@@ -296,6 +300,7 @@ pub fn app() -> Html {
                             onclick={toggle_language}>{labels.other_language}</button>
                         <button class="btn" onclick={on_share} title="Copy a link that restores this session">{"Share"}</button>
                         <button class="btn" onclick={toggle(&export_open)} title="A kind config and a kubectl script for a real cluster">{"Export"}</button>
+                        <button class="btn" aria-haspopup="dialog" onclick={toggle(&embed_open)} title="The code to embed this session in a documentation page">{"Embed"}</button>
                         <button class="btn" aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)" onclick={toggle(&shortcuts_open)}>{"?"}</button>
                     </div>
                     {time_controls}
@@ -392,6 +397,10 @@ pub fn app() -> Html {
             }
             if *shortcuts_open {
                 <ShortcutsSheet on_close={let s = shortcuts_open.clone(); Callback::from(move |_| s.set(false))} />
+            }
+            if *embed_open {
+                <EmbedDialog text={crate::embed_snippet::embed_snippet(&page_folder(), &state.latest().log)}
+                    on_close={let s = embed_open.clone(); Callback::from(move |_| s.set(false))} />
             }
             if *export_open {
                 <ExportDialog text={crate::export::export_text(&state.model, &state.replay)}

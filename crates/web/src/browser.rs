@@ -16,6 +16,17 @@ pub fn location_search_and_hash() -> (String, String) {
     (get(web_sys::Location::search), get(web_sys::Location::hash))
 }
 
+/// The folder URL of the page (origin and path up to its last `/`; `./` where there is no window).
+pub fn page_folder() -> String {
+    let Some(location) = web_sys::window().map(|w| w.location()) else {
+        return "./".into();
+    };
+    let origin = location.origin().unwrap_or_default();
+    let path = location.pathname().unwrap_or_default();
+    let folder = path.rfind('/').map_or("/", |i| &path[..=i]);
+    format!("{origin}{folder}")
+}
+
 fn storage() -> Option<web_sys::Storage> {
     web_sys::window()?.local_storage().ok().flatten()
 }

@@ -11,6 +11,7 @@ pub mod components;
 pub mod demo;
 pub mod diagnostics;
 pub mod embed_request;
+pub mod embed_snippet;
 pub mod export;
 pub mod hooks;
 pub mod labels;
