@@ -42,7 +42,12 @@ iframe{display:block;width:100%;height:100%;border:0}
         document.addEventListener('DOMContentLoaded', () => this.connectedCallback(), { once: true });
         return;
       }
-      if (this.shadowRoot || !this.isConnected) return;
+      if (!this.isConnected) return;
+      if (this.shadowRoot) {
+        // Moved in the page: listen again (a moved frame reloads and says ready again).
+        if (this.#frame) { this.#ready = false; addEventListener('message', this.#onMessage); }
+        return;
+      }
       const root = this.attachShadow({ mode: 'open' });
       root.innerHTML = `<style>${STYLE}</style>`;
       this.style.height ||= `${parseInt(this.getAttribute('height'), 10) || 620}px`;
