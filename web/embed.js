@@ -84,8 +84,6 @@ iframe{display:block;width:100%;height:100%;border:0}
       const frame = document.createElement('iframe');
       frame.title = this.getAttribute('title') || 'DaemonSet Playground';
       frame.src = this.url.href;
-      const theme = this.getAttribute('theme');
-      if (theme === 'light' || theme === 'dark') frame.style.colorScheme = theme;
       addEventListener('message', this.#onMessage);
       this.shadowRoot.querySelector('.poster')?.remove();
       this.shadowRoot.append(frame);
