@@ -128,7 +128,13 @@ iframe{display:block;width:100%;height:100%;border:0}
         await new Promise((ok) => setTimeout(ok, 500));
         if (stop === Infinity && settled(await this.state())) break;
       }
-      if (showing === this.#showing) await this.pause();
+      if (showing !== this.#showing) return;
+      await this.pause();
+      // `loop`: the scene plays itself, step after step, then from the start again.
+      if (this.hasAttribute('loop')) {
+        await new Promise((ok) => setTimeout(ok, 2500));
+        if (showing === this.#showing) this.showStep((at + 1) % steps.length);
+      }
     }
 
     #sceneBar(root) {

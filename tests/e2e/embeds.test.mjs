@@ -218,3 +218,17 @@ test('the Embed button gives a <dsplay-embed> snippet replaying the session, and
   await page.getByRole('button', { name: 'Close' }).click();
   await page.context().close();
 });
+
+test('a looping scene moves on by itself and starts over', async () => {
+  const scene = JSON.stringify([
+    { caption: 'One.', commands: 'sim node add kind-worker3', duration: '500ms' },
+    { caption: 'Two.', commands: 'kubectl cordon kind-worker3', duration: '500ms' },
+  ]);
+  const page = await open(hostPage(`<dsplay-embed loop scene='${scene}'></dsplay-embed>`));
+  const bar = page.getByRole('group', { name: 'Scene' });
+  await bar.getByText('1 / 2').waitFor();
+  await bar.getByText('2 / 2').waitFor({ timeout: 20_000 });
+  await bar.getByText('1 / 2').waitFor({ timeout: 20_000 });
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
