@@ -23,7 +23,9 @@ iframe{display:block;width:100%;height:100%;border:0}
 .scene p{flex:1;margin:0}
 .scene .count{color:#5a6478;font-size:12px;white-space:nowrap}
 .scene button{padding:4px 10px;border:1px solid #c3cad8;border-radius:6px;background:#f6f8fb;font:inherit;cursor:pointer}
-.scene button:disabled{opacity:.45;cursor:default}`;
+.scene button:disabled{opacity:.45;cursor:default}
+.scene button{white-space:nowrap}
+@media (max-width:560px){.scene{flex-wrap:wrap}.scene p{order:-1;flex-basis:100%}.scene .count{margin-left:auto}}`;
 
   class DsplayEmbed extends HTMLElement {
     #frame = null;
