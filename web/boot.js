@@ -3,6 +3,17 @@
 // script) so the page's Content-Security-Policy can forbid inline scripts.
 import init from './dsplay_web.js';
 
+// Messages a host page posts before the app listens (an embed's first requests, sent as soon as
+// the frame loads): kept in order until the app takes them (crates/web/src/hooks/message_api.rs),
+// which also ends this queue. The app checks their origin.
+const early = [];
+const keep = (e) => early.push(e);
+addEventListener('message', keep);
+globalThis.dsplayTakeEarlyMessages = () => {
+  removeEventListener('message', keep);
+  return early.splice(0);
+};
+
 let editor;
 // Called from Rust (components/editor/code_mirror.rs): imports editor.js once and puts it on
 // `globalThis.dsplayEditor`, where the Rust bindings look for `create(…)`.

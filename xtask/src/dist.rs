@@ -3,6 +3,8 @@
 //! Layout (relative URLs only, so any static host can serve the folder as is):
 //! `index.html`, `style.css` (and anything else in `web/`), `dsplay_web.js`, `dsplay_web_bg.wasm`,
 //! and `editor.js`: the CodeMirror editor, bundled from `web/editor/` and its npm packages by esbuild;
+//! `embed.js` (from `web/`, as is: the standalone `<dsplay-embed>` script) and `embed.html`, the
+//! demo page of embeds (`docs/embed.html`);
 //! `lessons/`: the built-in lesson files and `index.json`, the list of their names, which the app
 //! fetches when the learner opens the catalogue (so they add nothing to the first load).
 
@@ -43,6 +45,7 @@ pub fn run() -> Result<PathBuf> {
     }
     copy_dir(&root.join("web"), &dist)?;
     copy(&root.join("index.html"), &dist.join("index.html"))?;
+    copy(&root.join("docs/embed.html"), &dist.join("embed.html"))?;
     for file in ["dsplay_web.js", "dsplay_web_bg.wasm"] {
         copy(&pkg.join(file), &dist.join(file))?;
     }

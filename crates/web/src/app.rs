@@ -1,9 +1,12 @@
 //! The root component: owns the state and lays out the panels; the hooks in [`crate::hooks`] wire
 //! it to the clock, the keyboard, storage, `postMessage` and the lessons' files.
 
-use crate::browser::{set_document_language, share_url, storage_get, storage_remove, storage_set};
+use crate::browser::{
+    page_folder, set_document_language, share_url, storage_get, storage_remove, storage_set,
+};
 use crate::components::cluster_view::ClusterView;
 use crate::components::editor::Editor;
+use crate::components::embed_dialog::EmbedDialog;
 use crate::components::events::Events;
 use crate::components::explain_panel::ExplainPanel;
 use crate::components::export_dialog::ExportDialog;
@@ -32,6 +35,7 @@ use crate::hooks::{
 use crate::labels::{labels, LANGUAGE_KEY, WELCOMED_KEY};
 use crate::lesson_progress::PROGRESS_KEY;
 use crate::persist::{Saved, HASH_KEY, LONG_URL, PREVIOUS_KEY, STORAGE_KEY};
+use crate::read_only::ReadOnly;
 use crate::startup::{initial_state, page_params};
 use crate::state::Action;
 use std::rc::Rc;
@@ -73,6 +77,7 @@ pub fn app() -> Html {
     let dialog_open = use_state(|| false);
     let shortcuts_open = use_state(|| false);
     let export_open = use_state(|| false);
+    let embed_open = use_state(|| false);
     let share_link = use_state(|| None::<String>);
     let catalogue_open = use_state(|| false);
     let language = use_state(|| storage_get(LANGUAGE_KEY).unwrap_or_else(|| "en".into()));
@@ -319,20 +324,18 @@ pub fn app() -> Html {
             on_seek={let d = state.dispatcher(); Callback::from(move |ms| d.dispatch(Action::Rewind(ms)))}
             on_back={dispatch(|_| Action::BackToNow)} on_continue={dispatch(|_| Action::ContinueHere)} />
     };
-    let side_panels = html! {
-        <>
-            if let Some(node) = state.selected.clone() {
-                <ExplainPanel node={node} explanations={state.explanations.clone()}
-                    on_close={dispatch(|_| Action::SelectNode(None))} />
-            }
-            if !state.rollouts.is_empty() {
-                <RolloutPanel rollouts={state.rollouts.clone()} />
-            }
-        </>
-    };
+    let explain_panel = state.selected.clone().map(|node| {
+        html! {
+            <ExplainPanel node={node} explanations={state.explanations.clone()}
+                on_close={dispatch(|_| Action::SelectNode(None))} />
+        }
+    });
+    let rollout_panel = (!state.rollouts.is_empty())
+        .then(|| html! { <RolloutPanel rollouts={state.rollouts.clone()} /> });
     let embed = params.embed;
     html! {
-        <div class={classes!("app", embed.then_some("embed"))}>
+        <ContextProvider<ReadOnly> context={ReadOnly(params.readonly)}>
+        <div class={classes!("app", embed.then_some("embed"), embed.then_some(params.view).flatten())}>
             if embed {
                 <div class="embed-bar">{time_controls}</div>
             } else {
@@ -344,6 +347,7 @@ pub fn app() -> Html {
                             onclick={toggle_language}>{labels.other_language}</button>
                         <button class="btn" onclick={on_share} title="Copy a link that restores this session">{"Share"}</button>
                         <button class="btn" onclick={toggle(&export_open)} title="A kind config and a kubectl script for a real cluster">{"Export"}</button>
+                        <button class="btn" aria-haspopup="dialog" onclick={toggle(&embed_open)} title="The code to embed this session in a documentation page">{"Embed"}</button>
                         <button class="btn" aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)" onclick={toggle(&shortcuts_open)}>{"?"}</button>
                     </div>
                     {time_controls}
@@ -405,7 +409,8 @@ pub fn app() -> Html {
                         }
                         <Editor initial={(*editor_initial).clone()} error={state.editor_error.clone()} {on_apply}
                             drift={drift.map(|(_, name)| AttrValue::from(format!("daemonset.apps/{name}")))} {on_load_live} />
-                        {side_panels.clone()}
+                        {explain_panel.clone()}
+                        {rollout_panel.clone()}
                     </div>
                 }
                 <div class="col-main">
@@ -413,7 +418,19 @@ pub fn app() -> Html {
                         {on_toggle_system}
                         on_command={on_card_command} on_add_node={open_dialog}
                         {on_explain} selected={state.selected.clone()} />
-                    if embed { {side_panels} } else {
+                    if embed {
+                        // Float over the cluster (a docs column has no room for them under it);
+                        // the rollout diagnosis opens on demand.
+                        <div class="embed-overlays">
+                            {explain_panel}
+                            if let Some(panel) = rollout_panel {
+                                <details class="rollout-overlay">
+                                    <summary class="btn small">{"Rollout in progress"}</summary>
+                                    {panel}
+                                </details>
+                            }
+                        </div>
+                    } else {
                         // Full width: kubectl's table is wider than the side column.
                         <StatusBar table={AttrValue::from(state.ds_table.clone())} />
                     }
@@ -434,10 +451,15 @@ pub fn app() -> Html {
             if *shortcuts_open {
                 <ShortcutsSheet on_close={let s = shortcuts_open.clone(); Callback::from(move |_| s.set(false))} />
             }
+            if *embed_open {
+                <EmbedDialog text={crate::embed_snippet::embed_snippet(&page_folder(), &state.latest().log)}
+                    on_close={let s = embed_open.clone(); Callback::from(move |_| s.set(false))} />
+            }
             if *export_open {
                 <ExportDialog text={crate::export::export_text(&state.model, &state.replay)}
                     on_close={let s = export_open.clone(); Callback::from(move |_| s.set(false))} />
             }
         </div>
+        </ContextProvider<ReadOnly>>
     }
 }

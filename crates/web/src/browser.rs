@@ -16,6 +16,17 @@ pub fn location_search_and_hash() -> (String, String) {
     (get(web_sys::Location::search), get(web_sys::Location::hash))
 }
 
+/// The folder URL of the page (origin and path up to its last `/`; `./` where there is no window).
+pub fn page_folder() -> String {
+    let Some(location) = web_sys::window().map(|w| w.location()) else {
+        return "./".into();
+    };
+    let origin = location.origin().unwrap_or_default();
+    let path = location.pathname().unwrap_or_default();
+    let folder = path.rfind('/').map_or("/", |i| &path[..=i]);
+    format!("{origin}{folder}")
+}
+
 fn storage() -> Option<web_sys::Storage> {
     web_sys::window()?.local_storage().ok().flatten()
 }
@@ -177,13 +188,17 @@ pub fn encode_uri_component(text: &str) -> String {
     }
 }
 
-/// A postMessage request `{type: "dsplay:run", id, command}` from an accepted origin:
-/// `(id as JSON, command)`; `None` for anything else.
+/// A postMessage request from an accepted origin as the action that runs it:
+/// `{type: "dsplay:run", id, command}` (answered by `dsplay:output`) or
+/// `{type: "dsplay:request", id, method, arg}` (answered by `dsplay:response`); `None` for
+/// anything else.
 #[cfg(target_arch = "wasm32")]
-pub fn parse_run_message(
-    e: &web_sys::Event,
+pub fn parse_request(
+    e: &wasm_bindgen::JsValue,
     accepts_origin: impl Fn(&str) -> bool,
-) -> Option<(String, String)> {
+) -> Option<crate::state::Action> {
+    use crate::embed_request::{ReplyKind, Request};
+    use crate::state::Action;
     use wasm_bindgen::JsCast;
     let event = e.dyn_ref::<web_sys::MessageEvent>()?;
     if !accepts_origin(&event.origin()) {
@@ -194,43 +209,94 @@ pub fn parse_run_message(
         return None;
     }
     let get = |k: &str| js_sys::Reflect::get(&data, &k.into()).ok();
-    if get("type")?.as_string()? != "dsplay:run" {
-        return None;
-    }
-    let command = get("command")?.as_string()?;
     let id = js_sys::JSON::stringify(&get("id").unwrap_or(wasm_bindgen::JsValue::NULL))
         .ok()
         .and_then(|s| s.as_string())
         .unwrap_or_else(|| "null".into());
-    Some((id, command))
+    match get("type")?.as_string()?.as_str() {
+        "dsplay:run" => Some(Action::Remote {
+            id,
+            command: get("command")?.as_string()?,
+            kind: ReplyKind::Output,
+        }),
+        "dsplay:request" => {
+            let arg = get("arg");
+            let text = arg.as_ref().and_then(|a| a.as_string());
+            let number = arg.as_ref().and_then(|a| a.as_f64());
+            let request = Request::parse(&get("method")?.as_string()?, text, number)?;
+            Some(Action::Request { id, request })
+        }
+        _ => None,
+    }
 }
 
 /// Natively there are no messages.
 #[cfg(not(target_arch = "wasm32"))]
-pub fn parse_run_message(_: &web_sys::Event, _: impl Fn(&str) -> bool) -> Option<(String, String)> {
+pub fn parse_request(
+    _: &wasm_bindgen::JsValue,
+    _: impl Fn(&str) -> bool,
+) -> Option<crate::state::Action> {
     None
 }
 
-/// Posts `{type: "dsplay:output", id, output, success}` to the parent window (to this window when
-/// not framed), for `target_origin` only.
+/// The messages `boot.js` queued before the app listened (and stops queueing): in order.
 #[cfg(target_arch = "wasm32")]
-pub fn post_reply(reply: &crate::state::Reply, target_origin: &str) {
+pub fn take_early_messages() -> Vec<wasm_bindgen::JsValue> {
+    use wasm_bindgen::JsCast;
+    let take = js_sys::Reflect::get(&js_sys::global(), &"dsplayTakeEarlyMessages".into())
+        .ok()
+        .and_then(|f| f.dyn_into::<js_sys::Function>().ok());
+    take.and_then(|f| f.call0(&wasm_bindgen::JsValue::NULL).ok())
+        .map(|list| js_sys::Array::from(&list).iter().collect())
+        .unwrap_or_default()
+}
+
+/// Natively there are no messages.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn take_early_messages() -> Vec<wasm_bindgen::JsValue> {
+    Vec::new()
+}
+
+/// Posts `message` (`{type, …fields}`) to the parent window (to this window when not framed),
+/// for `target_origin` only.
+#[cfg(target_arch = "wasm32")]
+pub fn post_to_host(kind: &str, fields: &[(&str, wasm_bindgen::JsValue)], target_origin: &str) {
     let Some(window) = web_sys::window() else {
         return;
     };
     let message = js_sys::Object::new();
-    let set = |k: &str, v: wasm_bindgen::JsValue| {
-        let _ = js_sys::Reflect::set(&message, &k.into(), &v);
-    };
-    set("type", "dsplay:output".into());
-    set(
-        "id",
-        js_sys::JSON::parse(&reply.id).unwrap_or(wasm_bindgen::JsValue::NULL),
-    );
-    set("output", reply.output.as_str().into());
-    set("success", reply.success.into());
+    let _ = js_sys::Reflect::set(&message, &"type".into(), &kind.into());
+    for (key, value) in fields {
+        let _ = js_sys::Reflect::set(&message, &(*key).into(), value);
+    }
     let target = window.parent().ok().flatten().unwrap_or(window);
     let _ = target.post_message(&message, target_origin);
+}
+
+/// Natively there is no window to post to.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn post_to_host(_: &str, _: &[(&str, wasm_bindgen::JsValue)], _: &str) {}
+
+/// Posts a [`Reply`](crate::state::Reply): `{type: "dsplay:output", id, output, success}`, or
+/// `dsplay:response` with `result` too (parsed from the reply's JSON data, else `null`).
+#[cfg(target_arch = "wasm32")]
+pub fn post_reply(reply: &crate::state::Reply, target_origin: &str) {
+    use crate::embed_request::ReplyKind;
+    use wasm_bindgen::JsValue;
+    let parse = |json: &str| js_sys::JSON::parse(json).unwrap_or(JsValue::NULL);
+    let mut fields = vec![
+        ("id", parse(&reply.id)),
+        ("output", reply.output.as_str().into()),
+        ("success", reply.success.into()),
+    ];
+    let kind = match reply.kind {
+        ReplyKind::Output => "dsplay:output",
+        ReplyKind::Response => {
+            fields.push(("result", reply.data.as_deref().map_or(JsValue::NULL, parse)));
+            "dsplay:response"
+        }
+    };
+    post_to_host(kind, &fields, target_origin);
 }
 
 /// Natively there is no window to post to.

@@ -2,6 +2,7 @@
 
 pub mod cluster_view;
 pub mod editor;
+pub mod embed_dialog;
 pub mod events;
 pub mod explain_panel;
 pub mod export_dialog;

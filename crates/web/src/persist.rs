@@ -125,7 +125,7 @@ impl Saved {
 }
 
 /// The page's options, from the query string and the hash (`?embed&readonly`, `#s=…&embed`).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct PageParams {
     /// Hide the chrome (header, editor) to fit an iframe.
     pub embed: bool,
@@ -145,6 +145,11 @@ pub struct PageParams {
     /// replies are posted to it only); normalized by [`normalize_origin`], or kept as given if it
     /// is not an origin, so that it matches no sender. `None`: any origin (the default).
     pub origin: Option<String>,
+    /// `speed=`: the clock's first speed (clamped to the offered ones).
+    pub speed: Option<f64>,
+    /// `view=`: what the embed shows (`cluster`, `cluster+terminal`, `cluster+events`; `full`,
+    /// the default, is `None`), as the app's CSS class.
+    pub view: Option<&'static str>,
 }
 
 impl PageParams {
@@ -165,6 +170,8 @@ impl PageParams {
                     HASH_KEY => params.shared = Some(value.to_string()),
                     "lesson" if in_hash => params.lesson_id = Some(percent_decode(value)),
                     "lesson" => params.lesson_url = Some(percent_decode(value)),
+                    "speed" => params.speed = percent_decode(value).parse().ok(),
+                    "view" => params.view = view_class(&percent_decode(value)),
                     "origin" => {
                         let raw = percent_decode(value);
                         params.origin = Some(normalize_origin(&raw).unwrap_or(raw));
@@ -189,6 +196,16 @@ impl PageParams {
     /// The target origin of postMessage replies: the `origin=` parameter, else `*`.
     pub fn reply_origin(&self) -> &str {
         self.origin.as_deref().unwrap_or("*")
+    }
+}
+
+/// The CSS class of a `view=` value (`None` for `full` and unknown values: everything shows).
+fn view_class(view: &str) -> Option<&'static str> {
+    match view.replace(' ', "+").as_str() {
+        "cluster" => Some("view-cluster"),
+        "cluster+terminal" => Some("view-terminal"),
+        "cluster+events" => Some("view-events"),
+        _ => None,
     }
 }
 

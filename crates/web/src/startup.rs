@@ -7,7 +7,7 @@ use crate::browser::{
     drop_link_params, location_search_and_hash, storage_get, storage_remove, storage_set,
 };
 use crate::persist::{PageParams, Saved, PREVIOUS_KEY, STORAGE_KEY};
-use crate::state::State;
+use crate::state::{State, SPEEDS};
 use std::rc::Rc;
 
 /// The page's parameters (`?embed`, `#s=…`, …).
@@ -60,6 +60,12 @@ pub fn initial_state(params: &PageParams) -> State {
     }
     if let Some(script) = script {
         state.run_script(script);
+        if params.embed {
+            state.reset_script = Some(Rc::from(script));
+        }
+    }
+    if let Some(speed) = params.speed {
+        state.speed = speed.clamp(SPEEDS[0], SPEEDS[SPEEDS.len() - 1]);
     }
     state.notice = notice.map(Rc::from);
     state.previous_session = previous_saved;

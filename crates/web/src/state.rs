@@ -3,6 +3,7 @@
 
 use crate::demo::{apply_command, DEMO_DAEMON_SET};
 use crate::drift::{applied, changed, live_manifest, Applied};
+pub use crate::embed_request::{ReplyKind, Request};
 use crate::export::{push_step, ReplayStep};
 use crate::lesson_state::{ActiveLesson, LoadedLesson};
 use crate::long_run::SLICE_BUDGET_MS;
@@ -57,6 +58,15 @@ pub enum Action {
         id: String,
         /// The command line.
         command: String,
+        /// Which message answers it.
+        kind: ReplyKind,
+    },
+    /// Another request of the host page (`dsplay:request`), always answered.
+    Request {
+        /// The request id, JSON-encoded.
+        id: String,
+        /// What it asks.
+        request: Request,
     },
     /// Show the session as it was this many virtual milliseconds after it started (pauses the
     /// clock; the latest instant or later goes back to now).
@@ -103,6 +113,10 @@ pub struct Reply {
     pub output: String,
     /// Every command succeeded.
     pub success: bool,
+    /// Which message carries it.
+    pub kind: ReplyKind,
+    /// The result as JSON (`state()`'s data), if any.
+    pub data: Option<Rc<str>>,
 }
 
 /// A postMessage request waiting for its line to finish.
@@ -114,6 +128,8 @@ pub struct PendingReply {
     pub output: String,
     /// Every command so far succeeded.
     pub success: bool,
+    /// Which message answers it.
+    pub kind: ReplyKind,
 }
 
 /// The manifest of a log entry `kubectl apply -f - <<EOF …` (an Apply from the editor).
@@ -185,6 +201,8 @@ pub struct State {
     refreshed_at: (u64, i64),
     /// The lesson being taken, if any.
     pub lesson: Option<ActiveLesson>,
+    /// The embed's `script=`: Reset runs it again.
+    pub reset_script: Option<Rc<str>>,
 }
 
 impl PartialEq for State {
@@ -275,6 +293,7 @@ impl State {
             rollouts: Rc::default(),
             refreshed_at: (u64::MAX, i64::MIN),
             lesson: None,
+            reset_script: None,
         };
         for entry in &saved.log {
             match parse_advance_entry(entry) {
@@ -526,7 +545,7 @@ impl Reducible for State {
                     next.generation += 1;
                     return Rc::new(next);
                 }
-                Action::Remote { id, command } => {
+                Action::Remote { id, command, kind } => {
                     let before = next.terminal.len();
                     next.busy(&command);
                     let output = next.terminal[before..]
@@ -537,6 +556,7 @@ impl Reducible for State {
                         id,
                         output,
                         success: false,
+                        kind,
                     }));
                     next.generation += 1;
                     return Rc::new(next);
@@ -564,6 +584,8 @@ impl Reducible for State {
             next.restart_lesson_step();
         }
         match action {
+            // Answered from this state: the action it stands for goes through this reducer.
+            Action::Request { id, request } => return self.answer(id, request),
             Action::Run(line) => {
                 if line.trim().is_empty() {
                     return self;
@@ -599,6 +621,10 @@ impl Reducible for State {
                 next.keep_settings(&self);
                 next.playing = self.playing;
                 next.notice = None;
+                next.reset_script = self.reset_script.clone();
+                if let Some(script) = self.reset_script.as_deref() {
+                    next.run_script(script);
+                }
             }
             Action::LoadSaved(saved) => {
                 next = State::restore(&saved);
@@ -618,11 +644,12 @@ impl Reducible for State {
                 next.refreshed_at = (u64::MAX, i64::MIN);
             }
             Action::Notice(text) => next.notice = text.map(Rc::from),
-            Action::Remote { id, command } => {
+            Action::Remote { id, command, kind } => {
                 let reply = PendingReply {
                     id,
                     output: String::new(),
                     success: true,
+                    kind,
                 };
                 next.start_line(&command, Some(reply), &mut over_budget);
             }
@@ -677,6 +704,7 @@ impl Reducible for State {
 }
 
 mod lesson;
+mod requests;
 mod running;
 #[cfg(test)]
 mod tests;

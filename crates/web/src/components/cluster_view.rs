@@ -29,6 +29,7 @@ pub struct ClusterViewProps {
 /// The node cards.
 #[function_component(ClusterView)]
 pub fn cluster_view(props: &ClusterViewProps) -> Html {
+    let read_only = crate::read_only::use_read_only();
     let unscheduled: Vec<_> = props
         .model
         .unscheduled
@@ -50,9 +51,11 @@ pub fn cluster_view(props: &ClusterViewProps) -> Html {
                     <input type="checkbox" checked={props.show_system} onchange={props.on_toggle_system.reform(|_| ())} />
                     {"kube-system pods"}
                 </label>
-                <button class="btn" onclick={props.on_add_node.reform(|_| ())}>
-                    <span aria-hidden="true" class="icon">{"+"}</span>{"Add node"}
-                </button>
+                if !read_only {
+                    <button class="btn" onclick={props.on_add_node.reform(|_| ())}>
+                        <span aria-hidden="true" class="icon">{"+"}</span>{"Add node"}
+                    </button>
+                }
             </header>
             if rolling {
                 <p class="rev-legend">

@@ -44,6 +44,7 @@ fn bar(label: &'static str, used: i128, total: i128, text: String) -> Html {
 pub fn node_card(props: &NodeCardProps) -> Html {
     let node = &props.node;
     let editing = use_state(|| false);
+    let read_only = crate::read_only::use_read_only();
     let label_input = use_node_ref();
     let taint_input = use_node_ref();
     {
@@ -154,20 +155,22 @@ pub fn node_card(props: &NodeCardProps) -> Html {
                 <button class={classes!("btn", "small", "explain-btn", props.selected.then_some("active"))} aria-label="Explain"
                     title={format!("Why DaemonSets do (not) run a pod on {name}")}
                     onclick={let cb = props.on_explain.clone(); let n = name.clone(); Callback::from(move |_| cb.emit(n.clone()))}>{"Explain"}</button>
-                if node.unschedulable {
-                    <button class="btn small" aria-label={format!("Uncordon {name}")} onclick={cmd(format!("kubectl uncordon {name}"))}>{"Uncordon"}</button>
-                } else {
-                    <button class="btn small" aria-label={format!("Cordon {name}")} onclick={cmd(format!("kubectl cordon {name}"))}>{"Cordon"}</button>
+                if !read_only {
+                    if node.unschedulable {
+                        <button class="btn small" aria-label={format!("Uncordon {name}")} onclick={cmd(format!("kubectl uncordon {name}"))}>{"Uncordon"}</button>
+                    } else {
+                        <button class="btn small" aria-label={format!("Cordon {name}")} onclick={cmd(format!("kubectl cordon {name}"))}>{"Cordon"}</button>
+                    }
+                    if failed {
+                        <button class="btn small" aria-label={format!("Recover {name}")} onclick={cmd(format!("sim node recover {name}"))}>{"Recover"}</button>
+                    } else {
+                        <button class="btn small" aria-label={format!("Fail {name}")} onclick={cmd(format!("sim node fail {name}"))}>{"Fail"}</button>
+                    }
+                    <button class={classes!("btn", "small", (*editing).then_some("active"))} aria-pressed={editing.to_string()}
+                        aria-label={format!("Edit labels and taints of {name}")}
+                        onclick={let e = editing.clone(); Callback::from(move |_| e.set(!*e))}>{"Edit"}</button>
+                    <button class="btn small danger" aria-label={format!("Delete node {name}")} onclick={cmd(format!("kubectl delete node {name}"))}>{"Delete"}</button>
                 }
-                if failed {
-                    <button class="btn small" aria-label={format!("Recover {name}")} onclick={cmd(format!("sim node recover {name}"))}>{"Recover"}</button>
-                } else {
-                    <button class="btn small" aria-label={format!("Fail {name}")} onclick={cmd(format!("sim node fail {name}"))}>{"Fail"}</button>
-                }
-                <button class={classes!("btn", "small", (*editing).then_some("active"))} aria-pressed={editing.to_string()}
-                    aria-label={format!("Edit labels and taints of {name}")}
-                    onclick={let e = editing.clone(); Callback::from(move |_| e.set(!*e))}>{"Edit"}</button>
-                <button class="btn small danger" aria-label={format!("Delete node {name}")} onclick={cmd(format!("kubectl delete node {name}"))}>{"Delete"}</button>
             </footer>
         </article>
     }

@@ -30,6 +30,7 @@ pub struct TimeControlsProps {
 /// The time controls in the header.
 #[function_component(TimeControls)]
 pub fn time_controls(props: &TimeControlsProps) -> Html {
+    let read_only = crate::read_only::use_read_only();
     let elapsed_text = format_elapsed((props.now - props.started).num_milliseconds());
     let on_speed = {
         let cb = props.on_speed.clone();
@@ -53,9 +54,11 @@ pub fn time_controls(props: &TimeControlsProps) -> Html {
             <button class="btn" onclick={props.on_step.reform(|_| ())} title="Advance to the next event (→)">
                 <span aria-hidden="true" class="icon">{"→"}</span>{"Step"}
             </button>
-            <button class="btn" onclick={props.on_reset.reform(|_| ())} title="A fresh default cluster with the demo DaemonSet">
-                <span aria-hidden="true" class="icon">{"↺"}</span>{"Reset"}
-            </button>
+            if !read_only {
+                <button class="btn" onclick={props.on_reset.reform(|_| ())} title="A fresh default cluster with the demo DaemonSet">
+                    <span aria-hidden="true" class="icon">{"↺"}</span>{"Reset"}
+                </button>
+            }
             <label class="speed">
                 <span class="visually-hidden">{"Speed"}</span>
                 <select onchange={on_speed} aria-label="Speed">

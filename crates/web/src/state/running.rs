@@ -188,15 +188,17 @@ impl State {
             id,
             output,
             success,
+            kind,
         }) = reply
         {
-            let seq = self.reply.as_ref().map_or(0, |r| r.seq) + 1;
-            self.reply = Some(Rc::new(Reply {
-                seq,
+            self.post(Reply {
+                seq: 0,
                 id,
                 output,
                 success,
-            }));
+                kind,
+                data: None,
+            });
         }
     }
 }

@@ -372,11 +372,13 @@ fn a_remote_request_is_answered_when_its_long_command_is_done() {
     let mut state = crash_looping().reduce(Action::Remote {
         id: "7".into(),
         command: "sim advance 12h\nkubectl get node n1 -o name".into(),
+        kind: ReplyKind::Output,
     });
     assert!(state.reply.is_none(), "no answer yet");
     let busy = state.clone().reduce(Action::Remote {
         id: "8".into(),
         command: "kubectl get nodes".into(),
+        kind: ReplyKind::Output,
     });
     let reply = busy.reply.as_ref().expect("a busy answer");
     assert!(reply.id == "8" && !reply.success, "{reply:?}");
@@ -387,4 +389,58 @@ fn a_remote_request_is_answered_when_its_long_command_is_done() {
     assert_eq!(reply.id, "7");
     assert!(reply.success);
     assert_eq!(reply.output, "node/n1\n");
+}
+
+#[test]
+fn every_request_is_answered_with_its_result() {
+    let request = |state: Rc<State>, id: &str, request: Request| {
+        let id = id.to_string();
+        state.reduce(Action::Request { id, request })
+    };
+    let state = Rc::new(State::new());
+    let paused = request(state.clone(), "1", Request::Pause);
+    assert!(!paused.playing);
+    assert_eq!(
+        paused.reply.as_ref().map(|r| (r.id.as_str(), r.kind)),
+        Some(("1", ReplyKind::Response))
+    );
+    let ran = request(
+        paused,
+        "2",
+        Request::Run("sim node add kind-worker9".into()),
+    );
+    let reply = ran.reply.clone().expect("answered");
+    assert!(
+        reply.success && reply.output.contains("kind-worker9"),
+        "{reply:?}"
+    );
+    let applied = request(ran, "3", Request::Apply("kind: Nope\n".into()));
+    let reply = applied.reply.clone().expect("answered");
+    assert!(!reply.success && reply.seq == 3, "{reply:?}");
+    let data = request(applied, "4", Request::State)
+        .reply
+        .clone()
+        .expect("answered");
+    let data: serde_json::Value =
+        serde_json::from_str(data.data.as_deref().expect("data")).unwrap();
+    assert!(data["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|n| n["name"] == "kind-worker9"));
+    assert_eq!(data["daemonSets"][0]["name"], "demo");
+}
+
+#[test]
+fn reset_replays_the_embed_script() {
+    let mut state = State::new();
+    state.run_script("sim node add kind-worker9");
+    state.reset_script = Some(Rc::from("sim node add kind-worker9"));
+    let state = Rc::new(state).reduce(Action::Run("sim node add kind-worker10".into()));
+    let reset = state.reduce(Action::Reset);
+    let names: Vec<_> = reset.model.nodes.iter().map(|n| n.name.as_str()).collect();
+    assert!(
+        names.contains(&"kind-worker9") && !names.contains(&"kind-worker10"),
+        "{names:?}"
+    );
 }
