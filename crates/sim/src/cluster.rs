@@ -73,7 +73,7 @@ pub struct Cluster {
     /// Each loop's position in the watch log.
     pub(crate) cursors: LoopCursors,
     /// Event identity → store key of the event it aggregates into (`record_event`).
-    pub(crate) event_index: BTreeMap<crate::api_server::EventIdentity, crate::store::Key>,
+    pub(crate) event_index: BTreeMap<crate::event_recorder::EventIdentity, crate::store::Key>,
     /// When each event's TTL runs out (virtual ms, key), one entry per write (`api_server.rs`).
     pub(crate) event_expiry: std::collections::BTreeSet<(i64, crate::store::Key)>,
     /// Called at every instant the clock passes through (`observer.rs`).

@@ -9,6 +9,7 @@ pub mod cluster;
 pub mod controller;
 pub mod default_cluster;
 pub mod error;
+mod event_recorder;
 pub mod explain;
 pub mod images;
 pub mod kubelet;

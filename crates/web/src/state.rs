@@ -2,7 +2,7 @@
 //! cluster goes through `Session::execute` (so it is echoed in the terminal) or the virtual clock.
 
 use crate::demo::{apply_command, DEMO_DAEMON_SET};
-use crate::drift::{applied, changed, live_manifest, Applied};
+use crate::drift::{applied, Applied};
 pub use crate::embed_request::{ReplyKind, Request};
 use crate::export::{push_step, ReplayStep};
 use crate::lesson_state::{ActiveLesson, LoadedLesson};
@@ -132,14 +132,6 @@ pub struct PendingReply {
     pub kind: ReplyKind,
 }
 
-/// The manifest of a log entry `kubectl apply -f - <<EOF …` (an Apply from the editor).
-fn applied_manifest(entry: &str) -> Option<String> {
-    let rest = entry.strip_prefix("kubectl apply -f - <<")?;
-    let (terminator, body) = rest.split_once('\n')?;
-    let body = body.strip_suffix(terminator)?;
-    Some(format!("{}\n", body.trim_end_matches('\n')))
-}
-
 /// What the components render.
 #[derive(Clone)]
 pub struct State {
@@ -218,19 +210,6 @@ impl Default for State {
 }
 
 impl State {
-    /// A DaemonSet the editor applied that a command changed since (namespace, name): the
-    /// editor's text is stale.
-    pub fn editor_drift(&self) -> Option<(String, String)> {
-        let session = self.session.borrow();
-        changed(&self.editor_applied, session.cluster().store())
-            .map(|a| (a.namespace.clone(), a.name.clone()))
-    }
-
-    /// The live DaemonSet as a manifest for the editor.
-    pub fn live_manifest(&self, namespace: &str, name: &str) -> Option<String> {
-        live_manifest(self.session.borrow().cluster().store(), namespace, name)
-    }
-
     /// The current context's namespace (`kubectl config set-context --current --namespace X`).
     pub fn namespace(&self) -> yew::AttrValue {
         yew::AttrValue::from(self.session.borrow().namespace().to_string())
@@ -300,7 +279,7 @@ impl State {
                 Some(ms) => state.advance(Duration::from_millis(ms)),
                 None => {
                     if state.run(entry) {
-                        if let Some(yaml) = applied_manifest(entry) {
+                        if let Some(yaml) = editor::applied_manifest(entry) {
                             let found = applied(&yaml, state.session.borrow().cluster().store());
                             state.editor_applied = Rc::new(found);
                         }
@@ -310,14 +289,6 @@ impl State {
         }
         state.refresh();
         state
-    }
-
-    /// The manifest of the last `kubectl apply -f - <<EOF` in the log (what the editor showed).
-    pub fn last_applied_yaml(&self) -> Option<String> {
-        self.log
-            .iter()
-            .rev()
-            .find_map(|entry| applied_manifest(entry))
     }
 
     /// The log to save or share: the latest one, also while the timeline shows the past (until
@@ -703,6 +674,7 @@ impl Reducible for State {
     }
 }
 
+mod editor;
 mod lesson;
 mod requests;
 mod running;

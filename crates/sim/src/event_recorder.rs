@@ -1,0 +1,164 @@
+//! Events: recorded the way client-go's recorder does (repeats aggregated into `count`), with the
+//! source and instance a real cluster shows, and deleted by the API server an hour after their
+//! last write.
+
+use crate::cluster::{k8s_time, Cluster};
+use crate::names;
+use dsplay_api::types::*;
+use dsplay_api::{Kind, Object};
+
+/// How long the API server keeps an event after its last write (kube-apiserver `--event-ttl`).
+pub const EVENT_TTL_MS: i64 = 3600 * 1000;
+
+/// The instance an event names: the kubelet's node; the scheduler's `<name>-<host>` identity
+/// (it reports through events/v1); nothing for kube-controller-manager's controllers, whose
+/// legacy recorder sets none — so `get events -o wide` shows `daemonset-controller` alone and
+/// `default-scheduler, default-scheduler-kind-control-plane`.
+///
+/// Upstream: `pkg/scheduler/scheduler.go` `New` (`eventBroadcaster.NewRecorder(…, profileName)`
+/// with the host's identity), `staging/src/k8s.io/client-go/tools/record/event.go` `makeEvent`.
+fn reporting_instance(component: &str, host: Option<&str>) -> String {
+    match host {
+        Some(host) => host.to_string(),
+        None if component == "default-scheduler" => {
+            "default-scheduler-kind-control-plane".to_string()
+        }
+        None => String::new(),
+    }
+}
+
+impl Cluster {
+    /// Records an event the way client-go's recorder does, aggregating repeats into `count`.
+    pub(crate) fn record_event(
+        &mut self,
+        involved: &ObjectReference,
+        event_type: &str,
+        reason: &str,
+        message: &str,
+        component: &str,
+        host: Option<&str>,
+    ) {
+        let namespace = involved
+            .namespace
+            .clone()
+            .unwrap_or_else(|| "default".to_string());
+        let now = k8s_time(self.now_ms);
+        // Indexed lookup of the first event with the same identity (was a linear scan of every event).
+        let identity: EventIdentity = (
+            involved.uid.clone(),
+            involved.name.clone(),
+            reason.to_string(),
+            message.to_string(),
+            component.to_string(),
+        );
+        if self.event_index.len() != self.store.events.len() {
+            self.rebuild_event_index();
+        }
+        let lookup = |cluster: &Cluster| {
+            cluster
+                .event_index
+                .get(&identity)
+                .and_then(|k| cluster.store.events.get(k))
+                .filter(|e| event_identity(e) == identity)
+                .cloned()
+        };
+        let mut existing = lookup(self);
+        if existing.is_none() && self.event_index.contains_key(&identity) {
+            self.rebuild_event_index();
+            existing = lookup(self);
+        }
+        if let Some(existing) = existing {
+            let mut event = existing;
+            event.count = Some(event.count.unwrap_or(1) + 1);
+            event.last_timestamp = Some(now);
+            let key = crate::store::key_of(&event.metadata);
+            self.write(Object::Event(event));
+            self.event_expiry
+                .insert((self.now_ms.saturating_add(EVENT_TTL_MS), key));
+            return;
+        }
+        self.event_seq += 1;
+        let event = Event {
+            metadata: ObjectMeta {
+                name: Some(names::event_name(
+                    involved.name.as_deref().unwrap_or("x"),
+                    self.now_ms,
+                    self.event_seq,
+                )),
+                namespace: Some(namespace),
+                uid: Some(names::uid(&mut self.rng)),
+                creation_timestamp: Some(now.clone()),
+                ..Default::default()
+            },
+            involved_object: involved.clone(),
+            reason: Some(reason.to_string()),
+            message: Some(message.to_string()),
+            type_: Some(event_type.to_string()),
+            source: Some(EventSource {
+                component: Some(component.to_string()),
+                host: host.map(str::to_string),
+            }),
+            first_timestamp: Some(now.clone()),
+            last_timestamp: Some(now),
+            count: Some(1),
+            reporting_component: Some(component.to_string()),
+            reporting_instance: Some(reporting_instance(component, host)),
+            ..Default::default()
+        };
+        let key = crate::store::key_of(&event.metadata);
+        self.write(Object::Event(event));
+        self.event_expiry
+            .insert((self.now_ms.saturating_add(EVENT_TTL_MS), key.clone()));
+        self.event_index.entry(identity).or_insert(key);
+    }
+
+    /// Deletes the events whose TTL has run out: each write of an event takes a fresh lease, so an
+    /// event goes [`EVENT_TTL_MS`] after its last write (a repeated event lives on).
+    ///
+    /// Upstream: `pkg/registry/core/event/storage/storage.go` `NewREST` (the store's `TTLFunc`),
+    /// kube-apiserver `--event-ttl` (default 1h).
+    pub(crate) fn expire_events(&mut self) {
+        while let Some((at, key)) = self.event_expiry.first().cloned() {
+            if at > self.now_ms {
+                break;
+            }
+            self.event_expiry.pop_first();
+            let last_write_ms = self
+                .store
+                .events
+                .get(&key)
+                .and_then(|e| e.last_timestamp.as_ref())
+                .map(|t| t.0.timestamp_millis());
+            if last_write_ms.is_some_and(|w| w.saturating_add(EVENT_TTL_MS) <= self.now_ms) {
+                self.store.remove(Kind::Event, &key, self.now_ms);
+            }
+        }
+    }
+
+    /// Rebuilds the event identity index from the store (after events were created or deleted
+    /// outside `record_event`); the first event in key order wins, as the linear scan did.
+    fn rebuild_event_index(&mut self) {
+        self.event_index.clear();
+        for (key, event) in &self.store.events {
+            self.event_index
+                .entry(event_identity(event))
+                .or_insert_with(|| key.clone());
+        }
+    }
+}
+
+/// What makes two events the same for aggregation: involved uid and name, reason, message, component.
+pub(crate) type EventIdentity = (Option<String>, Option<String>, String, String, String);
+
+fn event_identity(e: &Event) -> EventIdentity {
+    (
+        e.involved_object.uid.clone(),
+        e.involved_object.name.clone(),
+        e.reason.clone().unwrap_or_default(),
+        e.message.clone().unwrap_or_default(),
+        e.source
+            .as_ref()
+            .and_then(|s| s.component.clone())
+            .unwrap_or_default(),
+    )
+}
