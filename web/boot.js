@@ -3,6 +3,11 @@
 // script) so the page's Content-Security-Policy can forbid inline scripts.
 import init from './dsplay_web.js';
 
+// `?theme=light|dark` fixes the colour scheme (style.css's colours are `light-dark()` pairs);
+// without it, or with `auto`, the page follows the system.
+const theme = new URLSearchParams(location.search).get('theme');
+if (theme === 'light' || theme === 'dark') document.documentElement.style.colorScheme = theme;
+
 // Messages a host page posts before the app listens (an embed's first requests, sent as soon as
 // the frame loads): kept in order until the app takes them (crates/web/src/hooks/message_api.rs),
 // which also ends this queue. The app checks their origin.

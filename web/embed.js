@@ -10,7 +10,7 @@
   const BASE = new URL('./', document.currentScript?.src ?? location.href).href;
   // Attributes passed to the playground as they are (flags) or with their value.
   const FLAGS = ['autoplay', 'readonly'];
-  const VALUES = ['script', 'speed', 'view', 'lesson'];
+  const VALUES = ['script', 'speed', 'view', 'lesson', 'theme'];
   const STYLE = `:host{display:block;position:relative;border:1px solid #d0d7e2;border-radius:8px;overflow:hidden;background:#f6f8fb}
 iframe{display:block;width:100%;height:100%;border:0}
 .poster{display:grid;place-content:center;gap:12px;height:100%;text-align:center;font:15px/1.4 system-ui,sans-serif;color:#3a4456}

@@ -43,6 +43,23 @@ test('dark theme and a narrow screen render too', async () => {
   await narrow.context().close();
 });
 
+test('the page follows the system colour scheme unless ?theme= fixes it', async () => {
+  const background = async (colorScheme, query) => {
+    const page = await openPlayground(browser, server.url + query, { colorScheme });
+    await page.locator('.node[data-node="kind-worker"]').waitFor({ timeout: 10_000 });
+    const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+    return bg;
+  };
+  const [light, dark] = ['rgb(244, 246, 250)', 'rgb(13, 17, 23)'];
+  assert.equal(await background('light', ''), light);
+  assert.equal(await background('dark', ''), dark);
+  assert.equal(await background('light', '?theme=dark'), dark);
+  assert.equal(await background('dark', '?theme=light'), light);
+  assert.equal(await background('dark', '?theme=auto'), dark);
+});
+
 test('Space plays and pauses, the right arrow steps the clock', async () => {
   const page = await openPlayground(browser, server.url);
   await page.getByRole('button', { name: 'Pause', exact: true }).waitFor();
