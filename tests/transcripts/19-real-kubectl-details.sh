@@ -65,3 +65,5 @@ metadata:
   name: ssa3
 YAML
 kubectl get ns ssa -o jsonpath='{.metadata.annotations}'
+kubectl rollout pause ds/kindnet -n kube-system
+kubectl rollout resume ds/kindnet -n kube-system

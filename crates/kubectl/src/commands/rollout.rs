@@ -172,8 +172,11 @@ pub(crate) fn rollout(ctx: &mut Ctx, words: &[String]) -> CmdResult {
                 Err(e) => ctx.api_fail(&e, None),
             }
         }
+        // Upstream: `polymorphichelpers/objectpauser.go` / `objectresumer.go` (`pausing is not
+        // supported`), prefixed by `rollout_pause.go` `RunPause` with the resource and name.
         verb => ctx.fail(format!(
-            "daemonsets.apps \"{name}\" {verb} is not supported"
+            "daemonsets.apps \"{name}\" {}ing is not supported",
+            verb.trim_end_matches('e')
         )),
     }
 }
