@@ -86,3 +86,13 @@ fn the_context_namespace_is_every_commands_default() {
         .1
         .contains("No resources found in default namespace."));
 }
+
+/// A bare command group prints its help and succeeds, as cobra does (`kubectl rollout`).
+#[test]
+fn bare_rollout_prints_its_help() {
+    let mut s = Session::new(SessionOptions::default());
+    let (out, err, ok) = run(&mut s, "kubectl rollout");
+    assert!(ok, "{err}");
+    assert!(out.starts_with("Manage the rollout of one or many resources."), "{out}");
+    assert!(out.contains("Available Commands:"));
+}

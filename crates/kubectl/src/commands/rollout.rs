@@ -99,9 +99,11 @@ pub(crate) fn rollout(ctx: &mut Ctx, words: &[String]) -> CmdResult {
         format!("rollout {sub}")
     };
     let parsed = parse_flags(ctx, &verb, words, subcommand_flags(&sub))?;
+    // Bare `kubectl rollout` is a command group: cobra prints its help.
     let Some(sub) = parsed.args.first().cloned() else {
-        ctx.err("error: required resource not specified\nSee 'kubectl rollout -h' for help and examples");
-        return Err(Failed);
+        let help = crate::help::kubectl_command(&["rollout".to_string()]).unwrap_or_default();
+        ctx.out(help.trim_end());
+        return Ok(());
     };
     let rest = parsed.args[1..].to_vec();
     if !SUBCOMMANDS.contains(&sub.as_str()) {
