@@ -93,6 +93,9 @@ fn bare_rollout_prints_its_help() {
     let mut s = Session::new(SessionOptions::default());
     let (out, err, ok) = run(&mut s, "kubectl rollout");
     assert!(ok, "{err}");
-    assert!(out.starts_with("Manage the rollout of one or many resources."), "{out}");
+    assert!(
+        out.starts_with("Manage the rollout of one or many resources."),
+        "{out}"
+    );
     assert!(out.contains("Available Commands:"));
 }
