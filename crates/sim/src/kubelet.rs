@@ -167,6 +167,9 @@ fn start_pod(cluster: &mut Cluster, pod: &Pod, node: &str) {
                     restart_count: 0,
                     started: Some(false),
                     state: Some(waiting("ContainerCreating", None)),
+                    // The kubelet always reports a last state, empty until a container ends
+                    // (`kubelet_pods.go` `convertToAPIContainerStatuses`).
+                    last_state: Some(Default::default()),
                     ..Default::default()
                 })
                 .collect(),
