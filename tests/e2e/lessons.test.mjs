@@ -3,8 +3,9 @@
 // `?lesson=` with a good and a broken file, `#lesson=`, the language switch, the welcome banner.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir, writeFile, rm } from 'node:fs/promises';
+import { mkdir, writeFile, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { deflateRawSync } from 'node:zlib';
 import { serveDist, launch, openPlayground, screenshot, pause, runInTerminal, DIST } from './harness.mjs';
 
 let server, browser;
@@ -193,6 +194,25 @@ test('?lesson= loads a lesson file; a broken one shows file:line; #lesson= opens
   await page.evaluate(() => { location.hash = 'lesson=on-delete'; });
   await panel(page).and(page.locator('[data-lesson="on-delete"]')).waitFor();
   assert.ok(!page.url().includes('lesson='), page.url());
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('#lesson-text= carries a whole lesson in the link; it survives a reload; a damaged one says so', async () => {
+  const text = await readFile(join(FIXTURES, 'mine.yaml'), 'utf8');
+  const encoded = deflateRawSync(Buffer.from(text), { level: 9 }).toString('base64url');
+  const page = await openPlayground(browser, `${server.url}#lesson-text=${encoded}`);
+  await panel(page).and(page.locator('[data-lesson="mine"]')).waitFor();
+  assert.ok(!page.url().includes('lesson-text='), `the lesson leaves the URL after use: ${page.url()}`);
+  await page.reload();
+  await panel(page).and(page.locator('[data-lesson="mine"]')).waitFor();
+  await runInTerminal(page, 'kubectl label node kind-worker team=a');
+  await panel(page).and(page.locator('[data-lesson-state="complete"]')).waitFor();
+  await page.goto('about:blank');
+  await page.goto(`${server.url}#lesson-text=${encoded.slice(0, 20)}`);
+  const error = page.locator('.lesson-error[role="alert"]');
+  await error.waitFor();
+  assert.match(await error.textContent(), /lesson in this link is damaged/);
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });

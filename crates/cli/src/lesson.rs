@@ -7,18 +7,43 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// Usage lines of the `lesson` subcommands.
-pub const USAGE: &str = "  dsplay lesson check PATH...               check lesson files (or folders of them)\n  dsplay lesson list [PATH...]              id, level, minutes and title of each lesson (default: lessons/)\n";
+pub const USAGE: &str = "  dsplay lesson check PATH...               check lesson files (or folders of them)\n  dsplay lesson list [PATH...]              id, level, minutes and title of each lesson (default: lessons/)\n  dsplay lesson link FILE [PLAYGROUND_URL]  a link that carries the lesson (no hosting needed)\n";
 
 /// Runs `dsplay lesson ARGS`.
 pub fn main(args: &[String]) -> ExitCode {
     match args.first().map(String::as_str) {
         Some("check") if args.len() > 1 => check(&args[1..]),
         Some("list") => list(if args.len() > 1 { &args[1..] } else { &[] }),
+        Some("link") if (2..=3).contains(&args.len()) => link(&args[1], args.get(2)),
         _ => {
-            eprint!("error: dsplay lesson needs check PATH... or list\nUsage:\n{USAGE}");
+            eprint!("error: dsplay lesson needs check PATH..., list or link FILE\nUsage:\n{USAGE}");
             ExitCode::from(2)
         }
     }
+}
+
+/// `dsplay lesson link FILE [URL]`: the playground URL with the lesson in its hash, after checking
+/// that the file parses (a link to a broken lesson helps no one).
+fn link(file: &str, base: Option<&String>) -> ExitCode {
+    let text = match read(Path::new(file)) {
+        Ok(text) => text,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    if let Err(e) = parse(file, &text) {
+        eprintln!("{e}");
+        return ExitCode::FAILURE;
+    }
+    let base = base.map_or("index.html", String::as_str);
+    let base = base.split('#').next().unwrap_or(base);
+    println!(
+        "{base}#{}={}",
+        dsplay_lesson::link::HASH_KEY,
+        dsplay_lesson::link::encode(&text)
+    );
+    ExitCode::SUCCESS
 }
 
 /// The lesson files a path names: the file, or a folder's `*.yaml` / `*.yml` files in name order.

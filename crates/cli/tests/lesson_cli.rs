@@ -1,4 +1,4 @@
-//! `dsplay lesson check` and `dsplay lesson list` as a user runs them: exit status and report.
+//! `dsplay lesson check`, `list` and `link` as a user runs them: exit status and report.
 
 use std::process::Command;
 
@@ -46,4 +46,29 @@ fn list_prints_each_built_in_lesson() {
         "{out}"
     );
     assert!(out.lines().count() >= 12, "{out}");
+}
+
+#[test]
+fn link_carries_the_lesson_and_refuses_a_broken_one() {
+    let file = "lessons/01-what-is-a-daemonset.yaml";
+    let (ok, out) = dsplay(&["lesson", "link", file, "https://example.org/play/"]);
+    assert!(ok, "{out}");
+    let encoded = out
+        .trim_end()
+        .strip_prefix("https://example.org/play/#lesson-text=")
+        .unwrap_or_else(|| panic!("{out}"));
+    let text = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../..")
+            .join(file),
+    )
+    .unwrap();
+    assert_eq!(dsplay_lesson::link::decode(encoded).unwrap(), text);
+    let dir = std::env::temp_dir().join(format!("dsplay-lesson-link-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let broken = dir.join("broken.yaml");
+    std::fs::write(&broken, "id: broken\nlevel: expert\n").unwrap();
+    let (ok, out) = dsplay(&["lesson", "link", broken.to_str().unwrap()]);
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert!(!ok && out.contains("expert"), "{out}");
 }

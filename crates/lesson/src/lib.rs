@@ -12,6 +12,7 @@
 pub mod check;
 pub mod format;
 pub mod goal;
+pub mod link;
 pub mod run;
 pub mod text;
 

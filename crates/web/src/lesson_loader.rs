@@ -10,20 +10,42 @@ use std::rc::Rc;
 /// Where the built-in lessons are, relative to the page.
 pub const BUILT_IN: &str = "lessons/";
 
-/// Fetches and parses one lesson file; the error names the file and, for a parse error, the line
-/// and column.
+/// The source of a lesson that came inside a link: no URL to fetch, the text itself (so saved
+/// progress can reopen it after a reload).
+const INLINE: &str = "inline:";
+
+/// The source to open a `#lesson-text=` link's lesson from (see [`fetch_lesson`]).
+pub fn inline_source(encoded: &str) -> String {
+    format!("{INLINE}{encoded}")
+}
+
+/// Fetches and parses one lesson file (or decodes an [`inline_source`]); the error names the file
+/// and, for a parse error, the line and column.
 /// The request starts at the call.
 pub fn fetch_lesson(url: &str) -> impl Future<Output = Result<LoadedLesson, String>> {
-    let (text, url) = (fetch_text(url), url.to_string());
-    async move { parse_lesson(&url, &text.await?) }
+    let inline = url.strip_prefix(INLINE).map(dsplay_lesson::link::decode);
+    let text = inline.is_none().then(|| fetch_text(url));
+    let url = url.to_string();
+    async move {
+        match (inline, text) {
+            (Some(decoded), _) => parse_lesson_from(&url, "the lesson in the link", &decoded?),
+            (None, Some(text)) => parse_lesson(&url, &text.await?),
+            (None, None) => Err("no lesson".to_string()),
+        }
+    }
 }
 
 /// Parses a fetched lesson file (see [`fetch_lesson`]).
 pub fn parse_lesson(url: &str, text: &str) -> Result<LoadedLesson, String> {
-    let lesson = dsplay_lesson::parse(url, text).map_err(|e| e.to_string())?;
+    parse_lesson_from(url, url, text)
+}
+
+/// Parses a lesson kept as `source`, naming it `name` in errors.
+fn parse_lesson_from(source: &str, name: &str, text: &str) -> Result<LoadedLesson, String> {
+    let lesson = dsplay_lesson::parse(name, text).map_err(|e| e.to_string())?;
     Ok(LoadedLesson {
         lesson: Rc::new(lesson),
-        source: Rc::from(url),
+        source: Rc::from(source),
     })
 }
 

@@ -141,6 +141,8 @@ pub struct PageParams {
     pub lesson_url: Option<String>,
     /// `#lesson=<id>`: a built-in lesson to open.
     pub lesson_id: Option<String>,
+    /// `#lesson-text=<…>`: a lesson carried in the link itself (`dsplay_lesson::link`).
+    pub lesson_text: Option<String>,
     /// `origin=`: the only origin the postMessage API answers (requests from others are ignored,
     /// replies are posted to it only); normalized by [`normalize_origin`], or kept as given if it
     /// is not an origin, so that it matches no sender. `None`: any origin (the default).
@@ -169,6 +171,9 @@ impl PageParams {
                     "script" => params.script = Some(percent_decode(value)),
                     HASH_KEY => params.shared = Some(value.to_string()),
                     "lesson" if in_hash => params.lesson_id = Some(percent_decode(value)),
+                    dsplay_lesson::link::HASH_KEY if in_hash => {
+                        params.lesson_text = Some(value.to_string())
+                    }
                     "lesson" => params.lesson_url = Some(percent_decode(value)),
                     "speed" => params.speed = percent_decode(value).parse().ok(),
                     "view" => params.view = view_class(&percent_decode(value)),
@@ -243,7 +248,7 @@ pub fn without_link_params(params: &str, lead: char) -> String {
         .filter(|p| !p.is_empty())
         .filter(|p| {
             let key = p.split_once('=').map_or(*p, |(k, _)| k);
-            !matches!(key, "script" | "lesson") && key != HASH_KEY
+            !matches!(key, "script" | "lesson" | dsplay_lesson::link::HASH_KEY) && key != HASH_KEY
         })
         .collect();
     if kept.is_empty() {
@@ -353,7 +358,15 @@ mod tests {
             "?autoplay&readonly"
         );
         assert_eq!(without_link_params("#s=abc&embed", '#'), "#embed");
+        assert_eq!(without_link_params("#lesson-text=abc", '#'), "");
         assert_eq!(without_link_params("", '#'), "");
+    }
+
+    #[test]
+    fn a_lesson_in_the_hash_is_read_only_from_the_hash() {
+        let params = PageParams::parse("", "#lesson-text=7VlfT_x-");
+        assert_eq!(params.lesson_text.as_deref(), Some("7VlfT_x-"));
+        assert_eq!(PageParams::parse("?lesson-text=x", "").lesson_text, None);
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! the progress saved whenever it changes.
 
 use crate::browser::{drop_link_params, location_search_and_hash, storage_get, storage_set};
-use crate::lesson_loader::{fetch_catalogue, fetch_lesson};
+use crate::lesson_loader::{fetch_catalogue, fetch_lesson, inline_source};
 use crate::lesson_progress::{Current, LessonProgress, Progress, PROGRESS_KEY};
 use crate::lesson_state::LoadedLesson;
 use crate::persist::{PageParams, PREVIOUS_KEY, STORAGE_KEY};
@@ -145,11 +145,16 @@ pub fn use_lessons(state: &UseReducerHandle<State>, params: &PageParams) -> Less
         );
         use_effect_with((), move |_| {
             if !params.embed {
-                let from_link = params.lesson_url.is_some() || params.lesson_id.is_some();
+                let from_link = params.lesson_url.is_some()
+                    || params.lesson_id.is_some()
+                    || params.lesson_text.is_some();
                 if from_link {
                     drop_link_params();
                 }
-                if let Some(url) = params.lesson_url {
+                let url = params
+                    .lesson_url
+                    .or_else(|| params.lesson_text.as_deref().map(inline_source));
+                if let Some(url) = url {
                     spawn_local(async move {
                         match fetch_lesson(&url).await {
                             Ok(loaded) => {
