@@ -29,6 +29,20 @@ fn node_taints(c: &Cluster, node: &str) -> Vec<(String, String)> {
         .collect()
 }
 
+/// One node running DaemonSet `foo`, whose image crashes 5 s after each start.
+fn crash_looping_daemon_set() -> Cluster {
+    let mut c = cluster_with_nodes(1, 1);
+    c.set_image_behavior(
+        IMAGE,
+        ImageBehavior {
+            crash: true,
+            ..Default::default()
+        },
+    );
+    create_ds(&mut c, new_daemon_set("foo"));
+    c
+}
+
 fn ready_condition(c: &Cluster, node: &str) -> String {
     c.store()
         .node(node)
@@ -227,15 +241,7 @@ fn waiting_reason(p: &Pod) -> Option<String> {
 // every start records the image check, Created and Started (`EnsureImageExists`, `startContainer`).
 #[test]
 fn crash_loop_back_off() {
-    let mut c = cluster_with_nodes(1, 1);
-    c.set_image_behavior(
-        IMAGE,
-        ImageBehavior {
-            crash: true,
-            ..Default::default()
-        },
-    );
-    create_ds(&mut c, new_daemon_set("foo"));
+    let mut c = crash_looping_daemon_set();
     let pod = |c: &Cluster| live_ds_pods(c, "foo").remove(0);
     // Pull 2 s, start 1 s: running at 3 s, crash at 8 s (restart 1, immediately running again).
     c.advance(Duration::from_secs(3));
@@ -581,15 +587,7 @@ fn readiness_gate_keeps_pod_not_ready() {
 // TTLFunc); a repeated event (count > 1) takes a fresh lease with each write and lives on.
 #[test]
 fn events_expire_an_hour_after_their_last_write() {
-    let mut c = cluster_with_nodes(1, 1);
-    c.set_image_behavior(
-        IMAGE,
-        ImageBehavior {
-            crash: true,
-            ..Default::default()
-        },
-    );
-    create_ds(&mut c, new_daemon_set("foo"));
+    let mut c = crash_looping_daemon_set();
     let reasons = |c: &Cluster| -> BTreeSet<String> {
         c.store()
             .events()

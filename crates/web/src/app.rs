@@ -6,10 +6,8 @@ use crate::browser::{
 };
 use crate::components::cluster_view::ClusterView;
 use crate::components::editor::Editor;
-use crate::components::embed_dialog::EmbedDialog;
 use crate::components::events::Events;
 use crate::components::explain_panel::ExplainPanel;
-use crate::components::export_dialog::ExportDialog;
 use crate::components::lesson_catalogue::LessonCatalogue;
 use crate::components::lesson_panel::LessonPanel;
 use crate::components::long_run_bar::LongRunBar;
@@ -19,6 +17,7 @@ use crate::components::save_notices::SaveNotices;
 use crate::components::shortcuts::ShortcutsSheet;
 use crate::components::status_bar::StatusBar;
 use crate::components::terminal::Terminal;
+use crate::components::text_dialog::TextDialog;
 use crate::components::time_controls::TimeControls;
 use crate::components::timeline::Timeline;
 use crate::components::undo_toast::{is_destructive, UndoOffer, UndoToast};
@@ -452,11 +451,16 @@ pub fn app() -> Html {
                 <ShortcutsSheet on_close={let s = shortcuts_open.clone(); Callback::from(move |_| s.set(false))} />
             }
             if *embed_open {
-                <EmbedDialog text={crate::embed_snippet::embed_snippet(&page_folder(), &state.latest().log)}
+                <TextDialog name="Embed" title="Embed this session in a page" text_label="Embed code"
+                    help="Paste this into an HTML page: the playground replays this session's commands. embed.js adds the <dsplay-embed> element; the iframe works without it."
+                    text={crate::embed_snippet::embed_snippet(&page_folder(), &state.latest().log)}
                     on_close={let s = embed_open.clone(); Callback::from(move |_| s.set(false))} />
             }
             if *export_open {
-                <ExportDialog text={crate::export::export_text(&state.model, &state.replay)}
+                <TextDialog name="Export" title="Export to a real cluster" text_label="Export text"
+                    help="A kind cluster config reproducing the nodes, then the session as a kubectl script (sim lines are comments)."
+                    text={crate::export::export_text(&state.model, &state.replay)}
+                    download={AttrValue::from("dsplay-export.txt")}
                     on_close={let s = export_open.clone(); Callback::from(move |_| s.set(false))} />
             }
         </div>

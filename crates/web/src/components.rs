@@ -2,10 +2,8 @@
 
 pub mod cluster_view;
 pub mod editor;
-pub mod embed_dialog;
 pub mod events;
 pub mod explain_panel;
-pub mod export_dialog;
 pub mod lesson_catalogue;
 pub mod lesson_panel;
 pub mod lesson_text;
@@ -18,6 +16,7 @@ pub mod save_notices;
 pub mod shortcuts;
 pub mod status_bar;
 pub mod terminal;
+pub mod text_dialog;
 pub mod time_controls;
 pub mod timeline;
 pub mod undo_toast;
