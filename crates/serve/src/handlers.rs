@@ -132,6 +132,14 @@ pub fn route(shared: &Shared, req: &Request) -> Routed {
                 return plain(Reply::json(&list));
             }
         }
+        if let Some(kind) = unmodelled_empty_list(path) {
+            return plain(Reply::json(&json!({
+                "kind": kind,
+                "apiVersion": "v1",
+                "metadata": {"resourceVersion": "1"},
+                "items": [],
+            })));
+        }
         if let Some(name) = path.strip_prefix(crate::lease::PREFIX) {
             return plain(shared.read(|state| crate::lease::get(state.cluster(), name)));
         }
@@ -164,6 +172,18 @@ pub fn route(shared: &Shared, req: &Request) -> Routed {
     match resource_path(path) {
         Some(resource) => shared.with(|state| resource_verb(state, &resource, req)),
         None => plain(status::page_not_found()),
+    }
+}
+
+/// The list kind for a namespace's ResourceQuotas or LimitRanges: kinds a fresh kind cluster has
+/// none of and the playground does not model. `kubectl describe namespace` lists both, and prints
+/// its "No resource quota." / "No LimitRange resource." lines only when the lists come back.
+fn unmodelled_empty_list(path: &str) -> Option<&'static str> {
+    let rest = path.strip_prefix("/api/v1/namespaces/")?;
+    match rest.split_once('/')?.1 {
+        "resourcequotas" => Some("ResourceQuotaList"),
+        "limitranges" => Some("LimitRangeList"),
+        _ => None,
     }
 }
 

@@ -255,3 +255,27 @@ fn pod_logs_and_missing_subresources() {
         "the server could not find the requested resource"
     );
 }
+
+#[test]
+fn a_namespace_has_empty_quota_and_limit_range_lists_for_describe() {
+    let server = start();
+    for (plural, kind) in [
+        ("resourcequotas", "ResourceQuotaList"),
+        ("limitranges", "LimitRangeList"),
+    ] {
+        let (code, _, list) = get(
+            &server,
+            &format!("/api/v1/namespaces/default/{plural}"),
+            "application/json",
+        );
+        assert_eq!(code, 200, "{plural}");
+        assert_eq!(list["kind"], kind);
+        assert_eq!(list["items"], serde_json::json!([]));
+    }
+    let (code, _, _) = get(
+        &server,
+        "/api/v1/namespaces/default/secrets",
+        "application/json",
+    );
+    assert_eq!(code, 404);
+}

@@ -439,6 +439,10 @@ pub(crate) fn describe_object(cluster: &Cluster, o: &Object) -> String {
                 .collect();
             d::describe_node(node, &pods, &events, now)
         }
+        Object::PriorityClass(pc) => {
+            d::describe_priority_class(pc, &events_for(cluster, pc.metadata.uid.as_deref()), now)
+        }
+        Object::Namespace(ns) => d::describe_namespace(ns),
         other => format!("Name:         {}\n", other.name()),
     }
 }
