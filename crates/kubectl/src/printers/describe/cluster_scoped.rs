@@ -92,7 +92,6 @@ mod tests {
                 "Used for system critical pods that must not be moved from their current node."
                     .into(),
             ),
-            ..Default::default()
         };
         assert_eq!(
             describe_priority_class(&pc, &[], now()),
