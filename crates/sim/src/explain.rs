@@ -260,6 +260,10 @@ pub fn diagnose_rollout(
                     .is_some()
                 && waiting.is_none()
                 && crate::controller::daemonset::util::phase(pod) == "Running"
+                && !crate::kubelet::running_not_settled(
+                    cluster,
+                    pod.metadata.uid.as_deref().unwrap_or_default(),
+                )
             {
                 add_problem("new pods not ready".to_string(), format!("check the readiness probe and image of the new template, or kubectl rollout undo ds/{name}"));
             }

@@ -395,6 +395,17 @@ pub(crate) fn resume_node(cluster: &mut Cluster, node: &str) {
     }
 }
 
+/// Whether the running pod `uid` still has a kubelet transition due: Ready after its readiness
+/// probe's first successes (`initialDelaySeconds` + `periodSeconds` × `successThreshold`), or the
+/// crash of a crashing image. A pod that is Running and not Ready with none due has stalled.
+pub(crate) fn running_not_settled(cluster: &Cluster, uid: &str) -> bool {
+    cluster.pods_runtime.get(uid).is_some_and(|runtime| {
+        runtime.stage == Stage::Running
+            && runtime.stage_ms > cluster.now_ms
+            && !cluster.node_failed(&runtime.node)
+    })
+}
+
 fn readiness_delay_ms(pod: &Pod) -> Option<i64> {
     let probe = pod
         .spec

@@ -613,3 +613,65 @@ fn events_expire_an_hour_after_their_last_write() {
         "the crash loop keeps writing its BackOff event"
     );
 }
+
+/// A DaemonSet `foo` on one node whose container has a readiness probe first passing 15 s after
+/// the container starts (initialDelaySeconds 5 + periodSeconds 10), advanced until it runs.
+fn probed_daemon_set(image_ready: bool) -> Cluster {
+    let mut c = cluster_with_nodes(1, 1);
+    c.set_image_behavior(
+        IMAGE,
+        ImageBehavior {
+            ready: image_ready,
+            ..Default::default()
+        },
+    );
+    let mut ds = new_daemon_set("foo");
+    pod_spec(&mut ds).containers[0].readiness_probe = Some(k8s_openapi::api::core::v1::Probe {
+        initial_delay_seconds: Some(5),
+        period_seconds: Some(10),
+        tcp_socket: Some(k8s_openapi::api::core::v1::TCPSocketAction {
+            port: IntOrString::Int(8080),
+            ..Default::default()
+        }),
+        ..Default::default()
+    });
+    create_ds(&mut c, ds);
+    for _ in 0..20 {
+        if live_ds_pods(&c, "foo")
+            .iter()
+            .all(|p| phase(p) == "Running")
+        {
+            break;
+        }
+        c.advance(Duration::from_secs(1));
+    }
+    c
+}
+
+fn rollout_problems(c: &Cluster) -> Vec<String> {
+    dsplay_sim::explain::diagnose_rollout(c, "default", "foo")
+        .unwrap()
+        .problems
+        .into_iter()
+        .map(|(problem, _)| problem)
+        .collect()
+}
+
+#[test]
+fn a_pod_waiting_for_its_readiness_probe_is_not_diagnosed_as_stuck() {
+    let mut c = probed_daemon_set(true);
+    let pod = live_ds_pods(&c, "foo").remove(0);
+    assert!(phase(&pod) == "Running" && !is_pod_ready(&pod));
+    assert_eq!(rollout_problems(&c), Vec::<String>::new());
+    c.advance(Duration::from_secs(15));
+    assert!(is_pod_ready(&live_ds_pods(&c, "foo")[0]));
+    assert_eq!(rollout_problems(&c), Vec::<String>::new());
+}
+
+#[test]
+fn a_running_pod_that_can_never_pass_its_probe_is_diagnosed() {
+    let c = probed_daemon_set(false);
+    let pod = live_ds_pods(&c, "foo").remove(0);
+    assert!(phase(&pod) == "Running" && !is_pod_ready(&pod));
+    assert_eq!(rollout_problems(&c), vec!["new pods not ready".to_string()]);
+}
