@@ -259,6 +259,33 @@ test('Reset offers Undo', async () => {
   await page.context().close();
 });
 
+test('smaller fixes: the Add-node fields fit, marks of one instant are one, pods of a deleted node are apart', async () => {
+  const page = await openPlayground(browser, server.url, { viewport: { width: 390, height: 844 } });
+  await pause(page);
+  await page.getByRole('button', { name: 'Add node' }).click();
+  const dialog = page.getByRole('dialog', { name: 'New node' });
+  await dialog.waitFor();
+  const box = await dialog.boundingBox();
+  for (const field of ['cpu', 'memory', 'pods']) {
+    const input = await dialog.locator(`input[name="${field}"]`).boundingBox();
+    assert.ok(input.x + input.width <= box.x + box.width, `${field} stays inside the dialog`);
+  }
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+
+  await runInTerminal(page, 'kubectl get nodes');
+  await runInTerminal(page, 'kubectl get ds -A');
+  await page.locator('.term-output', { hasText: 'kindnet' }).waitFor();
+  const shared = page.locator('.tl-mark[title*="kubectl get nodes"]');
+  assert.equal(await shared.count(), 1);
+  assert.match(await shared.getAttribute('title'), /kubectl get nodes\nkubectl get ds -A/, 'one mark lists both commands');
+
+  await runInTerminal(page, 'kubectl delete node kind-worker2');
+  await page.locator('.on-deleted-nodes', { hasText: 'kube-proxy-' }).waitFor();
+  assert.equal(await page.locator('.unscheduled:not(.on-deleted-nodes)').count(), 0, 'nothing is listed as not scheduled');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
 test('screenshots during a rolling update at 1440×900, 1280×800 and 390×844', async () => {
   for (const [width, height] of [[1440, 900], [1280, 800], [390, 844]]) {
     const page = await openPlayground(browser, server.url, { viewport: { width, height } });

@@ -104,6 +104,9 @@ pub struct ClusterModel {
     pub nodes: Vec<Rc<NodeView>>,
     /// Pods not bound to a node yet.
     pub unscheduled: Vec<PodView>,
+    /// Pods bound to a node that was deleted: the API still lists them (with their last status)
+    /// until the pod garbage collector removes them.
+    pub on_deleted_nodes: Vec<PodView>,
     /// Events, newest first (at most [`MAX_EVENTS`]).
     pub events: Vec<EventRow>,
 }
@@ -139,12 +142,13 @@ impl ClusterModel {
                 .pods
                 .sort_by(|a, b| (&a.namespace, &a.name).cmp(&(&b.namespace, &b.name)));
         }
-        // Pods bound to a node that no longer exists are shown with the unscheduled ones.
-        unscheduled.extend(by_node.into_values().flatten());
+        let mut on_deleted_nodes: Vec<PodView> = by_node.into_values().flatten().collect();
+        on_deleted_nodes.sort_by(|a, b| a.name.cmp(&b.name));
         unscheduled.sort_by(|a, b| a.name.cmp(&b.name));
         ClusterModel {
             nodes,
             unscheduled,
+            on_deleted_nodes,
             events: event_rows(store.events(), now),
         }
     }
@@ -584,6 +588,32 @@ spec:
     }
 
     #[test]
+    fn pods_of_a_deleted_node_are_apart_from_unscheduled_ones_until_pod_gc() {
+        let mut session = session();
+        session.execute("kubectl delete node kind-worker2");
+        let cluster = session.cluster();
+        let model = ClusterModel::from_store(cluster.store(), cluster.now());
+        assert!(model.unscheduled.is_empty(), "{:?}", model.unscheduled);
+        let names: Vec<&str> = model
+            .on_deleted_nodes
+            .iter()
+            .map(|p| p.name.as_str())
+            .collect();
+        assert!(
+            names.iter().any(|n| n.starts_with("kube-proxy-")),
+            "{names:?}"
+        );
+        assert!(model
+            .on_deleted_nodes
+            .iter()
+            .all(|p| p.node == "kind-worker2" && p.status == "Running"));
+        session.execute("sim advance 60s");
+        let cluster = session.cluster();
+        let model = ClusterModel::from_store(cluster.store(), cluster.now());
+        assert!(model.on_deleted_nodes.is_empty(), "PodGC removed them");
+    }
+
+    #[test]
     fn empty_store_gives_an_empty_model() {
         let session = dsplay_kubectl::Session::new(dsplay_kubectl::SessionOptions {
             seed: 1,
@@ -591,6 +621,6 @@ spec:
         });
         let model = ClusterModel::from_store(session.cluster().store(), session.cluster().now());
         assert!(model.nodes.is_empty());
-        assert!(model.unscheduled.is_empty());
+        assert!(model.unscheduled.is_empty() && model.on_deleted_nodes.is_empty());
     }
 }

@@ -60,6 +60,41 @@ pub fn neighbour_stop(marks: &[Mark], latest_ms: i64, from_ms: i64, forward: boo
     }
 }
 
+/// One mark drawn under the track: every command and Warning event of one instant together, so
+/// marks at the same instant cannot hide each other (commands run without moving the clock all
+/// share one).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DrawnMark {
+    /// Virtual milliseconds since the session started.
+    pub at_ms: i64,
+    /// The commands' labels, then the warnings', one per line.
+    pub label: String,
+    /// A Warning event happened at this instant (drawn red).
+    pub warning: bool,
+}
+
+/// The marks to draw: `commands` and `warnings` grouped by instant, in time order.
+pub fn drawn_marks(commands: &[Mark], warnings: &[Mark]) -> Vec<DrawnMark> {
+    let mut by_instant: std::collections::BTreeMap<i64, DrawnMark> = Default::default();
+    let tagged = commands
+        .iter()
+        .map(|m| (m, false))
+        .chain(warnings.iter().map(|m| (m, true)));
+    for (mark, warning) in tagged {
+        let drawn = by_instant.entry(mark.at_ms).or_insert_with(|| DrawnMark {
+            at_ms: mark.at_ms,
+            label: String::new(),
+            warning: false,
+        });
+        if !drawn.label.is_empty() {
+            drawn.label.push('\n');
+        }
+        drawn.label.push_str(&mark.label);
+        drawn.warning |= warning;
+    }
+    by_instant.into_values().collect()
+}
+
 /// Time since the session started as the clock shows it: `T+m:ss.d`.
 pub fn format_elapsed(ms: i64) -> String {
     let ms = ms.max(0);
@@ -85,6 +120,36 @@ mod tests {
         ];
         let ends = vec![0, 5000, 5000, 9000, 11_500];
         (log.iter().map(|s| s.to_string()).collect(), ends)
+    }
+
+    #[test]
+    fn marks_of_one_instant_are_drawn_as_one_listing_them_all() {
+        let commands = [
+            Mark::new(0, "kubectl apply -f ds.yaml"),
+            Mark::new(0, "kubectl get pods"),
+            Mark::new(5000, "kubectl get ds"),
+        ];
+        let warnings = [Mark::new(5000, "BackOff: pod/x"), Mark::new(9000, "Failed")];
+        assert_eq!(
+            drawn_marks(&commands, &warnings),
+            [
+                DrawnMark {
+                    at_ms: 0,
+                    label: "kubectl apply -f ds.yaml\nkubectl get pods".into(),
+                    warning: false,
+                },
+                DrawnMark {
+                    at_ms: 5000,
+                    label: "kubectl get ds\nBackOff: pod/x".into(),
+                    warning: true,
+                },
+                DrawnMark {
+                    at_ms: 9000,
+                    label: "Failed".into(),
+                    warning: true,
+                },
+            ]
+        );
     }
 
     #[test]

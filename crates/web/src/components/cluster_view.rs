@@ -2,7 +2,7 @@
 
 use crate::components::node_card::NodeCard;
 use crate::components::pod_chip::PodChip;
-use crate::model::ClusterModel;
+use crate::model::{ClusterModel, PodView};
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -30,12 +30,14 @@ pub struct ClusterViewProps {
 #[function_component(ClusterView)]
 pub fn cluster_view(props: &ClusterViewProps) -> Html {
     let read_only = crate::read_only::use_read_only();
-    let unscheduled: Vec<_> = props
-        .model
-        .unscheduled
-        .iter()
-        .filter(|p| props.show_system || !p.system)
-        .collect();
+    let shown = |pods: &[PodView]| -> Vec<PodView> {
+        pods.iter()
+            .filter(|p| props.show_system || !p.system)
+            .cloned()
+            .collect()
+    };
+    let unscheduled = shown(&props.model.unscheduled);
+    let on_deleted_nodes = shown(&props.model.on_deleted_nodes);
     // During a rolling update: how old and new revisions look (a pattern and a font, not only hue).
     let rolling = props
         .model
@@ -78,6 +80,15 @@ pub fn cluster_view(props: &ClusterViewProps) -> Html {
                     <h3>{"Not scheduled"}</h3>
                     <ul class="pods">
                         { for unscheduled.into_iter().map(|p| html! { <PodChip key={p.uid.clone()} pod={p.clone()} /> }) }
+                    </ul>
+                </div>
+            }
+            if !on_deleted_nodes.is_empty() {
+                <div class="unscheduled on-deleted-nodes">
+                    <h3>{"On deleted nodes"}</h3>
+                    <p class="hint">{"Their node object is gone; the API lists them with their last status until the pod garbage collector deletes them (about 40 s)."}</p>
+                    <ul class="pods">
+                        { for on_deleted_nodes.into_iter().map(|p| html! { <PodChip key={p.uid.clone()} pod={p.clone()} /> }) }
                     </ul>
                 </div>
             }

@@ -2,7 +2,7 @@
 //! Choosing a past instant shows the cluster as it was then (the state replays the log cut there);
 //! a banner then offers "Continue from here" (fork) and "Back to now".
 
-use crate::timeline::{format_elapsed, neighbour_stop, Mark};
+use crate::timeline::{drawn_marks, format_elapsed, neighbour_stop, DrawnMark, Mark};
 use chrono::{DateTime, Duration, Utc};
 use std::rc::Rc;
 use web_sys::HtmlInputElement;
@@ -63,8 +63,9 @@ pub fn timeline(props: &TimelineProps) -> Html {
     };
     let percent = |ms: i64| ms as f64 * 100.0 / latest as f64;
     // A mark under the track: hover shows what happened, a click goes there.
-    let mark = |m: &Mark, kind: &'static str| {
+    let mark = |m: &DrawnMark| {
         let (on_seek, at) = (props.on_seek.clone(), m.at_ms);
+        let kind = if m.warning { "warning" } else { "command" };
         html! {
             <span class={classes!("tl-mark", kind)} data-at={at.to_string()}
                 title={format!("{}  {}", format_elapsed(at), m.label)}
@@ -78,8 +79,7 @@ pub fn timeline(props: &TimelineProps) -> Html {
                 <span class="tl-edge" aria-hidden="true">{format_elapsed(0)}</span>
                 <div class="tl-track">
                     <div class="tl-marks" aria-hidden="true">
-                        { for props.warnings.iter().map(|m| mark(m, "warning")) }
-                        { for props.marks.iter().map(|m| mark(m, "command")) }
+                        { for drawn_marks(&props.marks, &props.warnings).iter().map(mark) }
                     </div>
                     <input type="range" class="tl-slider" aria-label="Timeline" min="0" max={latest.to_string()} step="1"
                         value={at.to_string()} aria-valuetext={moment(at)} style={format!("--tl-pct: {:.3}%", percent(at))} title="Drag to see the cluster at an earlier instant (← / →: one command or second)"
