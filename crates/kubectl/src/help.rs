@@ -151,6 +151,19 @@ pub(crate) fn kubectl_command(words: &[String]) -> Option<String> {
     Some(render(found))
 }
 
+/// What a parent's `Available Commands:` says of a subcommand: cobra's `Short`, which is the
+/// first line of the command's own help without the full stop, except where kubectl words the
+/// two differently.
+fn listed_short(h: &Help) -> &'static str {
+    match h.path {
+        "rollout history" => "View rollout history",
+        "rollout undo" => "Undo a previous rollout",
+        "set image" => "Update the image of a pod template",
+        "config get-contexts" => "Describe one or many contexts",
+        _ => h.short.trim_end_matches('.'),
+    }
+}
+
 fn render(h: &Help) -> String {
     let mut text = format!("{}\n", h.short);
     let subcommands: Vec<&Help> = KUBECTL
@@ -163,9 +176,21 @@ fn render(h: &Help) -> String {
         .collect();
     if !subcommands.is_empty() {
         text.push_str("\nAvailable Commands:\n");
-        for s in subcommands {
-            let name = &s.path[h.path.len() + 1..];
-            text.push_str(&format!("  {name:<15} {}\n", s.short.trim_end_matches('.')));
+        let mut listed: Vec<(&str, &str)> = subcommands
+            .iter()
+            .map(|s| (&s.path[h.path.len() + 1..], listed_short(s)))
+            .collect();
+        listed.sort();
+        // Cobra pads names to the longest (at least 11), then two spaces and one more.
+        let width = listed
+            .iter()
+            .map(|(n, _)| n.len())
+            .max()
+            .unwrap_or(0)
+            .max(11)
+            + 2;
+        for (name, short) in listed {
+            text.push_str(&format!("  {name:<width$} {short}\n"));
         }
     }
     if !h.examples.is_empty() {
@@ -237,8 +262,13 @@ mod tests {
         let status = kubectl_command(&words("rollout status ds/demo -h")).unwrap();
         assert!(status.starts_with("Show the status of the rollout."));
         let rollout = kubectl_command(&words("rollout --help")).unwrap();
-        assert!(rollout.contains("Available Commands:\n  status "));
-        assert!(rollout.contains("\n  history "));
+        assert!(rollout.contains(
+            "Available Commands:\n  history       View rollout history\n  pause         Mark"
+        ));
+        assert!(rollout.contains("\n  undo          Undo a previous rollout\n\n"));
+        let config = kubectl_command(&words("config -h")).unwrap();
+        assert!(config
+            .contains("Available Commands:\n  current-context   Display the current-context\n"));
         assert_eq!(kubectl_command(&words("frobnicate --help")), None);
     }
 
