@@ -286,6 +286,36 @@ test('smaller fixes: the Add-node fields fit, marks of one instant are one, pods
   await page.context().close();
 });
 
+test('clicking a pod opens its describe and logs, as kubectl prints them, kept current', async () => {
+  const page = await openPlayground(browser, server.url, { viewport: { width: 1440, height: 900 } });
+  await pause(page);
+  const chip = page.locator('.node[data-node="kind-worker"] [data-pod^="demo-"]');
+  const name = await chip.getAttribute('data-pod');
+  await chip.click();
+  const panel = page.getByRole('region', { name: `Pod ${name}` });
+  await panel.waitFor();
+  const shown = await panel.locator('pre').first().textContent();
+  await runInTerminal(page, `kubectl describe pod ${name}`);
+  await page.locator('.term-output', { hasText: `Name:             ${name}` }).waitFor();
+  assert.ok((await transcript(page)).includes(shown.trim().split('\n').slice(0, 12).join('\n')), 'the panel shows what kubectl prints');
+  assert.match(await panel.textContent(), new RegExp(`kubectl logs ${name}`));
+
+  // Kept current: a kubectl label on the pod shows up in the open panel.
+  await runInTerminal(page, `kubectl label pod ${name} seen=yes`);
+  await panel.locator('pre', { hasText: 'seen=yes' }).waitFor();
+
+  // Keyboard: Escape inside the panel closes it; Enter on a pod's name opens it again.
+  await panel.locator('.pod-panel-body').focus();
+  await page.keyboard.press('Escape');
+  await panel.waitFor({ state: 'detached' });
+  await page.getByRole('button', { name: `Pod ${name} details` }).focus();
+  await page.keyboard.press('Enter');
+  await panel.waitFor();
+  assert.equal(await focused(page), 'Close pod details', 'opening moves the focus into the panel');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
 test('screenshots during a rolling update at 1440×900, 1280×800 and 390×844', async () => {
   for (const [width, height] of [[1440, 900], [1280, 800], [390, 844]]) {
     const page = await openPlayground(browser, server.url, { viewport: { width, height } });

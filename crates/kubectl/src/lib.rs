@@ -9,6 +9,7 @@ mod explain;
 mod file_input;
 pub mod flags;
 mod help;
+pub mod inspect;
 pub mod printers;
 pub mod selection;
 pub mod session;

@@ -12,6 +12,7 @@ use crate::components::lesson_catalogue::LessonCatalogue;
 use crate::components::lesson_panel::LessonPanel;
 use crate::components::long_run_bar::LongRunBar;
 use crate::components::node_dialog::NodeDialog;
+use crate::components::pod_panel::{PodPanel, PodSelect};
 use crate::components::rollout_panel::RolloutPanel;
 use crate::components::save_notices::SaveNotices;
 use crate::components::shortcuts::ShortcutsSheet;
@@ -329,11 +330,21 @@ pub fn app() -> Html {
                 on_close={dispatch(|_| Action::SelectNode(None))} />
         }
     });
+    let pod_panel = state.pod_panel.clone().map(|details| {
+        html! { <PodPanel {details} on_close={dispatch(|_| Action::SelectPod(None))} /> }
+    });
+    let pod_select = {
+        let d = state.dispatcher();
+        PodSelect(Callback::from(move |pod| {
+            d.dispatch(Action::SelectPod(Some(pod)))
+        }))
+    };
     let rollout_panel = (!state.rollouts.is_empty())
         .then(|| html! { <RolloutPanel rollouts={state.rollouts.clone()} /> });
     let embed = params.embed;
     html! {
         <ContextProvider<ReadOnly> context={ReadOnly(params.readonly)}>
+        <ContextProvider<PodSelect> context={pod_select}>
         <div class={classes!("app", embed.then_some("embed"), embed.then_some(params.view).flatten())}>
             if embed {
                 <div class="embed-bar">{time_controls}</div>
@@ -408,6 +419,7 @@ pub fn app() -> Html {
                         }
                         <Editor initial={(*editor_initial).clone()} error={state.editor_error.clone()} {on_apply}
                             drift={drift.map(|(_, name)| AttrValue::from(format!("daemonset.apps/{name}")))} {on_load_live} />
+                        {pod_panel.clone()}
                         {explain_panel.clone()}
                         {rollout_panel.clone()}
                     </div>
@@ -421,6 +433,7 @@ pub fn app() -> Html {
                         // Float over the cluster (a docs column has no room for them under it);
                         // the rollout diagnosis opens on demand.
                         <div class="embed-overlays">
+                            {pod_panel}
                             {explain_panel}
                             if let Some(panel) = rollout_panel {
                                 <details class="rollout-overlay">
@@ -464,6 +477,7 @@ pub fn app() -> Html {
                     on_close={let s = export_open.clone(); Callback::from(move |_| s.set(false))} />
             }
         </div>
+        </ContextProvider<PodSelect>>
         </ContextProvider<ReadOnly>>
     }
 }

@@ -11,6 +11,7 @@ pub mod long_run_bar;
 pub mod node_card;
 pub mod node_dialog;
 pub mod pod_chip;
+pub mod pod_panel;
 pub mod rollout_panel;
 pub mod save_notices;
 pub mod shortcuts;

@@ -7,6 +7,7 @@ pub use crate::embed_request::{ReplyKind, Request};
 use crate::export::{push_step, ReplayStep};
 use crate::lesson_state::{ActiveLesson, LoadedLesson};
 use crate::long_run::SLICE_BUDGET_MS;
+use crate::model::pod_details::PodDetails;
 use crate::model::rollout::{rollout_views, RolloutView};
 use crate::model::{
     get_ds_all_namespaces, node_explanations, warning_marks, ClusterModel, DsExplanation,
@@ -50,6 +51,8 @@ pub enum Action {
     ToggleSystem,
     /// Show the Explain panel for a node (or close it).
     SelectNode(Option<String>),
+    /// Show the pod panel for `(namespace, name)` (or close it).
+    SelectPod(Option<(String, String)>),
     /// Show a message above the cluster (or hide it).
     Notice(Option<String>),
     /// A command from the host page (postMessage API); `id` is the request's id as JSON.
@@ -187,6 +190,8 @@ pub struct State {
     pub selected: Option<String>,
     /// Per DaemonSet, the verdict for the selected node.
     pub explanations: Rc<Vec<DsExplanation>>,
+    /// The pod whose panel is open (describe and logs), read again on every refresh.
+    pub pod_panel: Option<Rc<PodDetails>>,
     /// DaemonSets being updated or stuck, with the diagnosis.
     pub rollouts: Rc<Vec<RolloutView>>,
     /// (store resourceVersion, whole virtual second) the views were last computed at.
@@ -269,6 +274,7 @@ impl State {
             reply: None,
             selected: None,
             explanations: Rc::default(),
+            pod_panel: None,
             rollouts: Rc::default(),
             refreshed_at: (u64::MAX, i64::MIN),
             lesson: None,
@@ -492,6 +498,13 @@ impl State {
             Some(node) => node_explanations(cluster, node),
             None => Vec::new(),
         });
+        if let Some(open) = &self.pod_panel {
+            self.pod_panel = Some(Rc::new(PodDetails::read(
+                cluster,
+                &open.namespace,
+                &open.name,
+            )));
+        }
     }
 }
 
@@ -613,6 +626,14 @@ impl Reducible for State {
             Action::SelectNode(node) => {
                 next.selected = node;
                 next.refreshed_at = (u64::MAX, i64::MIN);
+            }
+            Action::SelectPod(pod) => {
+                let session = next.session.borrow();
+                let read =
+                    |(ns, name): (String, String)| PodDetails::read(session.cluster(), &ns, &name);
+                let panel = pod.map(|pod| Rc::new(read(pod)));
+                drop(session);
+                next.pod_panel = panel;
             }
             Action::Notice(text) => next.notice = text.map(Rc::from),
             Action::Remote { id, command, kind } => {

@@ -23,7 +23,7 @@ mod taint;
 mod unavailable;
 mod watch;
 
-pub(crate) use get::{Query, GET_FLAGS};
+pub(crate) use get::{describe_object, Query, GET_FLAGS};
 pub(crate) use watch::Watch;
 
 use crate::command_output::{Chunk, Stream};

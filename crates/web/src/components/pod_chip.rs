@@ -1,5 +1,7 @@
-//! One pod: a chip coloured by phase (fill) and revision (stripe), animated by CSS.
+//! One pod: a chip coloured by phase (fill) and revision (stripe), animated by CSS. A click on it
+//! (or Enter on its name, a button) opens the pod panel.
 
+use crate::components::pod_panel::use_pod_select;
 use crate::model::PodView;
 use yew::prelude::*;
 
@@ -14,6 +16,10 @@ pub struct PodChipProps {
 #[function_component(PodChip)]
 pub fn pod_chip(props: &PodChipProps) -> Html {
     let p = &props.pod;
+    let onclick = use_pod_select().map(|select| {
+        let pod = (p.namespace.clone(), p.name.clone());
+        Callback::from(move |_: MouseEvent| select.emit(pod.clone()))
+    });
     let stage = if p.terminating {
         "terminating"
     } else if p.ready {
@@ -55,9 +61,9 @@ pub fn pod_chip(props: &PodChipProps) -> Html {
             data-revision={p.revision.clone()}
             data-terminating={p.terminating.to_string()}
             style={format!("--rev-hue: {hue}")}
-            title={title}>
+            title={title} {onclick}>
             <span class="pod-dot" aria-hidden="true"></span>
-            <span class="pod-name">{&p.name}</span>
+            <button type="button" class="pod-name" aria-label={format!("Pod {} details", p.name)}>{&p.name}</button>
             if !p.system {
                 <span class="pod-tag" title="image tag">{format!(":{}", p.image_tag)}</span>
             }
