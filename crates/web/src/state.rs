@@ -8,10 +8,8 @@ use crate::export::{push_step, ReplayStep};
 use crate::lesson_state::{ActiveLesson, LoadedLesson};
 use crate::long_run::SLICE_BUDGET_MS;
 use crate::model::pod_details::PodDetails;
-use crate::model::rollout::{rollout_views, RolloutView};
-use crate::model::{
-    get_ds_all_namespaces, node_explanations, warning_marks, ClusterModel, DsExplanation,
-};
+use crate::model::rollout::RolloutView;
+use crate::model::{ClusterModel, DsExplanation};
 use crate::persist::{advance_entry, parse_advance_entry, Saved};
 use crate::timeline::{cut_log, Mark};
 use chrono::{DateTime, Utc};
@@ -475,37 +473,6 @@ impl State {
         }
         self.last_is_tick = true;
     }
-
-    /// Recomputes the views if the store or the virtual second changed.
-    fn refresh(&mut self) {
-        self.update_lesson();
-        let session = self.session.borrow();
-        let cluster = session.cluster();
-        self.now = cluster.now();
-        let key = (cluster.store().resource_version(), self.now.timestamp());
-        if key == self.refreshed_at {
-            return;
-        }
-        self.refreshed_at = key;
-        self.model = Rc::new(ClusterModel::from_store(cluster.store(), self.now));
-        let warnings = warning_marks(cluster.store(), self.started);
-        if *self.warnings != warnings {
-            self.warnings = Rc::new(warnings);
-        }
-        self.ds_table = Rc::from(get_ds_all_namespaces(cluster.store(), self.now));
-        self.rollouts = Rc::new(rollout_views(cluster));
-        self.explanations = Rc::new(match &self.selected {
-            Some(node) => node_explanations(cluster, node),
-            None => Vec::new(),
-        });
-        if let Some(open) = &self.pod_panel {
-            self.pod_panel = Some(Rc::new(PodDetails::read(
-                cluster,
-                &open.namespace,
-                &open.name,
-            )));
-        }
-    }
 }
 
 impl Reducible for State {
@@ -628,12 +595,14 @@ impl Reducible for State {
                 next.refreshed_at = (u64::MAX, i64::MIN);
             }
             Action::SelectPod(pod) => {
-                let session = next.session.borrow();
-                let read =
-                    |(ns, name): (String, String)| PodDetails::read(session.cluster(), &ns, &name);
-                let panel = pod.map(|pod| Rc::new(read(pod)));
-                drop(session);
-                next.pod_panel = panel;
+                let read = |(ns, name): (String, String)| {
+                    Rc::new(PodDetails::read(
+                        next.session.borrow().cluster(),
+                        &ns,
+                        &name,
+                    ))
+                };
+                next.pod_panel = pod.map(read);
             }
             Action::Notice(text) => next.notice = text.map(Rc::from),
             Action::Remote { id, command, kind } => {
@@ -697,6 +666,7 @@ impl Reducible for State {
 
 mod editor;
 mod lesson;
+mod refresh;
 mod requests;
 mod running;
 #[cfg(test)]
