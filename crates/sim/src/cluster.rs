@@ -74,6 +74,8 @@ pub struct Cluster {
     pub(crate) cursors: LoopCursors,
     /// Event identity → store key of the event it aggregates into (`record_event`).
     pub(crate) event_index: BTreeMap<crate::event_recorder::EventIdentity, crate::store::Key>,
+    /// The store's events version the index reflects (see `Store::events_version`).
+    pub(crate) event_index_version: u64,
     /// When each event's TTL runs out (virtual ms, key), one entry per write (`api_server.rs`).
     pub(crate) event_expiry: std::collections::BTreeSet<(i64, crate::store::Key)>,
     /// Called at every instant the clock passes through (`observer.rs`).
@@ -108,6 +110,7 @@ impl Cluster {
             next_pod_cidr: 0,
             cursors: LoopCursors::default(),
             event_index: BTreeMap::new(),
+            event_index_version: 0,
             event_expiry: Default::default(),
             observer: None,
         };

@@ -51,7 +51,9 @@ impl Cluster {
             message.to_string(),
             component.to_string(),
         );
-        if self.event_index.len() != self.store.events.len() {
+        // The index follows the recorder's own writes and expiries; any other event write (an
+        // event created or deleted through the API) makes it rebuild once.
+        if self.event_index_version != self.store.events_version() {
             self.rebuild_event_index();
         }
         let lookup = |cluster: &Cluster| {
@@ -73,6 +75,7 @@ impl Cluster {
             event.last_timestamp = Some(now);
             let key = crate::store::key_of(&event.metadata);
             self.write(Object::Event(event));
+            self.event_index_version = self.store.events_version();
             self.event_expiry
                 .insert((self.now_ms.saturating_add(EVENT_TTL_MS), key));
             return;
@@ -110,6 +113,7 @@ impl Cluster {
         self.event_expiry
             .insert((self.now_ms.saturating_add(EVENT_TTL_MS), key.clone()));
         self.event_index.entry(identity).or_insert(key);
+        self.event_index_version = self.store.events_version();
     }
 
     /// Deletes the events whose TTL has run out: each write of an event takes a fresh lease, so an
@@ -130,7 +134,17 @@ impl Cluster {
                 .and_then(|e| e.last_timestamp.as_ref())
                 .map(|t| t.0.timestamp_millis());
             if last_write_ms.is_some_and(|w| w.saturating_add(EVENT_TTL_MS) <= self.now_ms) {
-                self.store.remove(Kind::Event, &key, self.now_ms);
+                let index_current = self.event_index_version == self.store.events_version();
+                if let Some(Object::Event(gone)) = self.store.remove(Kind::Event, &key, self.now_ms)
+                {
+                    let identity = event_identity(&gone);
+                    if self.event_index.get(&identity) == Some(&key) {
+                        self.event_index.remove(&identity);
+                    }
+                    if index_current {
+                        self.event_index_version = self.store.events_version();
+                    }
+                }
             }
         }
     }
@@ -138,6 +152,7 @@ impl Cluster {
     /// Rebuilds the event identity index from the store (after events were created or deleted
     /// outside `record_event`); the first event in key order wins, as the linear scan did.
     fn rebuild_event_index(&mut self) {
+        self.event_index_version = self.store.events_version();
         self.event_index.clear();
         for (key, event) in &self.store.events {
             self.event_index
@@ -161,4 +176,33 @@ fn event_identity(e: &Event) -> EventIdentity {
             .and_then(|s| s.component.clone())
             .unwrap_or_default(),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    /// The index after the recorder's own writes and expiries is the one a rebuild gives, and no
+    /// rebuild is pending: a long run (events expiring while new ones are recorded) must not
+    /// rebuild the index on every event, which made rolling updates of over an hour quadratic.
+    #[test]
+    fn expiries_keep_the_index_current_without_a_rebuild() {
+        let mut c = Cluster::new(1);
+        let at_start = c.store.events.len();
+        assert!(at_start > 0, "the default cluster starts with events");
+        c.advance(Duration::from_secs(3601));
+        assert!(c.store.events.len() < at_start, "the first events expired");
+        crate::controller::node_lifecycle::fail_node(&mut c, "kind-worker");
+        c.advance(Duration::from_secs(60));
+        assert!(c
+            .store
+            .events
+            .values()
+            .any(|e| e.reason.as_deref() == Some("NodeNotReady")));
+        assert_eq!(c.event_index_version, c.store.events_version());
+        let kept = c.event_index.clone();
+        c.rebuild_event_index();
+        assert_eq!(kept, c.event_index);
+    }
 }

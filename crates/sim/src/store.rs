@@ -56,6 +56,8 @@ pub struct Store {
     pods_by_node: BTreeMap<String, BTreeSet<Key>>,
     /// The resourceVersion of the last ControllerRevision write (history work is skipped until it moves).
     revisions_version: u64,
+    /// The resourceVersion of the last Event write or removal.
+    events_version: u64,
 }
 
 /// A loop's read position in the watch log (an informer's resume point), so each pass of a loop
@@ -297,6 +299,11 @@ impl Store {
         self.revisions_version
     }
 
+    /// The resourceVersion of the last Event write or removal.
+    pub fn events_version(&self) -> u64 {
+        self.events_version
+    }
+
     /// Every change so far, oldest first.
     pub fn watch_log(&self) -> &[WatchEvent] {
         &self.watch_log
@@ -381,8 +388,10 @@ impl Store {
     }
 
     fn log(&mut self, event_type: WatchEventType, kind: Kind, key: Key, time_ms: i64) {
-        if kind == Kind::ControllerRevision {
-            self.revisions_version = self.resource_version;
+        match kind {
+            Kind::ControllerRevision => self.revisions_version = self.resource_version,
+            Kind::Event => self.events_version = self.resource_version,
+            _ => {}
         }
         self.watch_log.push(WatchEvent {
             resource_version: self.resource_version,
