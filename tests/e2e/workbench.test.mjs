@@ -177,6 +177,28 @@ test('after kubectl set image the editor says the live object changed and loads 
   await page.context().close();
 });
 
+test('kubectl edit opens the live object in the editor; Apply saves it', async () => {
+  const page = await openPlayground(browser, server.url);
+  await pause(page);
+  await page.locator('.cm-content').waitFor();
+  await runInTerminal(page, 'kubectl edit node kind-worker');
+  const banner = page.locator('.drift.editing');
+  await banner.waitFor();
+  assert.match(await banner.textContent(), /kubectl edit: node\/kind-worker is open here/);
+  await page.locator('.cm-line', { hasText: 'kind: Node' }).waitFor();
+  // Add a label after the last one and save.
+  await page.locator('.cm-line', { hasText: 'kubernetes.io/os: linux' }).first().click();
+  await page.keyboard.press('End');
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('edited: "yes"');
+  await page.keyboard.press('ControlOrMeta+Enter');
+  await page.locator('.term-output', { hasText: 'node/kind-worker configured' }).waitFor();
+  await banner.waitFor({ state: 'detached' });
+  await page.locator('.node[data-node="kind-worker"]', { hasText: 'edited=yes' }).waitFor();
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
 test('axe-core finds no serious or critical violations on the main page', async () => {
   const page = await openPlayground(browser, server.url);
   await pause(page);

@@ -1,7 +1,7 @@
 //! A session: one cluster and the commands run on it (the web app keeps its own replayable log).
 
 use crate::command_output::{Chunk, CommandOutput, Stream};
-use crate::commands::{self, Ctx, FileReader, Watch};
+use crate::commands::{self, Ctx, EditTarget, FileReader, Watch};
 use dsplay_sim::Cluster;
 
 /// How a session starts.
@@ -31,6 +31,8 @@ pub struct Session {
     watch: Option<Watch>,
     /// The current context's namespace.
     namespace: String,
+    /// With an editor (the web app): what `kubectl edit` opened and the front end has not taken.
+    edits: Option<Vec<EditTarget>>,
 }
 
 impl Session {
@@ -46,6 +48,7 @@ impl Session {
             read_file: None,
             watch: None,
             namespace: "default".to_string(),
+            edits: None,
         }
     }
 
@@ -71,6 +74,7 @@ impl Session {
                         chunks: Vec::new(),
                         watch: self.watch.take(),
                         namespace: self.namespace.clone(),
+                        edits: self.edits.take(),
                     };
                     let success = commands::run(&mut ctx, &command.args).is_ok();
                     // A watch lives until the next `sim` command has run (it prints while that one
@@ -78,6 +82,7 @@ impl Session {
                     let is_sim = command.args.first().is_some_and(|w| w == "sim");
                     self.watch = ctx.watch.take().filter(|_| !is_sim);
                     self.namespace = ctx.namespace;
+                    self.edits = ctx.edits;
                     let chunks = ctx.chunks;
                     // Lesson goals look at every change, API writes included.
                     self.cluster.observe_now();
@@ -108,6 +113,17 @@ impl Session {
     /// Lets `-f FILE` read files (the native CLI passes the file system; the browser has none).
     pub fn set_file_reader(&mut self, reader: FileReader) {
         self.read_file = Some(reader);
+    }
+
+    /// Gives `kubectl edit` an editor: it no longer fails for want of `vi` but leaves the
+    /// object for [`Session::take_edits`].
+    pub fn enable_editor(&mut self) {
+        self.edits.get_or_insert_with(Vec::new);
+    }
+
+    /// The objects `kubectl edit` opened since the last call (empty without an editor).
+    pub fn take_edits(&mut self) -> Vec<EditTarget> {
+        self.edits.as_mut().map(std::mem::take).unwrap_or_default()
     }
 
     /// The cluster, for views.

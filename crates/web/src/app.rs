@@ -60,6 +60,15 @@ pub fn app() -> Html {
             )
         }
     });
+    // `kubectl edit` in the terminal: the object opens in the editor.
+    use_effect_with(state.editing.clone(), {
+        let editor_initial = editor_initial.setter();
+        move |editing| {
+            if let Some(editing) = editing {
+                editor_initial.set(AttrValue::from(editing.yaml.clone()));
+            }
+        }
+    });
     let drift = state.editor_drift();
     let on_load_live = {
         let (state, editor_initial, drift) =
@@ -418,7 +427,8 @@ pub fn app() -> Html {
                                 on_fill={on_fill} on_run={on_command.reform(|line: String| line)} />
                         }
                         <Editor initial={(*editor_initial).clone()} error={state.editor_error.clone()} {on_apply}
-                            drift={drift.map(|(_, name)| AttrValue::from(format!("daemonset.apps/{name}")))} {on_load_live} />
+                            drift={drift.map(|(_, name)| AttrValue::from(format!("daemonset.apps/{name}")))} {on_load_live}
+                            editing={state.editing.as_ref().map(|e| AttrValue::from(e.object.clone()))} />
                         {pod_panel.clone()}
                         {explain_panel.clone()}
                         {rollout_panel.clone()}

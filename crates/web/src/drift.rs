@@ -4,7 +4,7 @@
 //! object as a manifest instead.
 
 use dsplay_api::manifest::parse_manifests;
-use dsplay_api::Object;
+use dsplay_api::{Kind, Object};
 use dsplay_kubectl::printers::output::to_yaml;
 use dsplay_sim::Store;
 use serde_json::Value;
@@ -50,15 +50,14 @@ pub fn changed<'a>(applied: &'a [Applied], store: &Store) -> Option<&'a Applied>
     })
 }
 
-/// The live DaemonSet as a manifest to edit and apply again: `kubectl get -o yaml` without the
-/// status and the fields the server sets.
-pub fn live_manifest(store: &Store, namespace: &str, name: &str) -> Option<String> {
-    let ds = store.daemon_set(namespace, name)?;
-    let mut value = serde_json::to_value(ds).ok()?;
+/// A live object as a manifest to edit and apply again (Load live manifest, `kubectl edit`):
+/// `kubectl get -o yaml` without the status and the fields the server sets.
+pub fn live_manifest(store: &Store, kind: Kind, namespace: &str, name: &str) -> Option<String> {
+    let mut value = store.get(kind, namespace, name)?.to_json();
     let object = value.as_object_mut()?;
     object.remove("status");
-    object.insert("apiVersion".into(), Value::from("apps/v1"));
-    object.insert("kind".into(), Value::from("DaemonSet"));
+    object.insert("apiVersion".into(), Value::from(kind.api_version()));
+    object.insert("kind".into(), Value::from(kind.name()));
     if let Some(meta) = object.get_mut("metadata").and_then(Value::as_object_mut) {
         for field in [
             "uid",
@@ -101,7 +100,7 @@ mod tests {
             changed(&applied, store).map(|a| a.name.as_str()),
             Some("demo")
         );
-        let live = live_manifest(store, "default", "demo").unwrap();
+        let live = live_manifest(store, Kind::DaemonSet, "default", "demo").unwrap();
         assert!(live.contains("image: busybox:1.36"), "{live}");
         assert!(
             !live.contains("status:") && !live.contains("uid:") && !live.contains("last-applied"),

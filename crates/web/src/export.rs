@@ -124,7 +124,11 @@ pub fn kubectl_script(steps: &[ReplayStep]) -> String {
             ReplayStep::Ran(echo) => {
                 for command in split_script(echo).into_iter().flatten() {
                     let line = render_command(&command);
-                    if command.args.first().is_some_and(|w| w == "kubectl") {
+                    let words: Vec<&str> = command.args.iter().map(String::as_str).collect();
+                    // `kubectl edit` waits for an editor: a script could not go on past it. The
+                    // Apply that saved the edit follows it in the session.
+                    let interactive = words.get(1) == Some(&"edit");
+                    if words.first() == Some(&"kubectl") && !interactive {
                         out.push_str(&line);
                     } else {
                         for text in line.lines() {

@@ -16,6 +16,7 @@ use chrono::{DateTime, Utc};
 use dsplay_kubectl::tokenizer::split_script;
 use dsplay_kubectl::{Chunk, CommandOutput, Session, SessionOptions, Stream};
 use dsplay_lesson::StepRecord;
+pub use editor::Editing;
 pub use running::LongRun;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -153,6 +154,8 @@ pub struct State {
     pub editor_error: Option<Rc<str>>,
     /// The DaemonSets the editor last applied, to spot a later change by a command (drift).
     editor_applied: Rc<Vec<Applied>>,
+    /// The object `kubectl edit` opened in the editor, until an Apply saves it.
+    pub editing: Option<Rc<Editing>>,
     /// Node cards, pods, events.
     pub model: Rc<ClusterModel>,
     /// The text of `kubectl get ds -A`.
@@ -243,7 +246,8 @@ impl State {
     }
 
     /// [`State::restore`] on `session` rather than a new default one.
-    fn restore_on(session: Session, saved: &Saved) -> State {
+    fn restore_on(mut session: Session, saved: &Saved) -> State {
+        session.enable_editor();
         let now = session.cluster().now();
         let mut state = State {
             session: Rc::new(RefCell::new(session)),
@@ -255,6 +259,7 @@ impl State {
             terminal: Rc::new(Vec::new()),
             editor_error: None,
             editor_applied: Rc::default(),
+            editing: None,
             model: Rc::default(),
             ds_table: Rc::from(""),
             show_system: true,
@@ -403,6 +408,7 @@ impl State {
             Some(lesson) => lesson.execute(&mut self.session.borrow_mut(), line),
             None => self.session.borrow_mut().execute(line),
         };
+        self.take_edit();
         let end = self.clock_ms();
         Rc::make_mut(&mut self.ends).push(end);
         let success = outputs.iter().all(|o| o.success);
@@ -443,6 +449,7 @@ impl State {
         let before = self.terminal.len();
         if self.run(&apply_command(yaml)) {
             self.editor_error = None;
+            self.editing = None;
             self.editor_applied = Rc::new(applied(yaml, self.session.borrow().cluster().store()));
         } else {
             let text: String = self.terminal[before.min(self.terminal.len())..]

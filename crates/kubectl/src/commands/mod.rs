@@ -5,6 +5,7 @@ mod config;
 mod cordon_drain;
 mod delete;
 mod discovery;
+mod edit;
 mod events;
 mod explain;
 mod get;
@@ -23,6 +24,7 @@ mod taint;
 mod unavailable;
 mod watch;
 
+pub use edit::EditTarget;
 pub(crate) use get::{describe_object, Query, GET_FLAGS};
 pub(crate) use watch::Watch;
 
@@ -46,6 +48,8 @@ pub(crate) struct Ctx<'a> {
     pub watch: Option<Watch>,
     /// The current context's namespace (`kubectl config set-context --current --namespace`).
     pub namespace: String,
+    /// Where `kubectl edit` leaves the object it opens, when the front end has an editor.
+    pub edits: Option<Vec<EditTarget>>,
 }
 
 /// A command failed; its message has been written already.
@@ -205,7 +209,7 @@ fn kubectl(ctx: &mut Ctx, words: &[String]) -> CmdResult {
         "explain" => explain::explain(ctx, &rest),
         "logs" => logs::logs(ctx, &rest),
         "scale" => scale::scale(ctx, &rest),
-        "edit" => unavailable::edit(ctx, &rest),
+        "edit" => edit::edit(ctx, &rest),
         "exec" => unavailable::exec(ctx, &rest),
         "attach" => unavailable::attach(ctx, &rest),
         "port-forward" => unavailable::port_forward(ctx, &rest),

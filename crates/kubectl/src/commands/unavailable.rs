@@ -1,13 +1,12 @@
-//! Commands that need a container runtime, a terminal or a metrics server — none of which the
-//! playground has: kubectl's own argument checks and lookups, then kubectl's failure (`top`,
-//! `edit`) or a plain statement that the command cannot work here (`exec`, `attach`,
-//! `port-forward`, `cp`, `debug`).
+//! Commands that need a container runtime or a metrics server — neither of which the playground
+//! has: kubectl's own argument checks and lookups, then kubectl's failure (`top`) or a plain
+//! statement that the command cannot work here (`exec`, `attach`, `port-forward`, `cp`, `debug`).
 //!
 //! Upstream: staging/src/k8s.io/kubectl/pkg/cmd/exec/exec.go `Complete`/`Validate`;
 //! attach/attach.go; portforward/portforward.go; top/top_node.go and top_pod.go (`Metrics API not
-//! available`); editor/editoptions.go (`there was a problem with the editor`).
+//! available`).
 
-use super::{api_error_text, namespace, parse_flags, resource_args, CmdResult, Ctx, Failed};
+use super::{api_error_text, namespace, parse_flags, CmdResult, Ctx, Failed};
 use crate::flags::{boolean, value};
 use dsplay_api::Kind;
 use dsplay_sim::ApiError;
@@ -113,21 +112,3 @@ pub(crate) fn top(ctx: &mut Ctx, words: &[String]) -> CmdResult {
 
 /// `kubectl top` without a subcommand (cobra's help for a command that only groups others).
 const TOP_HELP: &str = "Display resource (CPU/memory) usage.\n\n The top command allows you to see the resource consumption for nodes or pods.\n\n This command requires Metrics Server to be correctly configured and working on the server.\n\nAvailable Commands:\n  node          Display resource (CPU/memory) usage of nodes\n  pod           Display resource (CPU/memory) usage of pods\n\nUsage:\n  kubectl top [flags] [options]\n\nUse \"kubectl top <command> --help\" for more information about a given command.\nUse \"kubectl options\" for a list of global command-line options (applies to all commands).";
-
-/// `kubectl edit TYPE NAME`: the object is read, then no editor can run (the playground starts
-/// none), which kubectl reports for its default editor `vi`.
-pub(crate) fn edit(ctx: &mut Ctx, words: &[String]) -> CmdResult {
-    let flags = [value("output", Some('o')), value("filename", Some('f'))];
-    let parsed = parse_flags(ctx, "edit", words, &flags)?;
-    let requests = resource_args(ctx, &parsed.args)?;
-    if requests.is_empty() {
-        return ctx.fail(NO_RESOURCES);
-    }
-    let ns = namespace(&parsed);
-    for (kind, name) in &requests {
-        if let Some(name) = name {
-            super::live_object::fetch(ctx, *kind, &ns, name)?;
-        }
-    }
-    ctx.fail("there was a problem with the editor \"vi\"")
-}

@@ -31,6 +31,9 @@ pub struct EditorProps {
     /// Replace the text with the live manifest.
     #[prop_or_default]
     pub on_load_live: Callback<()>,
+    /// The object `kubectl edit` opened in the editor (`daemonset.apps/demo`): Apply saves it.
+    #[prop_or_default]
+    pub editing: Option<AttrValue>,
 }
 
 /// The mounted CodeMirror, shared by the effects and the callbacks JS calls.
@@ -111,6 +114,11 @@ pub fn editor(props: &EditorProps) -> Html {
                 <h2>{"Manifest"}</h2>
                 <button class="btn primary" {onclick} title="Apply (Ctrl+Enter)">{"Apply"}</button>
             </header>
+            if let Some(object) = &props.editing {
+                <div class="drift editing" role="status">
+                    <span>{format!("kubectl edit: {object} is open here. Change it and press Apply to save it.")}</span>
+                </div>
+            }
             if let Some(object) = &props.drift {
                 <div class="drift" role="status">
                     <span>{format!("{object} changed since this was applied (e.g. kubectl set image): Apply would undo that.")}</span>

@@ -3,6 +3,17 @@
 
 use super::State;
 use crate::drift::{changed, live_manifest};
+use dsplay_api::Kind;
+use std::rc::Rc;
+
+/// An object `kubectl edit` opened in the editor: Apply saves it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Editing {
+    /// `daemonset.apps/demo`, as kubectl names it.
+    pub object: String,
+    /// Its live manifest, loaded into the editor.
+    pub yaml: String,
+}
 
 /// The manifest of a log entry `kubectl apply -f - <<EOF …` (an Apply from the editor).
 pub(super) fn applied_manifest(entry: &str) -> Option<String> {
@@ -23,7 +34,24 @@ impl State {
 
     /// The live DaemonSet as a manifest for the editor.
     pub fn live_manifest(&self, namespace: &str, name: &str) -> Option<String> {
-        live_manifest(self.session.borrow().cluster().store(), namespace, name)
+        let session = self.session.borrow();
+        live_manifest(session.cluster().store(), Kind::DaemonSet, namespace, name)
+    }
+
+    /// After a command: the object `kubectl edit` opened, if any, goes to the editor.
+    pub(super) fn take_edit(&mut self) {
+        let mut session = self.session.borrow_mut();
+        let Some(target) = session.take_edits().pop() else {
+            return;
+        };
+        let store = session.cluster().store();
+        let yaml = live_manifest(store, target.kind, &target.namespace, &target.name);
+        self.editing = yaml.map(|yaml| {
+            Rc::new(Editing {
+                object: format!("{}/{}", target.kind.qualified_singular(), target.name),
+                yaml,
+            })
+        });
     }
 
     /// The manifest of the last `kubectl apply -f - <<EOF` in the log (what the editor showed).
