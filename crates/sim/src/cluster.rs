@@ -37,6 +37,8 @@ pub(crate) enum Timer {
     TaintEviction { namespace: String, pod: String },
     /// Pod GC: delete pods bound to nodes that no longer exist.
     PodGc,
+    /// Re-sync ReplicaSets and Deployments (minReadySeconds, progress deadlines).
+    ResyncApps,
 }
 
 /// Where each loop has read the watch log up to: a pass handles only what changed since its last
@@ -210,6 +212,8 @@ impl Cluster {
             crate::controller::taint_eviction::sync(self);
             crate::controller::gc::sync(self);
             crate::controller::daemonset::sync_all(self);
+            crate::controller::deployment::sync_all(self);
+            crate::controller::replicaset::sync_all(self);
             crate::scheduling::sync(self);
             crate::kubelet::sync(self);
             if (self.store.resource_version(), self.timer_seq) == before {
@@ -265,6 +269,9 @@ impl Cluster {
                 crate::controller::taint_eviction::on_due(self, &namespace, &pod)
             }
             Timer::PodGc => crate::controller::gc::pod_gc(self),
+            // ReplicaSets and Deployments are synced on every pass: the instant's reconcile is
+            // the re-sync.
+            Timer::ResyncApps => {}
         }
     }
 
