@@ -39,6 +39,8 @@ pub(crate) enum Timer {
     PodGc,
     /// Re-sync ReplicaSets and Deployments (minReadySeconds, progress deadlines).
     ResyncApps,
+    /// A Deployment's progress deadline passes (dropped once its rollout completes).
+    ProgressDeadline { namespace: String, name: String },
 }
 
 /// Where each loop has read the watch log up to: a pass handles only what changed since its last
@@ -80,6 +82,8 @@ pub struct Cluster {
     pub(crate) event_expiry: std::collections::BTreeSet<(i64, crate::store::Key)>,
     /// Called at every instant the clock passes through (`observer.rs`).
     pub(crate) observer: Option<Box<dyn crate::observer::ClockObserver>>,
+    /// Deployment key → the key of its pending `ProgressDeadline` timer.
+    pub(crate) deadline_timers: BTreeMap<crate::store::Key, (i64, u64)>,
 }
 
 impl Cluster {
@@ -112,6 +116,7 @@ impl Cluster {
             event_index: BTreeMap::new(),
             event_expiry: Default::default(),
             observer: None,
+            deadline_timers: BTreeMap::new(),
         };
         crate::default_cluster::install_base_objects(&mut cluster);
         cluster
@@ -272,6 +277,9 @@ impl Cluster {
             // ReplicaSets and Deployments are synced on every pass: the instant's reconcile is
             // the re-sync.
             Timer::ResyncApps => {}
+            Timer::ProgressDeadline { namespace, name } => {
+                self.deadline_timers.remove(&(namespace, name));
+            }
         }
     }
 

@@ -62,6 +62,7 @@ fn set_image(c: &mut Cluster, name: &str, image: &str) {
 fn events(c: &Cluster, reason: &str) -> Vec<String> {
     c.store()
         .events()
+        .filter(|e| e.metadata.namespace.as_deref() == Some("default"))
         .filter(|e| e.reason.as_deref() == Some(reason))
         .map(|e| e.message.clone().unwrap_or_default())
         .collect()

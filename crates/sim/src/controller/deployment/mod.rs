@@ -20,6 +20,17 @@ pub const COMPONENT: &str = "deployment-controller";
 /// where it should be, so running it each round only costs time.
 pub(crate) fn sync_all(cluster: &mut Cluster) {
     let keys: Vec<(String, String)> = cluster.store.deployments.keys().cloned().collect();
+    let gone: Vec<(String, String)> = cluster
+        .deadline_timers
+        .keys()
+        .filter(|k| !cluster.store.deployments.contains_key(*k))
+        .cloned()
+        .collect();
+    for key in gone {
+        if let Some(timer) = cluster.deadline_timers.remove(&key) {
+            cluster.timers.remove(&timer);
+        }
+    }
     for (ns, name) in keys {
         sync_deployment(cluster, &ns, &name);
     }

@@ -304,34 +304,54 @@ pub(crate) fn sync_rollout_status(
         requeue_stuck_deployment(cluster, d, &status);
         return;
     }
+    requeue_stuck_deployment(cluster, d, &status);
     d.status = Some(status);
     write_deployment(cluster, d);
 }
 
-/// `requeueStuckDeployment`: a rollout in progress is looked at again just after its deadline.
+/// `requeueStuckDeployment`: a rollout in progress is looked at again just after its deadline; the
+/// timer goes away once the rollout completes or times out, so a settled cluster has none left.
 #[doc(alias = "requeueStuckDeployment")]
 fn requeue_stuck_deployment(cluster: &mut Cluster, d: &Deployment, status: &DeploymentStatus) {
-    let Some(condition) = get_condition(status, "Progressing") else {
-        return;
-    };
-    if !has_progress_deadline(d)
-        || deployment_complete(d, status)
-        || matches!(
-            condition.reason.as_deref(),
-            Some("NewReplicaSetAvailable") | Some("ProgressDeadlineExceeded")
-        )
-    {
+    let key = crate::store::key_of(&d.metadata);
+    let due = get_condition(status, "Progressing")
+        .filter(|c| {
+            has_progress_deadline(d)
+                && !deployment_complete(d, status)
+                && !matches!(
+                    c.reason.as_deref(),
+                    Some("NewReplicaSetAvailable") | Some("ProgressDeadlineExceeded")
+                )
+        })
+        .map(|c| {
+            let deadline = d
+                .spec
+                .as_ref()
+                .and_then(|s| s.progress_deadline_seconds)
+                .unwrap_or(0);
+            let from = c
+                .last_update_time
+                .as_ref()
+                .map(|t| t.0.timestamp_millis())
+                .unwrap_or(0);
+            from + i64::from(deadline) * 1000 + 1000
+        });
+    let pending = cluster.deadline_timers.get(&key).copied();
+    if pending.map(|(at, _)| at) == due {
         return;
     }
-    let deadline = d
-        .spec
-        .as_ref()
-        .and_then(|s| s.progress_deadline_seconds)
-        .unwrap_or(0);
-    let from = condition
-        .last_update_time
-        .as_ref()
-        .map(|t| t.0.timestamp_millis())
-        .unwrap_or(0);
-    cluster.schedule_at_unless_due(from + i64::from(deadline) * 1000 + 1000, Timer::ResyncApps);
+    if let Some(old) = pending {
+        cluster.timers.remove(&old);
+        cluster.deadline_timers.remove(&key);
+    }
+    if let Some(at) = due {
+        let at = at.max(cluster.now_ms);
+        cluster.timer_seq += 1;
+        let timer = Timer::ProgressDeadline {
+            namespace: key.0.clone(),
+            name: key.1.clone(),
+        };
+        cluster.timers.insert((at, cluster.timer_seq), timer);
+        cluster.deadline_timers.insert(key, (at, cluster.timer_seq));
+    }
 }
