@@ -325,6 +325,12 @@ impl Cluster {
             .unwrap_or_default()
     }
 
+    /// Five random characters of the `utilrand.String` alphabet, from the seeded RNG (names a
+    /// client invents, like `kubectl create deployment`'s container name suffix).
+    pub fn random_suffix(&mut self) -> String {
+        crate::names::generate_name(&mut self.rng, "")
+    }
+
     /// Reseeds the RNG (`sim seed N`).
     pub fn reseed(&mut self, seed: u64) {
         self.seed = seed;

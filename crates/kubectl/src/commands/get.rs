@@ -400,7 +400,7 @@ pub(crate) fn describe(ctx: &mut Ctx, words: &[String]) -> CmdResult {
     }
 }
 
-fn events_for<'a>(cluster: &'a Cluster, uid: Option<&str>) -> Vec<&'a Event> {
+pub(crate) fn events_for<'a>(cluster: &'a Cluster, uid: Option<&str>) -> Vec<&'a Event> {
     cluster
         .store()
         .events()
@@ -438,6 +438,12 @@ pub(crate) fn describe_object(cluster: &Cluster, o: &Object) -> String {
                 })
                 .collect();
             d::describe_node(node, &pods, &events, now)
+        }
+        Object::Deployment(dep) => super::describe_apps::describe_deployment(cluster, dep),
+        Object::ReplicaSet(rs) => {
+            let uid = rs.metadata.uid.clone().unwrap_or_default();
+            let pods: Vec<&Pod> = store.pods_owned_by(&uid).collect();
+            d::describe_replica_set(rs, &pods, &events_for(cluster, Some(&uid)), now)
         }
         other => format!("Name:         {}\n", other.name()),
     }

@@ -1,4 +1,4 @@
-//! `kubectl rollout status|history|undo|restart` for DaemonSets.
+//! `kubectl rollout status|history|undo|restart` for DaemonSets (Deployments: `rollout_deployment`).
 
 use super::{int64_flag, parse_flags, resource_args, wait_deadline, CmdResult, Ctx, Failed};
 use crate::flags::{value, FlagSpec};
@@ -120,6 +120,11 @@ pub(crate) fn rollout(ctx: &mut Ctx, words: &[String]) -> CmdResult {
                 history(ctx, ds, None)?;
             }
             return Ok(());
+        }
+    }
+    if let Ok(requests) = super::split_resource_args(&rest) {
+        if let Some((Kind::Deployment, Some(name))) = requests.first() {
+            return super::rollout_deployment::rollout(ctx, &sub, &ns, name, &parsed);
         }
     }
     let name = target(ctx, &sub, &rest)?;

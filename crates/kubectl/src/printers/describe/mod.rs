@@ -5,11 +5,13 @@
 //! tabwriter (minwidth 0, padding 2), so label/annotation continuation lines and tables line up as
 //! kubectl's do.
 
+pub mod apps;
 pub mod daemon_set;
 pub mod node;
 pub mod pod;
 pub mod pod_template;
 
+pub use apps::{describe_deployment, describe_replica_set};
 pub use daemon_set::describe_daemon_set;
 pub use node::describe_node;
 pub use pod::{describe_pod, pod_qos};
