@@ -82,6 +82,8 @@ pub struct Cluster {
     pub(crate) event_expiry: std::collections::BTreeSet<(i64, crate::store::Key)>,
     /// Called at every instant the clock passes through (`observer.rs`).
     pub(crate) observer: Option<Box<dyn crate::observer::ClockObserver>>,
+    /// The ReplicaSet and Deployment controllers' memory between passes.
+    pub(crate) apps: crate::controller::replicaset::AppsState,
     /// Deployment key → the key of its pending `ProgressDeadline` timer.
     pub(crate) deadline_timers: BTreeMap<crate::store::Key, (i64, u64)>,
 }
@@ -116,6 +118,7 @@ impl Cluster {
             event_index: BTreeMap::new(),
             event_expiry: Default::default(),
             observer: None,
+            apps: Default::default(),
             deadline_timers: BTreeMap::new(),
         };
         crate::default_cluster::install_base_objects(&mut cluster);
@@ -274,11 +277,11 @@ impl Cluster {
                 crate::controller::taint_eviction::on_due(self, &namespace, &pod)
             }
             Timer::PodGc => crate::controller::gc::pod_gc(self),
-            // ReplicaSets and Deployments are synced on every pass: the instant's reconcile is
-            // the re-sync.
-            Timer::ResyncApps => {}
+            // The next pass syncs every ReplicaSet and Deployment (time moved, not the store).
+            Timer::ResyncApps => self.apps.resync = true,
             Timer::ProgressDeadline { namespace, name } => {
                 self.deadline_timers.remove(&(namespace, name));
+                self.apps.resync = true;
             }
         }
     }

@@ -31,9 +31,49 @@ pub(crate) fn sync_all(cluster: &mut Cluster) {
             cluster.timers.remove(&timer);
         }
     }
+    let force = cluster.apps.resync;
+    let live: std::collections::BTreeSet<String> = cluster
+        .store
+        .deployments()
+        .filter_map(|d| d.metadata.uid.clone())
+        .collect();
+    cluster.apps.deployments.retain(|uid, _| live.contains(uid));
     for (ns, name) in keys {
+        let Some(d) = cluster.store.deployment(&ns, &name) else {
+            continue;
+        };
+        let uid = d.metadata.uid.clone().unwrap_or_default();
+        let log_len = cluster.store.watch_log().len();
+        if !force && !needs_sync(cluster, d, &uid) {
+            cluster.apps.deployments.insert(uid, log_len);
+            continue;
+        }
+        cluster.apps.deployments.insert(uid, log_len);
         sync_deployment(cluster, &ns, &name);
     }
+}
+
+/// Whether anything a Deployment's sync reads was written since its last one: the Deployment, a
+/// ReplicaSet of its namespace, or (Recreate waits for old pods to go) a pod there.
+fn needs_sync(cluster: &Cluster, d: &Deployment, uid: &str) -> bool {
+    let Some(&since) = cluster.apps.deployments.get(uid) else {
+        return true;
+    };
+    let ns = d.metadata.namespace.as_deref().unwrap_or("");
+    let name = d.metadata.name.as_deref().unwrap_or("");
+    let recreate = d
+        .spec
+        .as_ref()
+        .and_then(|s| s.strategy.as_ref())
+        .and_then(|s| s.type_.as_deref())
+        == Some("Recreate");
+    let log = cluster.store.watch_log();
+    log[since.min(log.len())..].iter().any(|e| match e.kind {
+        Kind::Deployment => e.namespace == ns && e.name == name,
+        Kind::ReplicaSet => e.namespace == ns,
+        Kind::Pod => recreate && e.namespace == ns,
+        _ => false,
+    })
 }
 
 /// `syncDeployment`: claim the ReplicaSets, then status only (deleting), paused conditions, a

@@ -20,15 +20,77 @@ pub const BURST_REPLICAS: usize = 500;
 /// Event source component.
 pub const COMPONENT: &str = "replicaset-controller";
 
-/// Syncs every ReplicaSet, in namespace/name order. A sync writes nothing when the ReplicaSet is
-/// already where it should be, so running it each round is only a cost, not a change.
+/// What the ReplicaSet and Deployment controllers remember between passes (upstream's work
+/// queues): where each object's last sync read the watch log up to, and, per ReplicaSet, the pods
+/// it controlled then.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct AppsState {
+    /// ReplicaSet uid → (watch-log length at its last sync, names of the pods it claimed).
+    pub(crate) replica_sets: BTreeMap<String, (usize, std::collections::BTreeSet<String>)>,
+    /// Deployment uid → watch-log length at its last sync.
+    pub(crate) deployments: BTreeMap<String, usize>,
+    /// Set by a `ResyncApps` or `ProgressDeadline` timer: the next pass syncs everything.
+    pub(crate) resync: bool,
+}
+
+/// Syncs every ReplicaSet, in namespace/name order. One is skipped when nothing it depends on was
+/// written since its last sync (like upstream's work queue, where only its own events and those of
+/// the pods it selects or owns enqueue it): the ReplicaSet itself, a pod of its namespace its
+/// selector matches or it controls, or a deleted pod it had claimed. Time-dependent answers
+/// (minReadySeconds) arm a `ResyncApps` timer, which forces a full pass.
 pub(crate) fn sync_all(cluster: &mut Cluster) {
+    let force = std::mem::take(&mut cluster.apps.resync);
     let keys: Vec<(String, String)> = cluster.store.replica_sets.keys().cloned().collect();
+    let live: std::collections::BTreeSet<String> = cluster
+        .store
+        .replica_sets()
+        .filter_map(|rs| rs.metadata.uid.clone())
+        .collect();
+    cluster
+        .apps
+        .replica_sets
+        .retain(|uid, _| live.contains(uid));
     for (ns, name) in keys {
-        sync_replica_set(cluster, &ns, &name);
+        let Some(rs) = cluster.store.replica_set(&ns, &name) else {
+            continue;
+        };
+        let uid = rs.metadata.uid.clone().unwrap_or_default();
+        let log_len = cluster.store.watch_log().len();
+        if !force && !needs_sync(cluster, rs, &uid) {
+            if let Some(entry) = cluster.apps.replica_sets.get_mut(&uid) {
+                entry.0 = log_len;
+            }
+            continue;
+        }
+        let claimed = sync_replica_set(cluster, &ns, &name);
+        cluster.apps.replica_sets.insert(uid, (log_len, claimed));
     }
 }
 
+/// Whether anything a ReplicaSet's sync reads was written since its last one.
+fn needs_sync(cluster: &Cluster, rs: &ReplicaSet, uid: &str) -> bool {
+    let Some((since, claimed)) = cluster.apps.replica_sets.get(uid) else {
+        return true;
+    };
+    let ns = rs.metadata.namespace.as_deref().unwrap_or("");
+    let name = rs.metadata.name.as_deref().unwrap_or("");
+    let Ok(sel) = selector::from_label_selector(rs.spec.as_ref().map(|s| &s.selector)) else {
+        return false;
+    };
+    let empty = BTreeMap::new();
+    let log = cluster.store.watch_log();
+    log[(*since).min(log.len())..].iter().any(|e| match e.kind {
+        Kind::ReplicaSet => e.namespace == ns && e.name == name,
+        Kind::Pod if e.namespace == ns => match cluster.store.pod(ns, &e.name) {
+            Some(pod) => {
+                controller_uid(&pod.metadata) == Some(uid)
+                    || sel.matches(pod.metadata.labels.as_ref().unwrap_or(&empty))
+            }
+            None => claimed.contains(&e.name),
+        },
+        _ => false,
+    })
+}
 /// The uid of an object's controller owner, if any.
 pub(crate) fn controller_uid(meta: &ObjectMeta) -> Option<&str> {
     meta.owner_references
@@ -51,15 +113,22 @@ pub(crate) fn controller_ref(kind: Kind, meta: &ObjectMeta) -> OwnerReference {
 }
 
 /// `syncReplicaSet`: claim the active pods, manage them (unless the ReplicaSet is being deleted),
-/// then update the status. Creates and deletes are observed at once (no expectations to wait for).
+/// then update the status; returns the names of the pods it controls. Creates and deletes are
+/// observed at once (no expectations to wait for).
 #[doc(alias = "syncReplicaSet")]
-pub(crate) fn sync_replica_set(cluster: &mut Cluster, ns: &str, name: &str) {
+pub(crate) fn sync_replica_set(
+    cluster: &mut Cluster,
+    ns: &str,
+    name: &str,
+) -> std::collections::BTreeSet<String> {
     let Some(rs) = cluster.store.replica_set(ns, name).cloned() else {
-        return;
+        return Default::default();
     };
-    let Some(spec) = rs.spec.clone() else { return };
+    let Some(spec) = rs.spec.clone() else {
+        return Default::default();
+    };
     let Ok(selector) = selector::from_label_selector(Some(&spec.selector)) else {
-        return;
+        return Default::default();
     };
     let mut pods = claim_pods(cluster, &rs, &selector);
     if rs.metadata.deletion_timestamp.is_none() {
@@ -67,6 +136,9 @@ pub(crate) fn sync_replica_set(cluster: &mut Cluster, ns: &str, name: &str) {
         pods = claim_pods(cluster, &rs, &selector);
     }
     update_replica_set_status(cluster, &rs, &pods);
+    pods.iter()
+        .filter_map(|p| p.metadata.name.clone())
+        .collect()
 }
 
 /// `claimPods` (`PodControllerRefManager.ClaimPods`): the active pods of the namespace the
