@@ -369,3 +369,94 @@ fn a_bare_replica_set_adopts_orphans_and_replaces_deleted_pods() {
     assert_eq!(status.fully_labeled_replicas, Some(2));
     assert_eq!(status.observed_generation, Some(1));
 }
+
+/// Port of TestScale's proportional case (the example of the Deployment documentation): 10
+/// replicas, maxSurge 3, maxUnavailable 2, a rollout stuck at old 8 / new 5; scaling to 15 adds 3
+/// to the old ReplicaSet and 2 to the new one.
+#[test]
+fn scale_is_proportional_during_a_stuck_rollout() {
+    let mut c = Cluster::new(15);
+    let extra =
+        "  strategy: {type: RollingUpdate, rollingUpdate: {maxSurge: 3, maxUnavailable: 2}}\n";
+    c.create(deployment("web", 10, "nginx:1.27", extra))
+        .expect("create");
+    c.settle(Duration::from_secs(120));
+    c.set_image_behavior(
+        "nginx:never",
+        dsplay_sim::images::ImageBehavior {
+            ready: false,
+            ..Default::default()
+        },
+    );
+    set_image(&mut c, "web", "nginx:never");
+    c.advance(Duration::from_secs(60));
+    let sizes = |c: &Cluster| {
+        let mut rss = replica_sets(c, "web");
+        rss.sort_by_key(|rs| dsplay_sim::controller::deployment::util::revision(&rs.metadata));
+        rss.iter()
+            .map(|rs| rs.spec.as_ref().unwrap().replicas.unwrap())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(sizes(&c), [8, 5]);
+    let mut d = get_deploy(&c, "web");
+    d.spec.as_mut().unwrap().replicas = Some(15);
+    c.update(Object::Deployment(d)).expect("scale");
+    c.advance(Duration::from_secs(5));
+    assert_eq!(sizes(&c), [11, 7]);
+}
+
+/// Port of TestGetReplicaSetsForDeployment / TestSelectorUpdate's adoption: an orphan ReplicaSet
+/// the selector matches is adopted; it becomes an old ReplicaSet when its template differs.
+#[test]
+fn get_replica_sets_for_deployment_adopts_orphans() {
+    let mut c = Cluster::new(16);
+    let rs = "apiVersion: apps/v1\nkind: ReplicaSet\nmetadata: {name: orphan, labels: {app: web}}\nspec:\n  replicas: 1\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec: {containers: [{name: c, image: 'nginx:old'}]}\n";
+    c.create(parse_manifests(rs).remove(0).unwrap().object)
+        .expect("rs");
+    c.settle(Duration::from_secs(60));
+    c.create(deployment("web", 2, "nginx:1.27", ""))
+        .expect("create");
+    c.settle(Duration::from_secs(120));
+    let orphan = c.store().replica_set("default", "orphan").cloned().unwrap();
+    let owner = orphan.metadata.owner_references.unwrap();
+    assert_eq!(owner[0].kind, "Deployment");
+    assert_eq!(owner[0].name, "web");
+    // Old now: scaled down to zero by the rollout.
+    assert_eq!(orphan.spec.unwrap().replicas, Some(0));
+    let d = get_deploy(&c, "web");
+    assert_eq!(d.status.unwrap().available_replicas, Some(2));
+}
+
+/// Port of TestPausedDeployment / checkPausedConditions: no rollout while paused, the
+/// Progressing condition says so, and resuming rolls out.
+#[test]
+fn paused_deployment_does_not_roll_out() {
+    let mut c = Cluster::new(17);
+    c.create(deployment("web", 2, "nginx:1.27", ""))
+        .expect("create");
+    c.settle(Duration::from_secs(60));
+    let mut d = get_deploy(&c, "web");
+    d.spec.as_mut().unwrap().paused = Some(true);
+    c.update(Object::Deployment(d)).expect("pause");
+    set_image(&mut c, "web", "nginx:1.28");
+    c.settle(Duration::from_secs(60));
+    assert_eq!(replica_sets(&c, "web").len(), 1);
+    let status = get_deploy(&c, "web").status.unwrap();
+    let progressing = status
+        .conditions
+        .unwrap()
+        .into_iter()
+        .find(|c| c.type_ == "Progressing")
+        .unwrap();
+    assert_eq!(
+        (progressing.status.as_str(), progressing.reason.as_deref()),
+        ("Unknown", Some("DeploymentPaused"))
+    );
+    let mut d = get_deploy(&c, "web");
+    d.spec.as_mut().unwrap().paused = None;
+    c.update(Object::Deployment(d)).expect("resume");
+    c.settle(Duration::from_secs(120));
+    assert_eq!(replica_sets(&c, "web").len(), 2);
+    let status = get_deploy(&c, "web").status.unwrap();
+    assert_eq!(status.updated_replicas, Some(2));
+}

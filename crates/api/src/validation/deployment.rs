@@ -237,3 +237,149 @@ fn validate_rolling_update_deployment(ru: &RollingUpdateDeployment, path: &str) 
     ));
     errors
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::manifest::parse_manifests;
+    use crate::object::Object;
+    use crate::validation::{validate_create, validate_update};
+
+    fn object(text: &str) -> Object {
+        parse_manifests(text).remove(0).expect("manifest").object
+    }
+
+    fn deployment(spec_extra: &str, selector: &str, labels: &str) -> Object {
+        object(&format!(
+            "apiVersion: apps/v1\nkind: Deployment\nmetadata: {{name: web}}\nspec:\n{spec_extra}{selector}  template:\n    metadata: {{labels: {labels}}}\n    spec: {{containers: [{{name: c, image: nginx}}]}}\n"
+        ))
+    }
+
+    fn errors(o: &Object) -> Vec<String> {
+        validate_create(o).iter().map(ToString::to_string).collect()
+    }
+
+    const SELECTOR: &str = "  selector: {matchLabels: {app: web}}\n";
+
+    /// Port of TestValidateDeployment's success case: a defaulted Deployment is valid.
+    #[test]
+    fn validate_deployment_accepts_a_plain_deployment() {
+        assert!(errors(&deployment("", SELECTOR, "{app: web}")).is_empty());
+    }
+
+    /// Port of TestValidateDeployment's error cases, with the API server's messages.
+    #[test]
+    fn validate_deployment_rejects_what_the_api_server_rejects() {
+        let cases = [
+            (
+                deployment("", SELECTOR, "{app: other}"),
+                "spec.template.metadata.labels: Invalid value: map[string]string{\"app\":\"other\"}: `selector` does not match template `labels`",
+            ),
+            (
+                deployment("  replicas: -1\n", SELECTOR, "{app: web}"),
+                "spec.replicas: Invalid value: -1: must be greater than or equal to 0",
+            ),
+            (
+                deployment("", "", "{app: web}"),
+                "spec.selector: Required value",
+            ),
+            (
+                deployment("", "  selector: {}\n", "{app: web}"),
+                "spec.selector: Invalid value: v1.LabelSelector{MatchLabels:map[string]string(nil), MatchExpressions:[]v1.LabelSelectorRequirement(nil)}: empty selector is invalid for deployment",
+            ),
+            (
+                deployment(
+                    "  strategy: {type: RollingUpdate, rollingUpdate: {maxSurge: 0, maxUnavailable: 0}}\n",
+                    SELECTOR,
+                    "{app: web}",
+                ),
+                "spec.strategy.rollingUpdate.maxUnavailable: Invalid value: 0: may not be 0 when `maxSurge` is 0",
+            ),
+            (
+                deployment(
+                    "  strategy: {type: Recreate, rollingUpdate: {maxSurge: 1}}\n",
+                    SELECTOR,
+                    "{app: web}",
+                ),
+                "spec.strategy.rollingUpdate: Forbidden: may not be specified when strategy `type` is 'Recreate'",
+            ),
+            (
+                deployment(
+                    "  minReadySeconds: 30\n  progressDeadlineSeconds: 30\n",
+                    SELECTOR,
+                    "{app: web}",
+                ),
+                "spec.progressDeadlineSeconds: Invalid value: 30: must be greater than minReadySeconds",
+            ),
+            (
+                deployment(
+                    "  strategy: {type: RollingUpdate, rollingUpdate: {maxUnavailable: 150%}}\n",
+                    SELECTOR,
+                    "{app: web}",
+                ),
+                "spec.strategy.rollingUpdate.maxUnavailable: Invalid value: 150%: must not be greater than 100%",
+            ),
+        ];
+        for (o, want) in cases {
+            let got = errors(&o);
+            assert!(got.iter().any(|e| e == want), "{want}\n got {got:#?}");
+        }
+    }
+
+    /// Port of TestValidateDeploymentUpdate: the selector is immutable.
+    #[test]
+    fn validate_deployment_update_keeps_the_selector() {
+        let old = deployment("", SELECTOR, "{app: web, tier: a}");
+        let new = deployment(
+            "",
+            "  selector: {matchLabels: {app: web, tier: a}}\n",
+            "{app: web, tier: a}",
+        );
+        let got: Vec<String> = validate_update(&old, &new)
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        assert!(
+            got.iter()
+                .any(|e| e.starts_with("spec.selector: Invalid value:")
+                    && e.ends_with("field is immutable")),
+            "{got:#?}"
+        );
+    }
+
+    /// Port of TestValidateReplicaSet: the same template rules, ReplicaSet paths.
+    #[test]
+    fn validate_replica_set_checks_replicas_and_labels() {
+        let rs = object("apiVersion: apps/v1\nkind: ReplicaSet\nmetadata: {name: rs}\nspec:\n  replicas: -2\n  selector: {matchLabels: {app: rs}}\n  template:\n    metadata: {labels: {app: other}}\n    spec: {containers: [{name: c, image: nginx}], restartPolicy: OnFailure}\n");
+        let got = errors(&rs);
+        for want in [
+            "spec.replicas: Invalid value: -2: must be greater than or equal to 0",
+            "spec.template.metadata.labels: Invalid value: map[string]string{\"app\":\"other\"}: `selector` does not match template `labels`",
+            "spec.template.spec.restartPolicy: Unsupported value: \"OnFailure\": supported values: \"Always\"",
+        ] {
+            assert!(got.iter().any(|e| e == want), "{want}\n got {got:#?}");
+        }
+    }
+
+    /// Port of TestSetDefaultDeployment.
+    #[test]
+    fn set_defaults_deployment() {
+        let mut o = deployment("", SELECTOR, "{app: web}");
+        crate::defaults::apply_defaults(&mut o);
+        let Object::Deployment(d) = o else {
+            panic!("not a Deployment")
+        };
+        let spec = d.spec.unwrap();
+        assert_eq!(spec.replicas, Some(1));
+        assert_eq!(spec.revision_history_limit, Some(10));
+        assert_eq!(spec.progress_deadline_seconds, Some(600));
+        let strategy = spec.strategy.unwrap();
+        assert_eq!(strategy.type_.as_deref(), Some("RollingUpdate"));
+        let rolling = strategy.rolling_update.unwrap();
+        let quarter = Some(crate::types::IntOrString::String("25%".into()));
+        assert_eq!(rolling.max_surge, quarter);
+        assert_eq!(rolling.max_unavailable, quarter);
+        let pod = spec.template.spec.unwrap();
+        assert_eq!(pod.restart_policy.as_deref(), Some("Always"));
+        assert_eq!(pod.dns_policy.as_deref(), Some("ClusterFirst"));
+    }
+}
