@@ -123,8 +123,25 @@ pub(crate) fn rollout(ctx: &mut Ctx, words: &[String]) -> CmdResult {
         }
     }
     if let Ok(requests) = super::split_resource_args(&rest) {
-        if let Some((Kind::Deployment, Some(name))) = requests.first() {
-            return super::rollout_deployment::rollout(ctx, &sub, &ns, name, &parsed);
+        match requests.as_slice() {
+            [(Kind::Deployment, Some(name)), ..] => {
+                return super::rollout_deployment::rollout(ctx, &sub, &ns, name, &parsed);
+            }
+            // `rollout history deployments`: every Deployment of the namespace, by name.
+            [(Kind::Deployment, None)] if sub == "history" && rest.len() == 1 => {
+                let names: Vec<String> = ctx
+                    .cluster
+                    .store()
+                    .deployments()
+                    .filter(|d| d.metadata.namespace.as_deref() == Some(ns.as_str()))
+                    .filter_map(|d| d.metadata.name.clone())
+                    .collect();
+                for name in names {
+                    super::rollout_deployment::rollout(ctx, &sub, &ns, &name, &parsed)?;
+                }
+                return Ok(());
+            }
+            _ => {}
         }
     }
     let name = target(ctx, &sub, &rest)?;

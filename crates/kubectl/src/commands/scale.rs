@@ -34,11 +34,28 @@ pub(crate) fn scale(ctx: &mut Ctx, words: &[String]) -> CmdResult {
         );
     }
     int64_flag(ctx, "scale", &parsed, "current-replicas")?;
-    let requests = resource_args(ctx, &parsed.args)?;
+    let mut requests = resource_args(ctx, &parsed.args)?;
     if requests.is_empty() {
         return ctx.fail(NO_RESOURCES);
     }
     let ns = namespace(&parsed);
+    // A type without names: every object of it (`--all`) or those `-l` selects.
+    if requests.iter().all(|(_, name)| name.is_none()) {
+        if !parsed.flag("all") && parsed.get("selector").is_none() {
+            return ctx.fail("resource(s) were provided, but no name was specified");
+        }
+        let query = super::get::Query::from_flags(ctx, &parsed)?;
+        let mut named = Vec::new();
+        for (kind, _) in &requests {
+            for o in query.select(ctx, *kind)? {
+                named.push((*kind, Some(o.name().to_string())));
+            }
+        }
+        if named.is_empty() {
+            return ctx.fail("no objects passed to scale");
+        }
+        requests = named;
+    }
     for (kind, name) in &requests {
         let Some(name) = name else { continue };
         if ctx.cluster.store().get(*kind, &ns, name).is_none() {
