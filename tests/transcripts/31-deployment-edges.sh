@@ -44,6 +44,9 @@ kubectl rollout history deploy/db
 kubectl rollout undo deploy/db
 kubectl rollout status deploy/db
 kubectl get deploy -l app=db -o wide
+kubectl get rs -l app=db -o wide
+kubectl describe rs -l app=db
+kubectl get deploy db -o yaml
 kubectl delete rs -l app=web
 kubectl get deploy web
 kubectl apply -f - <<EOF
