@@ -7,6 +7,8 @@ use crate::types::*;
 pub fn apply_defaults(object: &mut Object) {
     match object {
         Object::DaemonSet(ds) => default_daemon_set(ds),
+        Object::Deployment(d) => default_deployment(d),
+        Object::ReplicaSet(rs) => default_replica_set(rs),
         Object::Pod(pod) => default_pod(pod),
         Object::PriorityClass(pc) => {
             pc.preemption_policy
@@ -71,6 +73,39 @@ pub fn default_daemon_set(ds: &mut DaemonSet) {
         spec.revision_history_limit = Some(10);
     }
     if let Some(pod_spec) = spec.template.spec.as_mut() {
+        default_pod_spec(pod_spec);
+    }
+}
+
+/// `SetDefaults_Deployment` (apps/v1): replicas 1, RollingUpdate with maxUnavailable and maxSurge
+/// 25%, revisionHistoryLimit 10, progressDeadlineSeconds 600, and the pod template defaults.
+#[doc(alias = "SetDefaults_Deployment")]
+pub fn default_deployment(d: &mut Deployment) {
+    let spec = d.spec.get_or_insert_with(Default::default);
+    spec.replicas.get_or_insert(1);
+    let strategy = spec.strategy.get_or_insert_with(Default::default);
+    if strategy.type_.is_none() {
+        strategy.type_ = Some("RollingUpdate".to_string());
+    }
+    if strategy.type_.as_deref() == Some("RollingUpdate") {
+        let rolling = strategy.rolling_update.get_or_insert_with(Default::default);
+        let quarter = || IntOrString::String("25%".to_string());
+        rolling.max_unavailable.get_or_insert_with(quarter);
+        rolling.max_surge.get_or_insert_with(quarter);
+    }
+    spec.revision_history_limit.get_or_insert(10);
+    spec.progress_deadline_seconds.get_or_insert(600);
+    if let Some(pod_spec) = spec.template.spec.as_mut() {
+        default_pod_spec(pod_spec);
+    }
+}
+
+/// `SetDefaults_ReplicaSet` (apps/v1): replicas 1, and the pod template defaults.
+#[doc(alias = "SetDefaults_ReplicaSet")]
+pub fn default_replica_set(rs: &mut ReplicaSet) {
+    let spec = rs.spec.get_or_insert_with(Default::default);
+    spec.replicas.get_or_insert(1);
+    if let Some(pod_spec) = spec.template.as_mut().and_then(|t| t.spec.as_mut()) {
         default_pod_spec(pod_spec);
     }
 }

@@ -25,7 +25,9 @@ pub use object::{Kind, Object};
 pub mod types {
     pub use k8s_openapi::api::apps::v1::{
         ControllerRevision, DaemonSet, DaemonSetSpec, DaemonSetStatus, DaemonSetUpdateStrategy,
-        RollingUpdateDaemonSet,
+        Deployment, DeploymentCondition, DeploymentSpec, DeploymentStatus, DeploymentStrategy,
+        ReplicaSet, ReplicaSetCondition, ReplicaSetSpec, ReplicaSetStatus, RollingUpdateDaemonSet,
+        RollingUpdateDeployment,
     };
     pub use k8s_openapi::api::core::v1::{
         Affinity, Container, ContainerStatus, Event, EventSource, Namespace, Node, NodeAffinity,

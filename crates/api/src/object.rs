@@ -20,11 +20,15 @@ pub enum Kind {
     Event,
     /// scheduling.k8s.io/v1 PriorityClass (cluster scoped).
     PriorityClass,
+    /// apps/v1 Deployment.
+    Deployment,
+    /// apps/v1 ReplicaSet.
+    ReplicaSet,
 }
 
 impl Kind {
     /// Every kind, in a fixed order.
-    pub const ALL: [Kind; 7] = [
+    pub const ALL: [Kind; 9] = [
         Kind::Namespace,
         Kind::Node,
         Kind::Pod,
@@ -32,6 +36,8 @@ impl Kind {
         Kind::ControllerRevision,
         Kind::Event,
         Kind::PriorityClass,
+        Kind::Deployment,
+        Kind::ReplicaSet,
     ];
 
     /// The `kind:` string of manifests.
@@ -44,13 +50,17 @@ impl Kind {
             Kind::ControllerRevision => "ControllerRevision",
             Kind::Event => "Event",
             Kind::PriorityClass => "PriorityClass",
+            Kind::Deployment => "Deployment",
+            Kind::ReplicaSet => "ReplicaSet",
         }
     }
 
     /// The `apiVersion:` the API server serves the kind at.
     pub fn api_version(self) -> &'static str {
         match self {
-            Kind::DaemonSet | Kind::ControllerRevision => "apps/v1",
+            Kind::DaemonSet | Kind::ControllerRevision | Kind::Deployment | Kind::ReplicaSet => {
+                "apps/v1"
+            }
             Kind::PriorityClass => "scheduling.k8s.io/v1",
             _ => "v1",
         }
@@ -59,7 +69,9 @@ impl Kind {
     /// The API group ("" for core), used in `daemonset.apps/x` style names.
     pub fn group(self) -> &'static str {
         match self {
-            Kind::DaemonSet | Kind::ControllerRevision => "apps",
+            Kind::DaemonSet | Kind::ControllerRevision | Kind::Deployment | Kind::ReplicaSet => {
+                "apps"
+            }
             Kind::PriorityClass => "scheduling.k8s.io",
             _ => "",
         }
@@ -75,6 +87,8 @@ impl Kind {
             Kind::ControllerRevision => "controllerrevisions",
             Kind::Event => "events",
             Kind::PriorityClass => "priorityclasses",
+            Kind::Deployment => "deployments",
+            Kind::ReplicaSet => "replicasets",
         }
     }
 
@@ -88,6 +102,8 @@ impl Kind {
             Kind::ControllerRevision => &[],
             Kind::Event => &["ev"],
             Kind::PriorityClass => &["pc"],
+            Kind::Deployment => &["deploy"],
+            Kind::ReplicaSet => &["rs"],
         }
     }
 
@@ -152,6 +168,10 @@ pub enum Object {
     Event(Event),
     /// A PriorityClass.
     PriorityClass(PriorityClass),
+    /// A Deployment.
+    Deployment(Deployment),
+    /// A ReplicaSet.
+    ReplicaSet(ReplicaSet),
 }
 
 impl Object {
@@ -165,6 +185,8 @@ impl Object {
             Object::ControllerRevision(_) => Kind::ControllerRevision,
             Object::Event(_) => Kind::Event,
             Object::PriorityClass(_) => Kind::PriorityClass,
+            Object::Deployment(_) => Kind::Deployment,
+            Object::ReplicaSet(_) => Kind::ReplicaSet,
         }
     }
 
@@ -178,6 +200,8 @@ impl Object {
             Object::ControllerRevision(o) => &o.metadata,
             Object::Event(o) => &o.metadata,
             Object::PriorityClass(o) => &o.metadata,
+            Object::Deployment(o) => &o.metadata,
+            Object::ReplicaSet(o) => &o.metadata,
         }
     }
 
@@ -191,6 +215,8 @@ impl Object {
             Object::ControllerRevision(o) => &mut o.metadata,
             Object::Event(o) => &mut o.metadata,
             Object::PriorityClass(o) => &mut o.metadata,
+            Object::Deployment(o) => &mut o.metadata,
+            Object::ReplicaSet(o) => &mut o.metadata,
         }
     }
 

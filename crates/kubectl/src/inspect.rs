@@ -60,7 +60,8 @@ mod tests {
             ),
             described
         );
-        assert!(described.starts_with(&format!("Name:             {pod}\n")));
+        let first = described.lines().next().unwrap_or_default();
+        assert!(first.starts_with("Name:") && first.ends_with(&format!(" {pod}")), "{first}");
         assert_eq!(
             pod_logs(session.cluster(), "kube-system", &pod),
             Ok(String::new())

@@ -42,12 +42,36 @@ const VERBS: [&str; 8] = [
     "watch",
 ];
 
-/// Subresources per kind: (name, verbs, response kind).
-fn subresources(kind: Kind) -> Vec<(&'static str, Vec<&'static str>, &'static str)> {
-    let status = ("status", vec!["get", "patch", "update"], kind.name());
+/// One subresource: name, verbs, response kind, and the response's group and version (`None`: the
+/// kind's own).
+type Subresource = (
+    &'static str,
+    Vec<&'static str>,
+    &'static str,
+    Option<(&'static str, &'static str)>,
+);
+
+/// Subresources per kind.
+fn subresources(kind: Kind) -> Vec<Subresource> {
+    let status = ("status", vec!["get", "patch", "update"], kind.name(), None);
+    let scale = (
+        "scale",
+        vec!["get", "patch", "update"],
+        "Scale",
+        Some(("autoscaling", "v1")),
+    );
     match kind {
-        Kind::Pod => vec![status, ("eviction", vec!["create"], "Eviction")],
+        Kind::Pod => vec![
+            status,
+            (
+                "eviction",
+                vec!["create"],
+                "Eviction",
+                Some(("policy", "v1")),
+            ),
+        ],
         Kind::DaemonSet | Kind::Node | Kind::Namespace => vec![status],
+        Kind::Deployment | Kind::ReplicaSet => vec![scale, status],
         _ => vec![],
     }
 }
@@ -55,7 +79,7 @@ fn subresources(kind: Kind) -> Vec<(&'static str, Vec<&'static str>, &'static st
 /// The `kubectl get all` category.
 fn categories(kind: Kind) -> Vec<&'static str> {
     match kind {
-        Kind::Pod | Kind::DaemonSet => vec!["all"],
+        Kind::Pod | Kind::DaemonSet | Kind::Deployment | Kind::ReplicaSet => vec!["all"],
         _ => vec![],
     }
 }
@@ -94,10 +118,11 @@ fn aggregated_group(group: &str) -> Value {
         .map(|kind| {
             let subs: Vec<Value> = subresources(kind)
                 .into_iter()
-                .map(|(name, verbs, response)| {
+                .map(|(name, verbs, response, other)| {
+                    let (response_group, response_version) = other.unwrap_or((group, version));
                     json!({
                         "subresource": name,
-                        "responseKind": {"group": if response == kind.name() { group } else { "policy" }, "version": version, "kind": response},
+                        "responseKind": {"group": response_group, "version": response_version, "kind": response},
                         "verbs": verbs,
                     })
                 })
@@ -179,14 +204,19 @@ pub fn api_resource_list(group_version: &str) -> Option<Value> {
             "shortNames": kind.short_names(),
             "categories": categories(kind),
         }));
-        for (name, verbs, response) in subresources(kind) {
-            resources.push(json!({
+        for (name, verbs, response, other) in subresources(kind) {
+            let mut entry = json!({
                 "name": format!("{}/{name}", kind.plural()),
                 "singularName": "",
                 "namespaced": kind.namespaced(),
                 "kind": response,
                 "verbs": verbs,
-            }));
+            });
+            if let Some((group, version)) = other.filter(|(g, _)| *g == "autoscaling") {
+                entry["group"] = json!(group);
+                entry["version"] = json!(version);
+            }
+            resources.push(entry);
         }
     }
     Some(json!({

@@ -224,7 +224,11 @@ fn resource_verb(state: &mut State, resource: &ResourcePath, req: &Request) -> R
             let mut object = manifest.object;
             if resource.kind.namespaced() {
                 let meta = object.metadata_mut();
-                if meta.namespace.as_deref().is_some_and(|ns| ns != namespace) {
+                if meta
+                    .namespace
+                    .as_deref()
+                    .is_some_and(|ns| !ns.is_empty() && ns != namespace)
+                {
                     return Err(ApiError::BadRequest("the namespace of the provided object does not match the namespace sent on the request".into()));
                 }
                 meta.namespace = Some(namespace.clone());
@@ -262,6 +266,39 @@ fn resource_verb(state: &mut State, resource: &ResourcePath, req: &Request) -> R
                         content_type: "text/plain",
                         body: text.into_bytes(),
                     },
+                    Err(e) => status::from_api_error(&e),
+                },
+            )
+        }
+        ("GET", Some(name), Some("scale"))
+            if matches!(resource.kind, Kind::Deployment | Kind::ReplicaSet) =>
+        {
+            plain(crate::scale::get(
+                state.cluster(),
+                resource.kind,
+                &namespace,
+                name,
+            ))
+        }
+        ("PATCH" | "PUT", Some(name), Some("scale"))
+            if matches!(resource.kind, Kind::Deployment | Kind::ReplicaSet) =>
+        {
+            let patch_type = if req.method == "PATCH" {
+                match PatchType::from_content_type(&req.content_type) {
+                    Some(t) => Some(t),
+                    None => return plain(status::bad_request("unsupported patch type")),
+                }
+            } else {
+                None
+            };
+            let (kind, body) = (resource.kind, req.body.clone());
+            plain(
+                match on_cluster(state, &req.query, |cluster| {
+                    Ok(crate::scale::write(
+                        cluster, kind, &namespace, name, &body, patch_type,
+                    ))
+                }) {
+                    Ok(reply) => reply,
                     Err(e) => status::from_api_error(&e),
                 },
             )

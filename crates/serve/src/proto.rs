@@ -1,5 +1,6 @@
-//! The one protobuf body a kubectl command sends: `kubectl create namespace NAME` posts a Namespace
-//! through a typed client, as `application/vnd.kubernetes.protobuf`, and does not retry as JSON.
+//! The protobuf bodies kubectl commands send: `kubectl create namespace NAME` posts a Namespace
+//! (and `kubectl create deployment` a Deployment, see [`crate::proto_apps`]) through a typed
+//! client, as `application/vnd.kubernetes.protobuf`, and does not retry as JSON.
 //! Only the envelope and the ObjectMeta fields such a body can carry (name, generateName, labels,
 //! annotations) are read; the wire format is decoded by hand because it is a handful of
 //! length-delimited fields and no protobuf schema of Kubernetes types is worth a dependency here.
@@ -81,6 +82,8 @@ pub fn decode(body: &[u8]) -> Option<Value> {
     if let Some((_, meta)) = raw.iter().find(|(n, _)| *n == 1) {
         for (n, b) in fields(meta)? {
             match n {
+                // gogo-protobuf writes empty strings too; JSON omits them.
+                1..=3 if b.is_empty() => {}
                 1 => drop(metadata.insert("name".into(), text(b))),
                 2 => drop(metadata.insert("generateName".into(), text(b))),
                 3 => drop(metadata.insert("namespace".into(), text(b))),
@@ -97,6 +100,11 @@ pub fn decode(body: &[u8]) -> Option<Value> {
         metadata.insert("annotations".into(), Value::Object(annotations));
     }
     object.insert("metadata".into(), Value::Object(metadata));
+    if object.get("kind") == Some(&json!("Deployment")) {
+        if let Some((_, spec)) = raw.iter().find(|(n, _)| *n == 2) {
+            object.insert("spec".into(), crate::proto_apps::deployment_spec(spec)?);
+        }
+    }
     Some(Value::Object(object))
 }
 

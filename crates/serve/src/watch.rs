@@ -104,6 +104,10 @@ fn still_waiting(state: &State, key: &(Kind, String, String)) -> bool {
     }
     match &object {
         Object::DaemonSet(ds) => matches!(status_message(ds), Ok((_, false))),
+        Object::Deployment(d) => matches!(
+            dsplay_kubectl::printers::rollout_status::deployment_status_message(d),
+            Ok((_, false))
+        ),
         _ => false,
     }
 }

@@ -74,6 +74,7 @@ impl Cluster {
         if let (Object::DaemonSet(old_ds), Object::DaemonSet(new_ds)) = (&old, &mut object) {
             bump_daemon_set_generation(old_ds, new_ds);
         }
+        bump_apps_generation(&old, &mut object);
         if let (Object::Node(old_node), Object::Node(new_node)) = (&old, &object) {
             self.record_node_schedulable_event(old_node, new_node);
         }
@@ -352,6 +353,14 @@ impl Cluster {
                     .insert(TEMPLATE_GENERATION_ANNOTATION.to_string(), "1".to_string());
                 ds.status = Some(DaemonSetStatus::default());
             }
+            Object::Deployment(d) => {
+                d.metadata.generation = Some(1);
+                d.status = Some(DeploymentStatus::default());
+            }
+            Object::ReplicaSet(rs) => {
+                rs.metadata.generation = Some(1);
+                rs.status = Some(ReplicaSetStatus::default());
+            }
             Object::Namespace(ns) => {
                 ns.spec = Some(k8s_openapi::api::core::v1::NamespaceSpec {
                     finalizers: Some(vec!["kubernetes".into()]),
@@ -485,12 +494,27 @@ fn carry_server_fields(old: &Object, new: &mut Object) {
     match (old, new) {
         (Object::DaemonSet(o), Object::DaemonSet(n)) => n.status = o.status.clone(),
         (Object::Node(o), Object::Node(n)) => n.status = o.status.clone(),
+        (Object::Deployment(o), Object::Deployment(n)) => n.status = o.status.clone(),
+        (Object::ReplicaSet(o), Object::ReplicaSet(n)) => n.status = o.status.clone(),
         (Object::Namespace(o), Object::Namespace(n)) => {
             n.status = o.status.clone();
             n.spec = o.spec.clone();
         }
         _ => {}
     }
+}
+
+/// Generation bookkeeping on Deployment and ReplicaSet update: any spec change bumps it.
+///
+/// Upstream: pkg/registry/apps/deployment/strategy.go and replicaset/strategy.go PrepareForUpdate.
+fn bump_apps_generation(old: &Object, new: &mut Object) {
+    let changed = match (old, &*new) {
+        (Object::Deployment(o), Object::Deployment(n)) => o.spec != n.spec,
+        (Object::ReplicaSet(o), Object::ReplicaSet(n)) => o.spec != n.spec,
+        _ => return,
+    };
+    let generation = old.metadata().generation.unwrap_or(1);
+    new.metadata_mut().generation = Some(generation + i64::from(changed));
 }
 
 /// Generation and templateGeneration bookkeeping on DaemonSet update.

@@ -37,6 +37,10 @@ pub(crate) enum Timer {
     TaintEviction { namespace: String, pod: String },
     /// Pod GC: delete pods bound to nodes that no longer exist.
     PodGc,
+    /// Re-sync ReplicaSets and Deployments (minReadySeconds, progress deadlines).
+    ResyncApps,
+    /// A Deployment's progress deadline passes (dropped once its rollout completes).
+    ProgressDeadline { namespace: String, name: String },
 }
 
 /// Where each loop has read the watch log up to: a pass handles only what changed since its last
@@ -80,6 +84,10 @@ pub struct Cluster {
     pub(crate) event_expiry: std::collections::BTreeSet<(i64, crate::store::Key)>,
     /// Called at every instant the clock passes through (`observer.rs`).
     pub(crate) observer: Option<Box<dyn crate::observer::ClockObserver>>,
+    /// The ReplicaSet and Deployment controllers' memory between passes.
+    pub(crate) apps: crate::controller::replicaset::AppsState,
+    /// Deployment key → the key of its pending `ProgressDeadline` timer.
+    pub(crate) deadline_timers: BTreeMap<crate::store::Key, (i64, u64)>,
 }
 
 impl Cluster {
@@ -113,6 +121,8 @@ impl Cluster {
             event_index_version: 0,
             event_expiry: Default::default(),
             observer: None,
+            apps: Default::default(),
+            deadline_timers: BTreeMap::new(),
         };
         crate::default_cluster::install_base_objects(&mut cluster);
         cluster
@@ -213,6 +223,8 @@ impl Cluster {
             crate::controller::taint_eviction::sync(self);
             crate::controller::gc::sync(self);
             crate::controller::daemonset::sync_all(self);
+            crate::controller::deployment::sync_all(self);
+            crate::controller::replicaset::sync_all(self);
             crate::scheduling::sync(self);
             crate::kubelet::sync(self);
             if (self.store.resource_version(), self.timer_seq) == before {
@@ -268,6 +280,12 @@ impl Cluster {
                 crate::controller::taint_eviction::on_due(self, &namespace, &pod)
             }
             Timer::PodGc => crate::controller::gc::pod_gc(self),
+            // The next pass syncs every ReplicaSet and Deployment (time moved, not the store).
+            Timer::ResyncApps => self.apps.resync = true,
+            Timer::ProgressDeadline { namespace, name } => {
+                self.deadline_timers.remove(&(namespace, name));
+                self.apps.resync = true;
+            }
         }
     }
 
@@ -311,6 +329,12 @@ impl Cluster {
             .and_then(|name| self.images.get(name))
             .cloned()
             .unwrap_or_default()
+    }
+
+    /// Five random characters of the `utilrand.String` alphabet, from the seeded RNG (names a
+    /// client invents, like `kubectl create deployment`'s container name suffix).
+    pub fn random_suffix(&mut self) -> String {
+        crate::names::generate_name(&mut self.rng, "")
     }
 
     /// Reseeds the RNG (`sim seed N`).

@@ -339,18 +339,26 @@ const KIND_NODE_IMAGES: [&str; 2] = [
 /// Puts the images a kind node image ships into the node's image cache.
 pub(crate) fn preload_node_images(cluster: &mut Cluster, node: &str) {
     let runtime = cluster.nodes_runtime.entry(node.to_string()).or_default();
-    runtime
-        .images
-        .extend(KIND_NODE_IMAGES.iter().map(|i| i.to_string()));
+    runtime.images.extend(
+        KIND_NODE_IMAGES
+            .iter()
+            .chain(&crate::kind_addons::ADDON_IMAGES)
+            .map(|i| i.to_string()),
+    );
 }
 
-/// kind's three nodes and its two DaemonSets, rolled out with images already on the nodes.
+/// kind's three nodes, its two DaemonSets and its two Deployments (CoreDNS, the local-path
+/// provisioner), rolled out with images already on the nodes. The Deployments' pods are placed
+/// while the control plane is the only node, as on kind, where the workers join later.
 pub fn install_kind_cluster(cluster: &mut Cluster) {
     for name in ["kind-control-plane", "kind-worker", "kind-worker2"] {
         let mut options = NodeOptions::new(name);
         options.control_plane = name == "kind-control-plane";
         let _ = cluster.create(Object::Node(build_node(&options)));
         preload_node_images(cluster, name);
+        if options.control_plane {
+            create_all(cluster, crate::kind_addons::KIND_ADDONS);
+        }
     }
     create_all(cluster, KIND_DAEMON_SETS);
     cluster.settle(crate::cluster::DEFAULT_SETTLE_MAX);

@@ -12,6 +12,7 @@ pub mod error;
 mod event_recorder;
 pub mod explain;
 pub mod images;
+pub mod kind_addons;
 pub mod kubelet;
 pub mod names;
 pub mod observer;

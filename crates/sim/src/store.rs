@@ -49,6 +49,8 @@ pub struct Store {
     pub(crate) controller_revisions: BTreeMap<Key, ControllerRevision>,
     pub(crate) events: BTreeMap<Key, Event>,
     pub(crate) priority_classes: BTreeMap<Key, PriorityClass>,
+    pub(crate) deployments: BTreeMap<Key, Deployment>,
+    pub(crate) replica_sets: BTreeMap<Key, ReplicaSet>,
     pub(crate) resource_version: u64,
     pub(crate) watch_log: Vec<WatchEvent>,
     /// Node name → keys of the pods bound to it (`spec.nodeName`): the kubelet's and the
@@ -76,6 +78,10 @@ pub(crate) struct Changes {
     pub controller_revisions: BTreeSet<Key>,
     /// A DaemonSet was deleted (its dependents may now be orphans).
     pub daemon_set_deleted: bool,
+    /// ReplicaSet keys.
+    pub replica_sets: BTreeSet<Key>,
+    /// A Deployment or ReplicaSet was deleted (its dependents may now be orphans).
+    pub apps_owner_deleted: bool,
 }
 
 impl ChangeCursor {
@@ -96,6 +102,15 @@ impl ChangeCursor {
                 }
                 Kind::DaemonSet if event.event_type == WatchEventType::Deleted => {
                     changes.daemon_set_deleted = true;
+                }
+                Kind::ReplicaSet => {
+                    changes.replica_sets.insert(key());
+                    if event.event_type == WatchEventType::Deleted {
+                        changes.apps_owner_deleted = true;
+                    }
+                }
+                Kind::Deployment if event.event_type == WatchEventType::Deleted => {
+                    changes.apps_owner_deleted = true;
                 }
                 _ => {}
             }
@@ -202,6 +217,24 @@ impl Store {
     pub fn priority_classes(&self) -> impl Iterator<Item = &PriorityClass> {
         self.priority_classes.values()
     }
+    /// All Deployments, by namespace then name.
+    pub fn deployments(&self) -> impl Iterator<Item = &Deployment> {
+        self.deployments.values()
+    }
+    /// All ReplicaSets, by namespace then name.
+    pub fn replica_sets(&self) -> impl Iterator<Item = &ReplicaSet> {
+        self.replica_sets.values()
+    }
+    /// One Deployment.
+    pub fn deployment(&self, namespace: &str, name: &str) -> Option<&Deployment> {
+        self.deployments
+            .get(&(namespace.to_string(), name.to_string()))
+    }
+    /// One ReplicaSet.
+    pub fn replica_set(&self, namespace: &str, name: &str) -> Option<&ReplicaSet> {
+        self.replica_sets
+            .get(&(namespace.to_string(), name.to_string()))
+    }
     /// One node.
     pub fn node(&self, name: &str) -> Option<&Node> {
         self.nodes
@@ -253,6 +286,8 @@ impl Store {
                 .get(&key)
                 .cloned()
                 .map(Object::PriorityClass),
+            Kind::Deployment => self.deployments.get(&key).cloned().map(Object::Deployment),
+            Kind::ReplicaSet => self.replica_sets.get(&key).cloned().map(Object::ReplicaSet),
         }
     }
 
@@ -285,6 +320,18 @@ impl Store {
                 .values()
                 .cloned()
                 .map(Object::PriorityClass)
+                .collect(),
+            Kind::Deployment => self
+                .deployments
+                .values()
+                .cloned()
+                .map(Object::Deployment)
+                .collect(),
+            Kind::ReplicaSet => self
+                .replica_sets
+                .values()
+                .cloned()
+                .map(Object::ReplicaSet)
                 .collect(),
         }
     }
@@ -329,6 +376,8 @@ impl Store {
             }
             Object::Event(o) => self.events.insert(key.clone(), o).is_some(),
             Object::PriorityClass(o) => self.priority_classes.insert(key.clone(), o).is_some(),
+            Object::Deployment(o) => self.deployments.insert(key.clone(), o).is_some(),
+            Object::ReplicaSet(o) => self.replica_sets.insert(key.clone(), o).is_some(),
         };
         let event_type = if existed {
             WatchEventType::Modified
@@ -357,6 +406,8 @@ impl Store {
                 .map(Object::ControllerRevision),
             Kind::Event => self.events.remove(key).map(Object::Event),
             Kind::PriorityClass => self.priority_classes.remove(key).map(Object::PriorityClass),
+            Kind::Deployment => self.deployments.remove(key).map(Object::Deployment),
+            Kind::ReplicaSet => self.replica_sets.remove(key).map(Object::ReplicaSet),
         };
         if removed.is_some() {
             self.resource_version += 1;

@@ -333,6 +333,8 @@ pub fn decode_value(value: serde_yaml::Value) -> Result<Manifest, ManifestError>
         Kind::ControllerRevision => decode(json, kind, Object::ControllerRevision),
         Kind::Event => decode(json, kind, Object::Event),
         Kind::PriorityClass => decode(json, kind, Object::PriorityClass),
+        Kind::Deployment => decode(json, kind, Object::Deployment),
+        Kind::ReplicaSet => decode(json, kind, Object::ReplicaSet),
     }
 }
 
@@ -359,7 +361,9 @@ fn decode<T: DeserializeOwned>(
     kind: Kind,
     wrap: fn(T) -> Object,
 ) -> Result<Manifest, ManifestError> {
-    let explicit_empty_selector = kind == Kind::DaemonSet && is_explicit_empty_selector(&json);
+    let explicit_empty_selector =
+        matches!(kind, Kind::DaemonSet | Kind::Deployment | Kind::ReplicaSet)
+            && is_explicit_empty_selector(&json);
     let decode_error = |message: String| ManifestError::Decode {
         kind: kind.name().to_string(),
         version: kind
@@ -407,10 +411,14 @@ fn is_explicit_empty_selector(json: &serde_json::Value) -> bool {
 /// k8s-openapi decodes a missing and an empty selector alike; an empty `matchExpressions` list marks
 /// the explicit `{}` (see `validation::selector_is_nil`). Such an object never passes validation.
 fn mark_explicit_empty_selector(object: &mut Object) {
-    if let Object::DaemonSet(ds) = object {
-        if let Some(spec) = ds.spec.as_mut() {
-            spec.selector.match_expressions = Some(Vec::new());
-        }
+    let selector = match object {
+        Object::DaemonSet(ds) => ds.spec.as_mut().map(|s| &mut s.selector),
+        Object::Deployment(d) => d.spec.as_mut().map(|s| &mut s.selector),
+        Object::ReplicaSet(rs) => rs.spec.as_mut().map(|s| &mut s.selector),
+        _ => None,
+    };
+    if let Some(selector) = selector {
+        selector.match_expressions = Some(Vec::new());
     }
 }
 
@@ -420,6 +428,12 @@ fn malformed_quantity(object: &Object) -> Option<String> {
     let pod_spec = match object {
         Object::DaemonSet(ds) => ds.spec.as_ref().and_then(|s| s.template.spec.as_ref()),
         Object::Pod(pod) => pod.spec.as_ref(),
+        Object::Deployment(d) => d.spec.as_ref().and_then(|s| s.template.spec.as_ref()),
+        Object::ReplicaSet(rs) => rs
+            .spec
+            .as_ref()
+            .and_then(|s| s.template.as_ref())
+            .and_then(|t| t.spec.as_ref()),
         _ => None,
     }?;
     let containers = pod_spec

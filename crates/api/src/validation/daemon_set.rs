@@ -197,7 +197,7 @@ fn validate_rolling_update_daemon_set(ru: &RollingUpdateDaemonSet, path: &str) -
 
 /// `ValidatePositiveIntOrPercent`: a percent string `^[0-9]+%$` or an int ≥ 0.
 #[doc(alias = "ValidatePositiveIntOrPercent")]
-fn validate_positive_int_or_percent(value: &IntOrString, path: &str) -> Errors {
+pub(super) fn validate_positive_int_or_percent(value: &IntOrString, path: &str) -> Errors {
     match value {
         IntOrString::String(s) => is_valid_percent(s)
             .into_iter()
@@ -209,7 +209,7 @@ fn validate_positive_int_or_percent(value: &IntOrString, path: &str) -> Errors {
 
 /// `IsNotMoreThan100Percent`: `Invalid value: 150%: must not be greater than 100%`.
 #[doc(alias = "IsNotMoreThan100Percent")]
-fn validate_not_more_than_100_percent(value: &IntOrString, path: &str) -> Errors {
+pub(super) fn validate_not_more_than_100_percent(value: &IntOrString, path: &str) -> Errors {
     match percent_value(value) {
         Some(p) if p > 100 => vec![FieldError::invalid(
             path,
@@ -234,7 +234,7 @@ fn percent_value(value: &IntOrString) -> Option<i64> {
 
 /// `getIntOrPercentValue`: the percent, else `IntValue()` (a non-numeric string counts as 0).
 #[doc(alias = "getIntOrPercentValue")]
-fn int_or_percent_value(value: &IntOrString) -> i64 {
+pub(super) fn int_or_percent_value(value: &IntOrString) -> i64 {
     if let Some(p) = percent_value(value) {
         return p;
     }

@@ -14,6 +14,7 @@
 
 pub mod container;
 pub mod daemon_set;
+pub mod deployment;
 pub mod go_value;
 pub mod meta;
 pub mod node;
@@ -26,6 +27,7 @@ pub mod toleration;
 
 pub use container::QUANTITY_FORMAT_ERROR;
 pub use daemon_set::validate_daemon_set;
+pub use deployment::{validate_deployment, validate_replica_set};
 pub use go_value::{go_label_selector, go_quote, go_string_map};
 pub use meta::{validate_labels, validate_object_meta, NameRule};
 pub use node::{validate_node, validate_node_taints};
@@ -137,6 +139,8 @@ pub fn validate_defaulted(object: &Object) -> Vec<FieldError> {
         Object::Event(ev) => {
             validate_object_meta(&ev.metadata, true, NameRule::Subdomain, "metadata")
         }
+        Object::Deployment(d) => validate_deployment(d),
+        Object::ReplicaSet(rs) => validate_replica_set(rs),
     }
 }
 
@@ -146,17 +150,37 @@ pub fn validate_update(old: &Object, new: &Object) -> Vec<FieldError> {
     if let (Object::DaemonSet(old), Object::DaemonSet(new)) = (old, new) {
         errors.extend(validate_daemon_set_selector_immutable(old, new));
     }
+    let selectors = match (old, new) {
+        (Object::Deployment(old), Object::Deployment(new)) => Some((
+            old.spec.as_ref().map(|s| &s.selector),
+            new.spec.as_ref().map(|s| &s.selector),
+        )),
+        (Object::ReplicaSet(old), Object::ReplicaSet(new)) => Some((
+            old.spec.as_ref().map(|s| &s.selector),
+            new.spec.as_ref().map(|s| &s.selector),
+        )),
+        _ => None,
+    };
+    if let Some((old, new)) = selectors {
+        errors.extend(validate_selector_immutable(old, new));
+    }
     errors
 }
 
 /// `spec.selector: Invalid value: v1.LabelSelector{…}: field is immutable` (apps/v1 `ValidateUpdate`).
 fn validate_daemon_set_selector_immutable(old: &DaemonSet, new: &DaemonSet) -> Errors {
-    let old_sel = old.spec.as_ref().map(|s| normalized_selector(&s.selector));
-    let new_sel = new.spec.as_ref().map(|s| normalized_selector(&s.selector));
-    if old_sel == new_sel {
+    validate_selector_immutable(
+        old.spec.as_ref().map(|s| &s.selector),
+        new.spec.as_ref().map(|s| &s.selector),
+    )
+}
+
+/// The apps/v1 selector immutability shared by DaemonSets, Deployments and ReplicaSets.
+fn validate_selector_immutable(old: Option<&LabelSelector>, new: Option<&LabelSelector>) -> Errors {
+    if old.map(normalized_selector) == new.map(normalized_selector) {
         return Vec::new();
     }
-    let shown = new.spec.as_ref().map(|s| &s.selector);
+    let shown = new;
     vec![FieldError::invalid(
         "spec.selector",
         go_label_selector(shown),

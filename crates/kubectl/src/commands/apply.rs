@@ -266,6 +266,15 @@ fn run_manifests(ctx: &mut Ctx, parsed: &Parsed, mode: Mode) -> CmdResult {
                 .map(|_| "replaced")
                 .map_err(|e| (e, "replacing")),
             (Mode::Apply, Some(live)) => {
+                // Upstream `apply.go` `warningNoLastAppliedConfigAnnotation`.
+                let annotated = live
+                    .metadata()
+                    .annotations
+                    .as_ref()
+                    .is_some_and(|a| a.contains_key(LAST_APPLIED));
+                if !annotated && !server_side {
+                    ctx.err(format!("Warning: resource {}/{name} is missing the {LAST_APPLIED} annotation which is required by kubectl apply. kubectl apply should only be used on resources created declaratively by either kubectl create --save-config or kubectl apply. The missing annotation will be patched automatically.", kind.plural()));
+                }
                 let before = live.metadata().resource_version.clone();
                 let merged = merge_metadata(&live, object);
                 match ctx.cluster.update(merged) {

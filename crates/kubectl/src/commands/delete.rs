@@ -113,6 +113,12 @@ pub(crate) fn delete(ctx: &mut Ctx, words: &[String]) -> CmdResult {
     }
     let mut waiting = Vec::new();
     for (kind, ns, name) in targets {
+        // kubectl waits for this object (its uid) to go: a controller may recreate the name.
+        let uid = ctx
+            .cluster
+            .store()
+            .get(kind, &ns, &name)
+            .and_then(|o| o.metadata().uid.clone());
         match ctx.cluster.delete(kind, &ns, &name, options) {
             Ok(()) => {
                 let verb = if force { "force deleted" } else { "deleted" };
@@ -125,7 +131,7 @@ pub(crate) fn delete(ctx: &mut Ctx, words: &[String]) -> CmdResult {
                     "{} \"{name}\" {verb}{ns_part}",
                     kind.qualified_singular()
                 ));
-                waiting.push((kind, ns, name));
+                waiting.push((kind, ns, name, uid));
             }
             Err(ApiError::NotFound { .. }) if parsed.flag("ignore-not-found") => {}
             Err(e) => {
@@ -140,12 +146,16 @@ pub(crate) fn delete(ctx: &mut Ctx, words: &[String]) -> CmdResult {
         let all_gone = ctx.cluster.advance_until(deadline, |c| {
             left = waiting
                 .iter()
-                .find(|(k, ns, n)| c.store().get(*k, ns, n).is_some())
+                .find(|(k, ns, n, uid)| {
+                    c.store()
+                        .get(*k, ns, n)
+                        .is_some_and(|o| o.metadata().uid == *uid)
+                })
                 .cloned();
             left.is_none()
         });
         if !all_gone {
-            if let Some((k, _, n)) = left {
+            if let Some((k, _, n, _)) = left {
                 ctx.err(format!(
                     "error: timed out waiting for the condition on {}/{n}",
                     k.plural()

@@ -171,7 +171,7 @@ pub(crate) fn get(ctx: &mut Ctx, words: &[String]) -> CmdResult {
     let mut args = parsed.args.clone();
     let all = args[0] == "all";
     if all {
-        args[0] = "pods,daemonsets".to_string();
+        args[0] = "pods,daemonsets,deployments,replicasets".to_string();
     }
     let requests = resource_args(ctx, &args)?;
     let printer = output_format::parse(ctx, &format)?;
@@ -400,7 +400,7 @@ pub(crate) fn describe(ctx: &mut Ctx, words: &[String]) -> CmdResult {
     }
 }
 
-fn events_for<'a>(cluster: &'a Cluster, uid: Option<&str>) -> Vec<&'a Event> {
+pub(crate) fn events_for<'a>(cluster: &'a Cluster, uid: Option<&str>) -> Vec<&'a Event> {
     cluster
         .store()
         .events()
@@ -443,6 +443,12 @@ pub(crate) fn describe_object(cluster: &Cluster, o: &Object) -> String {
             d::describe_priority_class(pc, &events_for(cluster, pc.metadata.uid.as_deref()), now)
         }
         Object::Namespace(ns) => d::describe_namespace(ns),
+        Object::Deployment(dep) => super::describe_apps::describe_deployment(cluster, dep),
+        Object::ReplicaSet(rs) => {
+            let uid = rs.metadata.uid.clone().unwrap_or_default();
+            let pods: Vec<&Pod> = store.pods_owned_by(&uid).collect();
+            d::describe_replica_set(rs, &pods, &events_for(cluster, Some(&uid)), now)
+        }
         other => format!("Name:         {}\n", other.name()),
     }
 }

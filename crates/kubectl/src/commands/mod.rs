@@ -3,7 +3,9 @@
 mod apply;
 mod config;
 mod cordon_drain;
+mod create_deployment;
 mod delete;
+mod describe_apps;
 mod discovery;
 mod edit;
 mod events;
@@ -16,6 +18,7 @@ mod output_format;
 mod patch;
 mod resource_name;
 mod rollout;
+mod rollout_deployment;
 mod run_wait;
 mod scale;
 mod set_image;
@@ -180,6 +183,14 @@ fn kubectl(ctx: &mut Ctx, words: &[String]) -> CmdResult {
         "get" => get::get(ctx, &rest),
         "describe" => get::describe(ctx, &rest),
         "apply" => apply::apply(ctx, &rest, apply::Mode::Apply),
+        "create"
+            if matches!(
+                rest.first().map(String::as_str),
+                Some("deployment" | "deploy")
+            ) =>
+        {
+            create_deployment::create_deployment(ctx, &rest)
+        }
         "create" => apply::create(ctx, &rest),
         "replace" => apply::apply(ctx, &rest, apply::Mode::Replace),
         "delete" => delete::delete(ctx, &rest),

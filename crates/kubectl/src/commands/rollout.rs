@@ -1,4 +1,4 @@
-//! `kubectl rollout status|history|undo|restart` for DaemonSets.
+//! `kubectl rollout status|history|undo|restart` for DaemonSets (Deployments: `rollout_deployment`).
 
 use super::{int64_flag, parse_flags, resource_args, wait_deadline, CmdResult, Ctx, Failed};
 use crate::flags::{value, FlagSpec};
@@ -120,6 +120,28 @@ pub(crate) fn rollout(ctx: &mut Ctx, words: &[String]) -> CmdResult {
                 history(ctx, ds, None)?;
             }
             return Ok(());
+        }
+    }
+    if let Ok(requests) = super::split_resource_args(&rest) {
+        match requests.as_slice() {
+            [(Kind::Deployment, Some(name)), ..] => {
+                return super::rollout_deployment::rollout(ctx, &sub, &ns, name, &parsed);
+            }
+            // `rollout history deployments`: every Deployment of the namespace, by name.
+            [(Kind::Deployment, None)] if sub == "history" && rest.len() == 1 => {
+                let names: Vec<String> = ctx
+                    .cluster
+                    .store()
+                    .deployments()
+                    .filter(|d| d.metadata.namespace.as_deref() == Some(ns.as_str()))
+                    .filter_map(|d| d.metadata.name.clone())
+                    .collect();
+                for name in names {
+                    super::rollout_deployment::rollout(ctx, &sub, &ns, &name, &parsed)?;
+                }
+                return Ok(());
+            }
+            _ => {}
         }
     }
     let name = target(ctx, &sub, &rest)?;

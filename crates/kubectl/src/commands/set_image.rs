@@ -36,19 +36,34 @@ pub(crate) fn set(ctx: &mut Ctx, words: &[String]) -> CmdResult {
         let Some(name) = name else {
             return ctx.fail("resource(s) were provided, but no name was specified");
         };
-        let object = fetch(ctx, kind, &ns, &name)?;
-        let Object::DaemonSet(mut ds) = object else {
-            return ctx.fail(format!(
-                "setting image on {} is not supported in the playground",
-                kind.plural()
-            ));
+        let mut object = fetch(ctx, kind, &ns, &name)?;
+        let spec = match &mut object {
+            Object::DaemonSet(ds) => ds
+                .spec
+                .get_or_insert_with(Default::default)
+                .template
+                .spec
+                .get_or_insert_with(Default::default),
+            Object::Deployment(d) => d
+                .spec
+                .get_or_insert_with(Default::default)
+                .template
+                .spec
+                .get_or_insert_with(Default::default),
+            Object::ReplicaSet(rs) => rs
+                .spec
+                .get_or_insert_with(Default::default)
+                .template
+                .get_or_insert_with(Default::default)
+                .spec
+                .get_or_insert_with(Default::default),
+            _ => {
+                return ctx.fail(format!(
+                    "setting image on {} is not supported in the playground",
+                    kind.plural()
+                ))
+            }
         };
-        let spec = ds
-            .spec
-            .get_or_insert_with(Default::default)
-            .template
-            .spec
-            .get_or_insert_with(Default::default);
         for pair in &pairs {
             let (container, image) = pair.split_once('=').unwrap_or((pair, ""));
             let all = container == "*";
@@ -67,8 +82,11 @@ pub(crate) fn set(ctx: &mut Ctx, words: &[String]) -> CmdResult {
                 return ctx.fail(format!("unable to find container named \"{container}\""));
             }
         }
-        store(ctx, Object::DaemonSet(ds))?;
-        ctx.out(format!("daemonset.apps/{name} image updated"));
+        store(ctx, object)?;
+        ctx.out(format!(
+            "{}/{name} image updated",
+            kind.qualified_singular()
+        ));
     }
     Ok(())
 }

@@ -630,5 +630,7 @@ pub fn table_for(kind: Kind, objects: &[Object], now: DateTime<Utc>) -> Table {
         Kind::ControllerRevision => typed!(ControllerRevision, controller_revision_table),
         Kind::Namespace => typed!(Namespace, namespace_table),
         Kind::PriorityClass => typed!(PriorityClass, priority_class_table),
+        Kind::Deployment => typed!(Deployment, super::apps_tables::deployment_table),
+        Kind::ReplicaSet => typed!(ReplicaSet, super::apps_tables::replica_set_table),
     }
 }

@@ -5,6 +5,7 @@
 //! and `now`, and get text back (stdout text; the `No resources found…` notices go to stderr).
 
 pub mod age;
+pub mod apps_tables;
 pub mod describe;
 pub mod events;
 pub mod get;

@@ -38,3 +38,45 @@ pub fn status_message(ds: &DaemonSet) -> Result<(String, bool), String> {
         false,
     ))
 }
+
+/// The `DeploymentStatusViewer` message and whether the rollout is done (Err: the rollout exceeded
+/// its progress deadline). Upstream: `staging/src/k8s.io/kubectl/pkg/polymorphichelpers/
+/// rollout_status.go` `DeploymentStatusViewer.Status`.
+pub fn deployment_status_message(
+    d: &dsplay_api::types::Deployment,
+) -> Result<(String, bool), String> {
+    let name = d.metadata.name.clone().unwrap_or_default();
+    let status = d.status.clone().unwrap_or_default();
+    if d.metadata.generation.unwrap_or(0) > status.observed_generation.unwrap_or(0) {
+        return Ok((
+            "Waiting for deployment spec update to be observed...\n".into(),
+            false,
+        ));
+    }
+    let timed_out = status.conditions.iter().flatten().any(|c| {
+        c.type_ == "Progressing" && c.reason.as_deref() == Some("ProgressDeadlineExceeded")
+    });
+    if timed_out {
+        return Err(format!(
+            "deployment \"{name}\" exceeded its progress deadline"
+        ));
+    }
+    let replicas = status.replicas.unwrap_or(0);
+    let updated = status.updated_replicas.unwrap_or(0);
+    let available = status.available_replicas.unwrap_or(0);
+    if let Some(wanted) = d.spec.as_ref().and_then(|s| s.replicas) {
+        if updated < wanted {
+            return Ok((format!("Waiting for deployment \"{name}\" rollout to finish: {updated} out of {wanted} new replicas have been updated...\n"), false));
+        }
+    }
+    if replicas > updated {
+        return Ok((format!("Waiting for deployment \"{name}\" rollout to finish: {} old replicas are pending termination...\n", replicas - updated), false));
+    }
+    if available < updated {
+        return Ok((format!("Waiting for deployment \"{name}\" rollout to finish: {available} of {updated} updated replicas are available...\n"), false));
+    }
+    Ok((
+        format!("deployment \"{name}\" successfully rolled out\n"),
+        true,
+    ))
+}

@@ -11,16 +11,32 @@ pub(crate) fn sync(cluster: &mut Cluster) {
     let store = &cluster.store;
     let live_uids: std::collections::BTreeSet<String> = store
         .daemon_sets()
-        .filter_map(|d| d.metadata.uid.clone())
+        .map(|d| &d.metadata)
+        .chain(store.deployments().map(|d| &d.metadata))
+        .chain(store.replica_sets().map(|r| &r.metadata))
+        .filter_map(|m| m.uid.clone())
         .collect();
     let dead_owner = |refs: &Option<Vec<OwnerReference>>| {
-        refs.iter()
-            .flatten()
-            .any(|r| r.kind == "DaemonSet" && !live_uids.contains(&r.uid))
+        refs.iter().flatten().any(|r| {
+            matches!(r.kind.as_str(), "DaemonSet" | "Deployment" | "ReplicaSet")
+                && !live_uids.contains(&r.uid)
+        })
     };
+    let owner_deleted = changes.daemon_set_deleted || changes.apps_owner_deleted;
+    let dead_replica_sets: Vec<(String, String)> = store
+        .replica_sets()
+        .filter(|r| {
+            owner_deleted
+                || changes
+                    .replica_sets
+                    .contains(&crate::store::key_of(&r.metadata))
+        })
+        .filter(|r| dead_owner(&r.metadata.owner_references))
+        .map(|r| crate::store::key_of(&r.metadata))
+        .collect();
     // An object becomes an orphan when it is written with a dead owner, or when its owner is
-    // deleted: look at everything after a DaemonSet deletion, else at what was written.
-    let orphans: Vec<Pod> = if changes.daemon_set_deleted {
+    // deleted: look at everything after an owner's deletion, else at what was written.
+    let orphans: Vec<Pod> = if owner_deleted {
         store
             .pods()
             .filter(|p| dead_owner(&p.metadata.owner_references))
@@ -55,6 +71,10 @@ pub(crate) fn sync(cluster: &mut Cluster) {
     for (ns, name) in dead_revisions {
         cluster.remove_object(Kind::ControllerRevision, &ns, &name);
     }
+    for (ns, name) in dead_replica_sets {
+        cluster.remove_object(Kind::ReplicaSet, &ns, &name);
+    }
+    foreground_apps(cluster);
     // Foreground deletion: owners marked deleting go once they have no dependents left.
     let deleting: Vec<DaemonSet> = cluster
         .store
@@ -75,6 +95,62 @@ pub(crate) fn sync(cluster: &mut Cluster) {
             {
                 cluster.delete_pod(pod, None);
             }
+        }
+    }
+}
+
+/// Foreground deletion of Deployments and ReplicaSets: dependents (ReplicaSets, pods) go first,
+/// the owner once none is left.
+fn foreground_apps(cluster: &mut Cluster) {
+    let deleting: Vec<(Kind, ObjectMeta)> = cluster
+        .store
+        .deployments()
+        .map(|d| (Kind::Deployment, &d.metadata))
+        .chain(
+            cluster
+                .store
+                .replica_sets()
+                .map(|r| (Kind::ReplicaSet, &r.metadata)),
+        )
+        .filter(|(_, m)| m.deletion_timestamp.is_some())
+        .map(|(k, m)| (k, m.clone()))
+        .collect();
+    for (kind, meta) in deleting {
+        let uid = meta.uid.clone().unwrap_or_default();
+        let owned =
+            |refs: &Option<Vec<OwnerReference>>| refs.iter().flatten().any(|r| r.uid == uid);
+        let replica_sets: Vec<(String, String)> = cluster
+            .store
+            .replica_sets()
+            .filter(|r| owned(&r.metadata.owner_references))
+            .map(|r| crate::store::key_of(&r.metadata))
+            .collect();
+        let pods: Vec<Pod> = cluster.store.pods_owned_by(&uid).cloned().collect();
+        if replica_sets.is_empty() && pods.is_empty() {
+            let (ns, name) = crate::store::key_of(&meta);
+            cluster.remove_object(kind, &ns, &name);
+            continue;
+        }
+        for (ns, name) in replica_sets {
+            let Some(mut rs) = cluster.store.replica_set(&ns, &name).cloned() else {
+                continue;
+            };
+            if rs.metadata.deletion_timestamp.is_some() {
+                continue;
+            }
+            rs.metadata.deletion_timestamp = meta.deletion_timestamp.clone();
+            rs.metadata.deletion_grace_period_seconds = Some(0);
+            rs.metadata
+                .finalizers
+                .get_or_insert_with(Vec::new)
+                .push("foregroundDeletion".to_string());
+            cluster.write(dsplay_api::Object::ReplicaSet(rs));
+        }
+        for pod in pods
+            .iter()
+            .filter(|p| p.metadata.deletion_timestamp.is_none())
+        {
+            cluster.delete_pod(pod, None);
         }
     }
 }

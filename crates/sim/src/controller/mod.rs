@@ -1,6 +1,8 @@
 //! The control loops, each shaped like its upstream counterpart.
 
 pub mod daemonset;
+pub mod deployment;
 pub mod gc;
 pub mod node_lifecycle;
+pub mod replicaset;
 pub mod taint_eviction;

@@ -452,9 +452,14 @@ fn kubectl_edit_opens_the_live_object_and_apply_saves_it() {
     assert_eq!(editing.object, "daemonset.apps/demo");
     assert!(editing.yaml.contains("kind: DaemonSet\n") && editing.yaml.contains("  name: demo\n"));
     assert!(!editing.yaml.contains("status:"), "{}", editing.yaml);
-    assert!(state.terminal.last().is_some_and(|o| o.success && o.text().is_empty()));
+    assert!(state
+        .terminal
+        .last()
+        .is_some_and(|o| o.success && o.text().is_empty()));
 
-    let edited = editing.yaml.replace("image: busybox", "image: busybox:1.36");
+    let edited = editing
+        .yaml
+        .replace("image: busybox", "image: busybox:1.36");
     let state = state.reduce(Action::Apply(edited));
     assert_eq!(state.editing, None, "saved");
     let image = state
@@ -463,10 +468,17 @@ fn kubectl_edit_opens_the_live_object_and_apply_saves_it() {
         .cluster()
         .store()
         .daemon_set("default", "demo")
-        .and_then(|ds| ds.spec.as_ref()?.template.spec.as_ref()?.containers[0].image.clone());
+        .and_then(|ds| {
+            ds.spec.as_ref()?.template.spec.as_ref()?.containers[0]
+                .image
+                .clone()
+        });
     assert_eq!(image.as_deref(), Some("busybox:1.36"));
     let script = crate::export::kubectl_script(&state.replay);
-    assert!(!script.contains("\nkubectl edit"), "only as a comment: {script}");
+    assert!(
+        !script.contains("\nkubectl edit"),
+        "only as a comment: {script}"
+    );
     assert!(script.contains("\n# kubectl edit ds/demo\n"), "{script}");
     assert!(script.contains("busybox:1.36"), "{script}");
 

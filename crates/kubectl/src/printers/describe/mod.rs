@@ -1,16 +1,18 @@
-//! `kubectl describe ds|pod|node|priorityclass|namespace` and the shared pod-template block (`describe.go`): the describe
+//! `kubectl describe` by kind (`describe.go`) and the shared pod-template block: the describe
 //! writer and the label/annotation/toleration/taint blocks here, one module per kind.
 //!
 //! Text is produced with tabs exactly where describe.go writes them and aligned by the describe
 //! tabwriter (minwidth 0, padding 2), so label/annotation continuation lines and tables line up as
 //! kubectl's do.
 
+pub mod apps;
 pub mod cluster_scoped;
 pub mod daemon_set;
 pub mod node;
 pub mod pod;
 pub mod pod_template;
 
+pub use apps::{describe_deployment, describe_replica_set};
 pub use cluster_scoped::{describe_namespace, describe_priority_class};
 pub use daemon_set::describe_daemon_set;
 pub use node::describe_node;
