@@ -20,11 +20,15 @@ pub enum Kind {
     Event,
     /// scheduling.k8s.io/v1 PriorityClass (cluster scoped).
     PriorityClass,
+    /// core/v1 Service.
+    Service,
+    /// discovery.k8s.io/v1 EndpointSlice.
+    EndpointSlice,
 }
 
 impl Kind {
     /// Every kind, in a fixed order.
-    pub const ALL: [Kind; 7] = [
+    pub const ALL: [Kind; 9] = [
         Kind::Namespace,
         Kind::Node,
         Kind::Pod,
@@ -32,6 +36,8 @@ impl Kind {
         Kind::ControllerRevision,
         Kind::Event,
         Kind::PriorityClass,
+        Kind::Service,
+        Kind::EndpointSlice,
     ];
 
     /// The `kind:` string of manifests.
@@ -44,6 +50,8 @@ impl Kind {
             Kind::ControllerRevision => "ControllerRevision",
             Kind::Event => "Event",
             Kind::PriorityClass => "PriorityClass",
+            Kind::Service => "Service",
+            Kind::EndpointSlice => "EndpointSlice",
         }
     }
 
@@ -52,6 +60,7 @@ impl Kind {
         match self {
             Kind::DaemonSet | Kind::ControllerRevision => "apps/v1",
             Kind::PriorityClass => "scheduling.k8s.io/v1",
+            Kind::EndpointSlice => "discovery.k8s.io/v1",
             _ => "v1",
         }
     }
@@ -61,6 +70,7 @@ impl Kind {
         match self {
             Kind::DaemonSet | Kind::ControllerRevision => "apps",
             Kind::PriorityClass => "scheduling.k8s.io",
+            Kind::EndpointSlice => "discovery.k8s.io",
             _ => "",
         }
     }
@@ -75,6 +85,8 @@ impl Kind {
             Kind::ControllerRevision => "controllerrevisions",
             Kind::Event => "events",
             Kind::PriorityClass => "priorityclasses",
+            Kind::Service => "services",
+            Kind::EndpointSlice => "endpointslices",
         }
     }
 
@@ -88,6 +100,8 @@ impl Kind {
             Kind::ControllerRevision => &[],
             Kind::Event => &["ev"],
             Kind::PriorityClass => &["pc"],
+            Kind::Service => &["svc"],
+            Kind::EndpointSlice => &[],
         }
     }
 
@@ -152,6 +166,10 @@ pub enum Object {
     Event(Event),
     /// A PriorityClass.
     PriorityClass(PriorityClass),
+    /// A Service.
+    Service(Service),
+    /// An EndpointSlice.
+    EndpointSlice(EndpointSlice),
 }
 
 impl Object {
@@ -165,6 +183,8 @@ impl Object {
             Object::ControllerRevision(_) => Kind::ControllerRevision,
             Object::Event(_) => Kind::Event,
             Object::PriorityClass(_) => Kind::PriorityClass,
+            Object::Service(_) => Kind::Service,
+            Object::EndpointSlice(_) => Kind::EndpointSlice,
         }
     }
 
@@ -178,6 +198,8 @@ impl Object {
             Object::ControllerRevision(o) => &o.metadata,
             Object::Event(o) => &o.metadata,
             Object::PriorityClass(o) => &o.metadata,
+            Object::Service(o) => &o.metadata,
+            Object::EndpointSlice(o) => &o.metadata,
         }
     }
 
@@ -191,6 +213,8 @@ impl Object {
             Object::ControllerRevision(o) => &mut o.metadata,
             Object::Event(o) => &mut o.metadata,
             Object::PriorityClass(o) => &mut o.metadata,
+            Object::Service(o) => &mut o.metadata,
+            Object::EndpointSlice(o) => &mut o.metadata,
         }
     }
 

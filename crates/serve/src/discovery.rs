@@ -47,7 +47,7 @@ fn subresources(kind: Kind) -> Vec<(&'static str, Vec<&'static str>, &'static st
     let status = ("status", vec!["get", "patch", "update"], kind.name());
     match kind {
         Kind::Pod => vec![status, ("eviction", vec!["create"], "Eviction")],
-        Kind::DaemonSet | Kind::Node | Kind::Namespace => vec![status],
+        Kind::DaemonSet | Kind::Node | Kind::Namespace | Kind::Service => vec![status],
         _ => vec![],
     }
 }
@@ -55,7 +55,7 @@ fn subresources(kind: Kind) -> Vec<(&'static str, Vec<&'static str>, &'static st
 /// The `kubectl get all` category.
 fn categories(kind: Kind) -> Vec<&'static str> {
     match kind {
-        Kind::Pod | Kind::DaemonSet => vec!["all"],
+        Kind::Pod | Kind::DaemonSet | Kind::Service => vec!["all"],
         _ => vec![],
     }
 }

@@ -65,6 +65,9 @@ impl Cluster {
             return Err(ApiError::NotFound { kind, name });
         };
         object.metadata_mut().namespace = kind.namespaced().then(|| namespace.clone());
+        if let (Object::Service(old_svc), Object::Service(new_svc)) = (&old, &mut object) {
+            crate::service_alloc::patch_allocated_values(old_svc, new_svc);
+        }
         defaults::apply_defaults(&mut object);
         let errors = validation::validate_update(&old, &object);
         if !errors.is_empty() {
@@ -336,7 +339,17 @@ impl Cluster {
         if let Object::PriorityClass(pc) = object {
             self.validate_priority_class(pc)?;
         }
-        let uid = names::uid(&mut self.rng);
+        if let Object::Service(svc) = object {
+            self.allocate_service(svc)?;
+            svc.status = Some(ServiceStatus {
+                load_balancer: Some(Default::default()),
+                ..Default::default()
+            });
+        }
+        let uid = match kind {
+            Kind::Service | Kind::EndpointSlice => names::uid(&mut self.service_rng),
+            _ => names::uid(&mut self.rng),
+        };
         let now = k8s_time(self.now_ms);
         let meta = object.metadata_mut();
         meta.uid = Some(uid);

@@ -21,6 +21,7 @@ mod priority_admission;
 pub mod scheduler;
 mod scheduling;
 mod service_account_admission;
+mod service_alloc;
 pub mod store;
 
 pub use api_server::{DeleteOptions, Propagation};

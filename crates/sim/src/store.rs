@@ -49,6 +49,8 @@ pub struct Store {
     pub(crate) controller_revisions: BTreeMap<Key, ControllerRevision>,
     pub(crate) events: BTreeMap<Key, Event>,
     pub(crate) priority_classes: BTreeMap<Key, PriorityClass>,
+    pub(crate) services: BTreeMap<Key, Service>,
+    pub(crate) endpoint_slices: BTreeMap<Key, EndpointSlice>,
     pub(crate) resource_version: u64,
     pub(crate) watch_log: Vec<WatchEvent>,
     /// Node name → keys of the pods bound to it (`spec.nodeName`): the kubelet's and the
@@ -200,6 +202,19 @@ impl Store {
     pub fn priority_classes(&self) -> impl Iterator<Item = &PriorityClass> {
         self.priority_classes.values()
     }
+    /// All Services, by namespace then name.
+    pub fn services(&self) -> impl Iterator<Item = &Service> {
+        self.services.values()
+    }
+    /// One Service.
+    pub fn service(&self, namespace: &str, name: &str) -> Option<&Service> {
+        self.services
+            .get(&(namespace.to_string(), name.to_string()))
+    }
+    /// All EndpointSlices, by namespace then name.
+    pub fn endpoint_slices(&self) -> impl Iterator<Item = &EndpointSlice> {
+        self.endpoint_slices.values()
+    }
     /// One node.
     pub fn node(&self, name: &str) -> Option<&Node> {
         self.nodes
@@ -251,6 +266,12 @@ impl Store {
                 .get(&key)
                 .cloned()
                 .map(Object::PriorityClass),
+            Kind::Service => self.services.get(&key).cloned().map(Object::Service),
+            Kind::EndpointSlice => self
+                .endpoint_slices
+                .get(&key)
+                .cloned()
+                .map(Object::EndpointSlice),
         }
     }
 
@@ -283,6 +304,12 @@ impl Store {
                 .values()
                 .cloned()
                 .map(Object::PriorityClass)
+                .collect(),
+            Kind::Service => self.services().cloned().map(Object::Service).collect(),
+            Kind::EndpointSlice => self
+                .endpoint_slices()
+                .cloned()
+                .map(Object::EndpointSlice)
                 .collect(),
         }
     }
@@ -322,6 +349,8 @@ impl Store {
             }
             Object::Event(o) => self.events.insert(key.clone(), o).is_some(),
             Object::PriorityClass(o) => self.priority_classes.insert(key.clone(), o).is_some(),
+            Object::Service(o) => self.services.insert(key.clone(), o).is_some(),
+            Object::EndpointSlice(o) => self.endpoint_slices.insert(key.clone(), o).is_some(),
         };
         let event_type = if existed {
             WatchEventType::Modified
@@ -350,6 +379,8 @@ impl Store {
                 .map(Object::ControllerRevision),
             Kind::Event => self.events.remove(key).map(Object::Event),
             Kind::PriorityClass => self.priority_classes.remove(key).map(Object::PriorityClass),
+            Kind::Service => self.services.remove(key).map(Object::Service),
+            Kind::EndpointSlice => self.endpoint_slices.remove(key).map(Object::EndpointSlice),
         };
         if removed.is_some() {
             self.resource_version += 1;

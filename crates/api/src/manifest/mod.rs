@@ -333,6 +333,8 @@ pub fn decode_value(value: serde_yaml::Value) -> Result<Manifest, ManifestError>
         Kind::ControllerRevision => decode(json, kind, Object::ControllerRevision),
         Kind::Event => decode(json, kind, Object::Event),
         Kind::PriorityClass => decode(json, kind, Object::PriorityClass),
+        Kind::Service => decode(json, kind, Object::Service),
+        Kind::EndpointSlice => decode(json, kind, Object::EndpointSlice),
     }
 }
 

@@ -21,6 +21,7 @@ pub mod node_affinity;
 pub mod pod;
 pub mod priority_class;
 pub mod probe;
+pub mod service;
 pub mod syntax;
 pub mod toleration;
 
@@ -137,6 +138,8 @@ pub fn validate_defaulted(object: &Object) -> Vec<FieldError> {
         Object::Event(ev) => {
             validate_object_meta(&ev.metadata, true, NameRule::Subdomain, "metadata")
         }
+        Object::Service(svc) => service::validate_service(svc),
+        Object::EndpointSlice(slice) => service::validate_endpoint_slice(slice),
     }
 }
 
@@ -145,6 +148,9 @@ pub fn validate_update(old: &Object, new: &Object) -> Vec<FieldError> {
     let mut errors = validate_create(new);
     if let (Object::DaemonSet(old), Object::DaemonSet(new)) = (old, new) {
         errors.extend(validate_daemon_set_selector_immutable(old, new));
+    }
+    if let (Object::Service(old), Object::Service(new)) = (old, new) {
+        errors.extend(service::validate_service_update(old, new));
     }
     errors
 }

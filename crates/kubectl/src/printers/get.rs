@@ -630,5 +630,7 @@ pub fn table_for(kind: Kind, objects: &[Object], now: DateTime<Utc>) -> Table {
         Kind::ControllerRevision => typed!(ControllerRevision, controller_revision_table),
         Kind::Namespace => typed!(Namespace, namespace_table),
         Kind::PriorityClass => typed!(PriorityClass, priority_class_table),
+        Kind::Service => typed!(Service, super::service::service_table),
+        Kind::EndpointSlice => typed!(EndpointSlice, super::service::endpoint_slice_table),
     }
 }
