@@ -122,11 +122,15 @@ pub(crate) const SIM: &[(&str, &str)] = &[
         "Start again with a fresh cluster",
     ),
     ("sim seed N", "Reseed the random choices"),
+    (
+        "sim curl [--from node/NAME|pod/NAME] URL",
+        "Which pod answers an HTTP request (Services, node and pod IPs)",
+    ),
 ];
 
 /// The `sim` subcommand names, for messages listing them.
 pub(crate) const SIM_COMMANDS: &str =
-    "advance, now, settle, node, image, explain, rollout, reset, seed, help";
+    "advance, now, settle, node, image, explain, rollout, reset, seed, curl, help";
 
 /// `--help` or `-h` among the words (before a `--`).
 pub(crate) fn asks_for_help(words: &[String]) -> bool {

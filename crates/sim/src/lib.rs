@@ -18,6 +18,7 @@ pub mod observer;
 pub mod pod_log;
 mod pod_status;
 mod priority_admission;
+pub mod routing;
 pub mod scheduler;
 mod scheduling;
 mod service_account_admission;
