@@ -82,5 +82,24 @@ sim curl --from node/kind-worker http://node-agent:11559/
 sim curl http://node-agent.default.svc.cluster.local:11559/
 kubectl get svc kubernetes
 kubectl get endpointslices -n kube-system -l kubernetes.io/service-name=kube-dns
+kubectl expose ds node-agent --port=80
+kubectl run web --image=nginx:1.27 --port=8080 --labels=app=web
+kubectl expose pod web --port=80 --target-port=8080
+kubectl expose pod web --name=web-np --type=NodePort
+sim advance 5s
+kubectl get svc web web-np
+sim curl --from pod/client-mfx4t http://web/
+sim curl http://172.18.0.4:30984/
+kubectl apply -f - <<EOF
+apiVersion: v1
+kind: Service
+metadata:
+  name: 1bad
+spec:
+  type: Foo
+  selector:
+    app: web
+EOF
+kubectl patch svc web -p '{"spec":{"clusterIP":"10.96.0.99"}}'
 kubectl delete svc node-agent
 kubectl get endpointslices

@@ -196,6 +196,12 @@ pub(crate) fn patch_allocated_values(old: &Service, new: &mut Service) {
         {
             new_spec.cluster_ips = old_spec.cluster_ips.clone();
         }
+    } else if new_spec.cluster_ip != old_spec.cluster_ip
+        && new_spec.cluster_ips == old_spec.cluster_ips
+    {
+        // Only the singular field changed: it leads (normalizeClusterIPs), and validation then
+        // refuses the change.
+        new_spec.cluster_ips = new_spec.cluster_ip.clone().map(|ip| vec![ip]);
     }
     for port in new_spec.ports.iter_mut().flatten() {
         if port.node_port.unwrap_or(0) != 0 {

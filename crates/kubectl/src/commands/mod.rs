@@ -7,6 +7,7 @@ mod delete;
 mod discovery;
 mod events;
 mod explain;
+mod expose;
 mod get;
 mod label;
 mod live_object;
@@ -175,6 +176,7 @@ fn kubectl(ctx: &mut Ctx, words: &[String]) -> CmdResult {
     match verb.as_str() {
         "get" => get::get(ctx, &rest),
         "describe" => get::describe(ctx, &rest),
+        "expose" => expose::expose(ctx, &rest),
         "apply" => apply::apply(ctx, &rest, apply::Mode::Apply),
         "create" => apply::create(ctx, &rest),
         "replace" => apply::apply(ctx, &rest, apply::Mode::Replace),
