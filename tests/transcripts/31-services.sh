@@ -73,6 +73,8 @@ kubectl get pods -o wide
 kubectl get svc,endpointslices
 kubectl get svc -o wide
 kubectl describe svc node-agent
+kubectl describe endpointslices -l kubernetes.io/service-name=node-agent
+kubectl describe endpointslice kubernetes
 sim curl --from pod/client-mfx4t http://node-agent:11559/hostname
 sim curl --from pod/client-mszp7 http://node-agent:11559/hostname
 sim curl --from pod/client-mszp7 http://node-agent.default.svc.cluster.local:11559/

@@ -461,6 +461,11 @@ pub(crate) fn describe_object(cluster: &Cluster, o: &Object) -> String {
                 now,
             )
         }
+        Object::EndpointSlice(slice) => d::describe_endpoint_slice(
+            slice,
+            &events_for(cluster, slice.metadata.uid.as_deref()),
+            now,
+        ),
         other => format!("Name:         {}\n", other.name()),
     }
 }

@@ -15,7 +15,7 @@ pub use daemon_set::describe_daemon_set;
 pub use node::describe_node;
 pub use pod::{describe_pod, pod_qos};
 pub use pod_template::{describe_pod_template, print_template, rollout_history_revision};
-pub use service::describe_service;
+pub use service::{describe_endpoint_slice, describe_service};
 
 use super::events::events_block;
 use super::tabwriter::TabWriter;

@@ -161,3 +161,83 @@ pub fn describe_service(
     w.events(events, now);
     w.finish()
 }
+
+/// `kubectl describe endpointslice NAME` (`describe.go` `describeEndpointSliceV1`): ports as a
+/// small table, then each endpoint's addresses, ready condition, hostname, target, node and zone.
+#[doc(alias = "describeEndpointSliceV1")]
+pub fn describe_endpoint_slice(
+    slice: &EndpointSlice,
+    events: &[&Event],
+    now: DateTime<Utc>,
+) -> String {
+    let mut w = Describe::new();
+    let meta = &slice.metadata;
+    w.w(
+        0,
+        &format!("Name:\t{}\n", meta.name.as_deref().unwrap_or("")),
+    );
+    w.w(
+        0,
+        &format!("Namespace:\t{}\n", meta.namespace.as_deref().unwrap_or("")),
+    );
+    labels_multiline(&mut w, "Labels", meta.labels.as_ref());
+    annotations_multiline(&mut w, "Annotations", meta.annotations.as_ref());
+    w.w(0, &format!("AddressType:\t{}\n", slice.address_type));
+    let ports = slice.ports.as_deref().unwrap_or(&[]);
+    if ports.is_empty() {
+        w.w(0, "Ports: <unset>\n");
+    } else {
+        w.w(0, "Ports:\n");
+        w.w(1, "Name\tPort\tProtocol\n");
+        w.w(1, "----\t----\t--------\n");
+        for port in ports {
+            let name = port
+                .name
+                .clone()
+                .filter(|n| !n.is_empty())
+                .unwrap_or_else(|| "<unset>".into());
+            let number = port
+                .port
+                .map(|p| p.to_string())
+                .unwrap_or_else(|| "<unset>".into());
+            let protocol = port.protocol.as_deref().unwrap_or("");
+            w.w(1, &format!("{name}\t{number}\t{protocol}\n"));
+        }
+    }
+    if slice.endpoints.is_empty() {
+        w.w(0, "Endpoints: <none>\n");
+    } else {
+        w.w(0, "Endpoints:\n");
+        let unset = |v: Option<String>| v.unwrap_or_else(|| "<unset>".into());
+        for e in &slice.endpoints {
+            let addresses = if e.addresses.is_empty() {
+                "<none>".to_string()
+            } else {
+                e.addresses.join(", ")
+            };
+            w.w(1, &format!("- Addresses:\t{addresses}\n"));
+            w.w(2, "Conditions:\n");
+            let ready = e
+                .conditions
+                .as_ref()
+                .and_then(|c| c.ready)
+                .map(|r| r.to_string());
+            w.w(3, &format!("Ready:\t{}\n", unset(ready)));
+            w.w(2, &format!("Hostname:\t{}\n", unset(e.hostname.clone())));
+            if let Some(target) = &e.target_ref {
+                w.w(
+                    2,
+                    &format!(
+                        "TargetRef:\t{}/{}\n",
+                        target.kind.as_deref().unwrap_or(""),
+                        target.name.as_deref().unwrap_or("")
+                    ),
+                );
+            }
+            w.w(2, &format!("NodeName:\t{}\n", unset(e.node_name.clone())));
+            w.w(2, &format!("Zone:\t{}\n", unset(e.zone.clone())));
+        }
+    }
+    w.events(events, now);
+    w.finish()
+}

@@ -171,6 +171,15 @@ pub(crate) fn sync_service(cluster: &mut Cluster, namespace: &str, name: &str) {
         return;
     };
     if service.metadata.deletion_timestamp.is_some() {
+        // Foreground deletion: the garbage collector removes the dependent slices, then the
+        // Service (our GC only knows DaemonSet owners, so this controller stands in for it).
+        let slices: Vec<String> = managed_slices(cluster, namespace, name)
+            .filter_map(|s| s.metadata.name.clone())
+            .collect();
+        for slice in slices {
+            cluster.remove_object(Kind::EndpointSlice, namespace, &slice);
+        }
+        cluster.remove_object(Kind::Service, namespace, name);
         return;
     }
     let pods: Vec<Pod> = cluster

@@ -195,3 +195,18 @@ fn get_endpoint_ports_drops_unresolved_names() {
         .collect();
     assert_eq!(got, [("a".to_string(), 8080), ("c".to_string(), 82)]);
 }
+
+#[test]
+fn foreground_deletion_removes_the_slices_then_the_service() {
+    let mut cluster = cluster_with_agent();
+    create(&mut cluster, "apiVersion: v1\nkind: Service\nmetadata: {name: agent}\nspec: {selector: {app: agent}, ports: [{port: 11559}]}\n");
+    let options = DeleteOptions {
+        propagation: crate::api_server::Propagation::Foreground,
+        grace_period_seconds: None,
+    };
+    cluster
+        .delete(Kind::Service, "default", "agent", options)
+        .unwrap();
+    assert!(slices(&cluster, "agent").is_empty());
+    assert!(cluster.store.service("default", "agent").is_none());
+}
