@@ -73,6 +73,16 @@ impl Cluster {
         if !errors.is_empty() {
             return Err(ApiError::Invalid { kind, name, errors });
         }
+        if let Object::Service(svc) = &mut object {
+            if matches!(
+                dsplay_api::service::service_type(svc),
+                "NodePort" | "LoadBalancer"
+            ) {
+                let used = crate::service_alloc::used_node_ports(self, Some((&namespace, &name)));
+                let spec = svc.spec.get_or_insert_with(Default::default);
+                self.allocate_node_ports(&name, spec, used)?;
+            }
+        }
         carry_server_fields(&old, &mut object);
         if let (Object::DaemonSet(old_ds), Object::DaemonSet(new_ds)) = (&old, &mut object) {
             bump_daemon_set_generation(old_ds, new_ds);

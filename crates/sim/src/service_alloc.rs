@@ -33,11 +33,17 @@ fn used_ips(cluster: &Cluster) -> BTreeSet<u32> {
         .collect()
 }
 
-/// The node ports in use, with their protocol.
-fn used_node_ports(cluster: &Cluster) -> BTreeSet<i32> {
+/// The node ports in use by every Service but `except` (namespace, name).
+pub(crate) fn used_node_ports(cluster: &Cluster, except: Option<(&str, &str)>) -> BTreeSet<i32> {
     cluster
         .store
         .services()
+        .filter(|s| {
+            except.is_none_or(|(ns, name)| {
+                s.metadata.namespace.as_deref() != Some(ns)
+                    || s.metadata.name.as_deref() != Some(name)
+            })
+        })
         .filter_map(|s| s.spec.as_ref())
         .flat_map(|s| s.ports.iter().flatten())
         .filter_map(|p| p.node_port)
@@ -136,42 +142,56 @@ impl Cluster {
             spec.cluster_ips = Some(vec!["None".into()]);
         }
         if type_ == "NodePort" || type_ == "LoadBalancer" {
-            let mut used: BTreeSet<i32> = used_node_ports(self);
-            let (low, high) = NODE_PORT_RANGE;
-            for (i, port) in spec.ports.iter_mut().flatten().enumerate() {
-                match port.node_port.filter(|p| *p != 0) {
-                    Some(p) => {
-                        let why = if !(low..=high).contains(&p) {
-                            format!("provided port is not in the valid range. The range of valid ports is {low}-{high}")
-                        } else if used.contains(&p) {
-                            "provided port is already allocated".to_string()
-                        } else {
-                            used.insert(p);
-                            continue;
-                        };
-                        return Err(invalid(
-                            &name,
-                            vec![FieldError::invalid(
-                                format!("spec.ports[{i}].nodePort"),
-                                p.to_string(),
-                                &why,
-                            )],
-                        ));
-                    }
-                    None => {
-                        let size = (high - low + 1) as u32;
-                        let band = static_band(size, 16, 128);
-                        let taken = used.iter().map(|p| (p - low) as u32).collect();
-                        let offset = pick_free(&mut self.service_rng, 0, size - 1, band, &taken)
-                            .ok_or_else(|| {
-                                ApiError::BadRequest(
-                                    "failed to allocate a nodePort: range is full".into(),
-                                )
-                            })?;
-                        let p = low + offset as i32;
+            let used = used_node_ports(self, None);
+            self.allocate_node_ports(&name, spec, used)?;
+        }
+        Ok(())
+    }
+
+    /// The NodePorts of a NodePort or LoadBalancer Service: a chosen one must be in range and
+    /// free (`used` holds the other Services' ports), a missing one is picked at random.
+    ///
+    /// Upstream: pkg/registry/core/service/storage/alloc.go allocNodePorts.
+    pub(crate) fn allocate_node_ports(
+        &mut self,
+        name: &str,
+        spec: &mut ServiceSpec,
+        mut used: BTreeSet<i32>,
+    ) -> ApiResult<()> {
+        let (low, high) = NODE_PORT_RANGE;
+        for (i, port) in spec.ports.iter_mut().flatten().enumerate() {
+            match port.node_port.filter(|p| *p != 0) {
+                Some(p) => {
+                    let why = if !(low..=high).contains(&p) {
+                        format!("provided port is not in the valid range. The range of valid ports is {low}-{high}")
+                    } else if used.contains(&p) {
+                        "provided port is already allocated".to_string()
+                    } else {
                         used.insert(p);
-                        port.node_port = Some(p);
-                    }
+                        continue;
+                    };
+                    return Err(invalid(
+                        name,
+                        vec![FieldError::invalid(
+                            format!("spec.ports[{i}].nodePort"),
+                            p.to_string(),
+                            &why,
+                        )],
+                    ));
+                }
+                None => {
+                    let size = (high - low + 1) as u32;
+                    let band = static_band(size, 16, 128);
+                    let taken = used.iter().map(|p| (p - low) as u32).collect();
+                    let offset = pick_free(&mut self.service_rng, 0, size - 1, band, &taken)
+                        .ok_or_else(|| {
+                            ApiError::BadRequest(
+                                "failed to allocate a nodePort: range is full".into(),
+                            )
+                        })?;
+                    let p = low + offset as i32;
+                    used.insert(p);
+                    port.node_port = Some(p);
                 }
             }
         }
@@ -203,15 +223,151 @@ pub(crate) fn patch_allocated_values(old: &Service, new: &mut Service) {
         // refuses the change.
         new_spec.cluster_ips = new_spec.cluster_ip.clone().map(|ip| vec![ip]);
     }
+    let needs_node_ports = matches!(
+        new_spec.type_.as_deref(),
+        Some("NodePort") | Some("LoadBalancer")
+    );
     for port in new_spec.ports.iter_mut().flatten() {
-        if port.node_port.unwrap_or(0) != 0 {
+        if !needs_node_ports || port.node_port.unwrap_or(0) != 0 {
             continue;
         }
         port.node_port = old_spec
             .ports
             .iter()
             .flatten()
-            .find(|p| p.port == port.port && p.protocol == port.protocol)
+            .find(|p| {
+                let tcp = |x: &Option<String>| x.clone().unwrap_or_else(|| "TCP".into());
+                p.port == port.port && tcp(&p.protocol) == tcp(&port.protocol)
+            })
             .and_then(|p| p.node_port);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::cluster::Cluster;
+    use crate::error::ApiError;
+    use dsplay_api::manifest::parse_manifests;
+    use dsplay_api::Object;
+
+    fn service(yaml: &str) -> Object {
+        let text = format!("apiVersion: v1\nkind: Service\n{yaml}");
+        parse_manifests(&text).remove(0).expect("manifest").object
+    }
+
+    fn spec_of(o: &Object) -> dsplay_api::types::ServiceSpec {
+        match o {
+            Object::Service(s) => s.spec.clone().unwrap(),
+            _ => unreachable!(),
+        }
+    }
+
+    fn message(e: ApiError) -> String {
+        e.to_string()
+    }
+
+    #[test]
+    fn allocate_create_cluster_ip_in_the_dynamic_band() {
+        let mut c = Cluster::new(5);
+        assert_eq!(
+            c.store()
+                .service("default", "kubernetes")
+                .unwrap()
+                .spec
+                .as_ref()
+                .unwrap()
+                .cluster_ip
+                .as_deref(),
+            Some("10.96.0.1")
+        );
+        let created = c
+            .create(service("metadata: {name: a}\nspec: {ports: [{port: 80}]}"))
+            .unwrap();
+        let ip = spec_of(&created).cluster_ip.unwrap();
+        let octets = dsplay_api::service::parse_ipv4(&ip).unwrap();
+        assert!(dsplay_api::service::in_service_cidr(octets));
+        assert!(u16::from_be_bytes([octets[2], octets[3]]) > 256, "{ip}");
+        assert_eq!(spec_of(&created).cluster_ips, Some(vec![ip]));
+    }
+
+    #[test]
+    fn allocate_create_refuses_used_and_out_of_range_ips() {
+        let mut c = Cluster::new(5);
+        let used = c.create(service(
+            "metadata: {name: a}\nspec: {clusterIP: 10.96.0.10, ports: [{port: 80}]}",
+        ));
+        assert_eq!(
+            message(used.unwrap_err()),
+            "The Service \"a\" is invalid: spec.clusterIPs: Invalid value: []string{\"10.96.0.10\"}: failed to allocate IP 10.96.0.10: provided IP is already allocated"
+        );
+        let outside = c.create(service(
+            "metadata: {name: a}\nspec: {clusterIP: 10.0.0.1, ports: [{port: 80}]}",
+        ));
+        assert_eq!(
+            message(outside.unwrap_err()),
+            "The Service \"a\" is invalid: spec.clusterIPs: Invalid value: []string{\"10.0.0.1\"}: failed to allocate IP 10.0.0.1: provided IP is not in the valid range. The range of valid IPs is 10.96.0.0/16"
+        );
+        let headless = c
+            .create(service("metadata: {name: h}\nspec: {clusterIP: None}"))
+            .unwrap();
+        assert_eq!(
+            spec_of(&headless).cluster_ips,
+            Some(vec!["None".to_string()])
+        );
+    }
+
+    #[test]
+    fn alloc_node_ports_random_in_range_and_refuses_duplicates() {
+        let mut c = Cluster::new(5);
+        let np = c
+            .create(service("metadata: {name: a}\nspec: {type: NodePort, ports: [{port: 80}, {name: b, port: 81, nodePort: 30001}]}"))
+            .err();
+        // Two ports need names.
+        assert!(np.is_some());
+        let created = c
+            .create(service("metadata: {name: a}\nspec: {type: NodePort, ports: [{name: a, port: 80}, {name: b, port: 81, nodePort: 30001}]}"))
+            .unwrap();
+        let ports = spec_of(&created).ports.unwrap();
+        assert!((30128..=32767).contains(&ports[0].node_port.unwrap()));
+        assert_eq!(ports[1].node_port, Some(30001));
+        let dup = c.create(service(
+            "metadata: {name: b}\nspec: {type: NodePort, ports: [{port: 80, nodePort: 30001}]}",
+        ));
+        assert_eq!(
+            message(dup.unwrap_err()),
+            "The Service \"b\" is invalid: spec.ports[0].nodePort: Invalid value: 30001: provided port is already allocated"
+        );
+        let low = c.create(service(
+            "metadata: {name: b}\nspec: {type: NodePort, ports: [{port: 80, nodePort: 80}]}",
+        ));
+        assert_eq!(
+            message(low.unwrap_err()),
+            "The Service \"b\" is invalid: spec.ports[0].nodePort: Invalid value: 80: provided port is not in the valid range. The range of valid ports is 30000-32767"
+        );
+    }
+
+    #[test]
+    fn patch_allocated_values_keeps_the_ip_and_follows_type_changes() {
+        let mut c = Cluster::new(5);
+        let created = c
+            .create(service("metadata: {name: a}\nspec: {ports: [{port: 80}]}"))
+            .unwrap();
+        let ip = spec_of(&created).cluster_ip;
+        let to_node_port = c
+            .update(service("metadata: {name: a, namespace: default}\nspec: {type: NodePort, ports: [{port: 80}]}"))
+            .unwrap();
+        assert_eq!(spec_of(&to_node_port).cluster_ip, ip);
+        let node_port = spec_of(&to_node_port).ports.unwrap()[0].node_port;
+        assert!(node_port.is_some());
+        let kept = c
+            .update(service("metadata: {name: a, namespace: default}\nspec: {type: NodePort, ports: [{port: 80}]}"))
+            .unwrap();
+        assert_eq!(spec_of(&kept).ports.unwrap()[0].node_port, node_port);
+        let back = c
+            .update(service(
+                "metadata: {name: a, namespace: default}\nspec: {ports: [{port: 80}]}",
+            ))
+            .unwrap();
+        assert_eq!(spec_of(&back).ports.unwrap()[0].node_port, None);
     }
 }
