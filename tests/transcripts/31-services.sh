@@ -103,5 +103,10 @@ spec:
     app: web
 EOF
 kubectl patch svc web -p '{"spec":{"clusterIP":"10.96.0.99"}}'
+kubectl create service clusterip my-svc --tcp=5678:8080
+kubectl create service nodeport np --tcp=80:http
+kubectl create service clusterip noport
+kubectl create service clusterip my-svc --tcp=5678:8080
+kubectl get svc my-svc np -o wide
 kubectl delete svc node-agent
 kubectl get endpointslices

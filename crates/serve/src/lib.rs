@@ -18,6 +18,7 @@ pub mod kubeconfig;
 pub mod lease;
 pub mod patch;
 pub mod proto;
+pub mod proto_service;
 pub mod routes;
 pub mod state;
 pub mod status;

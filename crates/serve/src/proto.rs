@@ -82,6 +82,8 @@ pub fn decode(body: &[u8]) -> Option<Value> {
         for (n, b) in fields(meta)? {
             match n {
                 1 => drop(metadata.insert("name".into(), text(b))),
+                // Empty strings are Go's zero values on the wire: unset fields.
+                _ if b.is_empty() => {}
                 2 => drop(metadata.insert("generateName".into(), text(b))),
                 3 => drop(metadata.insert("namespace".into(), text(b))),
                 11 => labels.extend(entry(b)),
@@ -97,6 +99,14 @@ pub fn decode(body: &[u8]) -> Option<Value> {
         metadata.insert("annotations".into(), Value::Object(annotations));
     }
     object.insert("metadata".into(), Value::Object(metadata));
+    if object.get("kind") == Some(&json!("Service")) {
+        if let Some((_, spec)) = raw.iter().find(|(n, _)| *n == 2) {
+            object.insert(
+                "spec".into(),
+                crate::proto_service::decode_service_spec(spec)?,
+            );
+        }
+    }
     Some(Value::Object(object))
 }
 

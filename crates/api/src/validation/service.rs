@@ -15,6 +15,11 @@ const SERVICE_TYPES: [&str; 4] = ["ClusterIP", "ExternalName", "LoadBalancer", "
 const PROTOCOLS: [&str; 3] = ["SCTP", "TCP", "UDP"];
 const INVALID_IP: &str = "must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)";
 
+/// `IsValidPortName` messages, for clients that check a port name themselves.
+pub fn port_name_errors(name: &str) -> Vec<String> {
+    super::syntax::is_valid_port_name(name)
+}
+
 /// `IsDNS1035Label`: what a Service name must be.
 #[doc(alias = "IsDNS1035Label")]
 pub fn is_dns1035_label(v: &str) -> Vec<String> {

@@ -3,6 +3,7 @@
 mod apply;
 mod config;
 mod cordon_drain;
+mod create_service;
 mod delete;
 mod discovery;
 mod events;
