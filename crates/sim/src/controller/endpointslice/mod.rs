@@ -76,6 +76,16 @@ pub(crate) fn managed_slices<'a>(
 fn dirty_services(cluster: &mut Cluster) -> BTreeSet<Key> {
     let log = cluster.store.watch_log();
     let start = cluster.endpoint_slices.cursor.min(log.len());
+    // No Service and no Service or slice written: pod churn concerns nobody (a cluster without
+    // Services pays nothing for this controller).
+    if cluster.store.services.is_empty()
+        && !log[start..]
+            .iter()
+            .any(|e| matches!(e.kind, Kind::Service | Kind::EndpointSlice))
+    {
+        cluster.endpoint_slices.cursor = log.len();
+        return BTreeSet::new();
+    }
     let mut services = BTreeSet::new();
     let mut pods = BTreeSet::new();
     let mut deleted_pods = BTreeSet::new();
