@@ -92,6 +92,10 @@ sim advance 5s
 kubectl get svc web web-np
 sim curl --from pod/client-mfx4t http://web/
 sim curl http://172.18.0.4:30984/
+kubectl describe svc web-np
+sim curl --from pod/nope http://web/
+sim curl --from deployment/x http://web/
+sim curl ftp://web/
 kubectl apply -f - <<EOF
 apiVersion: v1
 kind: Service
