@@ -50,6 +50,20 @@ spec:
     targetPort: http
 EOF
 kubectl apply -f - <<EOF
+apiVersion: v1
+kind: Service
+metadata:
+  name: node-agent
+spec:
+  selector:
+    app: node-agent
+  internalTrafficPolicy: Local
+  ports:
+  - name: http
+    port: 11559
+    targetPort: http
+EOF
+kubectl apply -f - <<EOF
 apiVersion: apps/v1
 kind: DaemonSet
 metadata:

@@ -508,6 +508,7 @@ fn carry_server_fields(old: &Object, new: &mut Object) {
     match (old, new) {
         (Object::DaemonSet(o), Object::DaemonSet(n)) => n.status = o.status.clone(),
         (Object::Node(o), Object::Node(n)) => n.status = o.status.clone(),
+        (Object::Service(o), Object::Service(n)) => n.status = o.status.clone(),
         (Object::Namespace(o), Object::Namespace(n)) => {
             n.status = o.status.clone();
             n.spec = o.spec.clone();
