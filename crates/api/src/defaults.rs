@@ -14,6 +14,7 @@ pub fn apply_defaults(object: &mut Object) {
             pc.preemption_policy
                 .get_or_insert_with(|| "PreemptLowerPriority".to_string());
         }
+        Object::Service(svc) => crate::service::default_service(svc),
         _ => {}
     }
 }

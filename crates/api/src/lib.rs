@@ -15,6 +15,7 @@ pub mod pod;
 pub mod qos;
 pub mod quantity;
 pub mod selector;
+pub mod service;
 pub mod taints;
 pub mod validation;
 
@@ -34,6 +35,10 @@ pub mod types {
         NodeCondition, NodeSelector, NodeSelectorRequirement, NodeSelectorTerm, NodeSpec,
         NodeStatus, ObjectReference, Pod, PodCondition, PodSpec, PodStatus, PodTemplateSpec, Taint,
         Toleration,
+    };
+    pub use k8s_openapi::api::core::v1::{Service, ServicePort, ServiceSpec, ServiceStatus};
+    pub use k8s_openapi::api::discovery::v1::{
+        Endpoint, EndpointConditions, EndpointPort, EndpointSlice,
     };
     pub use k8s_openapi::api::scheduling::v1::PriorityClass;
     pub use k8s_openapi::apimachinery::pkg::api::resource::Quantity;

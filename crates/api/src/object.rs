@@ -24,11 +24,15 @@ pub enum Kind {
     Deployment,
     /// apps/v1 ReplicaSet.
     ReplicaSet,
+    /// core/v1 Service.
+    Service,
+    /// discovery.k8s.io/v1 EndpointSlice.
+    EndpointSlice,
 }
 
 impl Kind {
     /// Every kind, in a fixed order.
-    pub const ALL: [Kind; 9] = [
+    pub const ALL: [Kind; 11] = [
         Kind::Namespace,
         Kind::Node,
         Kind::Pod,
@@ -38,6 +42,8 @@ impl Kind {
         Kind::PriorityClass,
         Kind::Deployment,
         Kind::ReplicaSet,
+        Kind::Service,
+        Kind::EndpointSlice,
     ];
 
     /// The `kind:` string of manifests.
@@ -52,6 +58,8 @@ impl Kind {
             Kind::PriorityClass => "PriorityClass",
             Kind::Deployment => "Deployment",
             Kind::ReplicaSet => "ReplicaSet",
+            Kind::Service => "Service",
+            Kind::EndpointSlice => "EndpointSlice",
         }
     }
 
@@ -62,6 +70,7 @@ impl Kind {
                 "apps/v1"
             }
             Kind::PriorityClass => "scheduling.k8s.io/v1",
+            Kind::EndpointSlice => "discovery.k8s.io/v1",
             _ => "v1",
         }
     }
@@ -73,6 +82,7 @@ impl Kind {
                 "apps"
             }
             Kind::PriorityClass => "scheduling.k8s.io",
+            Kind::EndpointSlice => "discovery.k8s.io",
             _ => "",
         }
     }
@@ -89,6 +99,8 @@ impl Kind {
             Kind::PriorityClass => "priorityclasses",
             Kind::Deployment => "deployments",
             Kind::ReplicaSet => "replicasets",
+            Kind::Service => "services",
+            Kind::EndpointSlice => "endpointslices",
         }
     }
 
@@ -104,6 +116,8 @@ impl Kind {
             Kind::PriorityClass => &["pc"],
             Kind::Deployment => &["deploy"],
             Kind::ReplicaSet => &["rs"],
+            Kind::Service => &["svc"],
+            Kind::EndpointSlice => &[],
         }
     }
 
@@ -172,6 +186,10 @@ pub enum Object {
     Deployment(Deployment),
     /// A ReplicaSet.
     ReplicaSet(ReplicaSet),
+    /// A Service.
+    Service(Service),
+    /// An EndpointSlice.
+    EndpointSlice(EndpointSlice),
 }
 
 impl Object {
@@ -187,6 +205,8 @@ impl Object {
             Object::PriorityClass(_) => Kind::PriorityClass,
             Object::Deployment(_) => Kind::Deployment,
             Object::ReplicaSet(_) => Kind::ReplicaSet,
+            Object::Service(_) => Kind::Service,
+            Object::EndpointSlice(_) => Kind::EndpointSlice,
         }
     }
 
@@ -202,6 +222,8 @@ impl Object {
             Object::PriorityClass(o) => &o.metadata,
             Object::Deployment(o) => &o.metadata,
             Object::ReplicaSet(o) => &o.metadata,
+            Object::Service(o) => &o.metadata,
+            Object::EndpointSlice(o) => &o.metadata,
         }
     }
 
@@ -217,6 +239,8 @@ impl Object {
             Object::PriorityClass(o) => &mut o.metadata,
             Object::Deployment(o) => &mut o.metadata,
             Object::ReplicaSet(o) => &mut o.metadata,
+            Object::Service(o) => &mut o.metadata,
+            Object::EndpointSlice(o) => &mut o.metadata,
         }
     }
 

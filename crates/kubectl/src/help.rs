@@ -70,6 +70,8 @@ const KUBECTL: &[Help] = &[
     help("rollout restart", "Restart a resource.", "rollout restart RESOURCE [options]", &[]),
     help("rollout pause", "Mark the provided resource as paused.", "rollout pause RESOURCE [options]", &[]),
     help("rollout resume", "Resume a paused resource.", "rollout resume RESOURCE [options]", &[]),
+    help("expose", "Take a replication controller, service, deployment or pod and expose it as a new Kubernetes service.", "expose (-f FILENAME | TYPE NAME) [--port=port] [--protocol=TCP|UDP|SCTP] [--target-port=number-or-name] [--name=name] [--external-ip=external-ip-of-service] [--type=type] [options]",
+        &[("Put a Service in front of the pod web, port 80 to its 8080", "kubectl expose pod web --port=80 --target-port=8080")]),
     help("run", "Create and run a particular image in a pod.", "run NAME --image=image [--env=\"key=value\"] [--port=port] [--dry-run=server|client] [--overrides=inline-json] [--command] -- [COMMAND] [args...] [options]", &[]),
     help("wait", "Experimental: Wait for a specific condition on one or many resources.", "wait ([-f FILENAME] | resource.group/resource.name | resource.group [(-l label | --all)]) [--for=create|--for=delete|--for condition=available|--for=jsonpath='{}'[=value]] [options]", &[]),
     help("version", "Print the client and server version information for the current context.", "version [flags] [options]", &[]),
@@ -122,11 +124,15 @@ pub(crate) const SIM: &[(&str, &str)] = &[
         "Start again with a fresh cluster",
     ),
     ("sim seed N", "Reseed the random choices"),
+    (
+        "sim curl [--from node/NAME|pod/NAME] URL",
+        "Which pod answers an HTTP request (Services, node and pod IPs)",
+    ),
 ];
 
 /// The `sim` subcommand names, for messages listing them.
 pub(crate) const SIM_COMMANDS: &str =
-    "advance, now, settle, node, image, explain, rollout, reset, seed, help";
+    "advance, now, settle, node, image, explain, rollout, reset, seed, curl, help";
 
 /// `--help` or `-h` among the words (before a `--`).
 pub(crate) fn asks_for_help(words: &[String]) -> bool {

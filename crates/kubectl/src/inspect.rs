@@ -61,7 +61,10 @@ mod tests {
             described
         );
         let first = described.lines().next().unwrap_or_default();
-        assert!(first.starts_with("Name:") && first.ends_with(&format!(" {pod}")), "{first}");
+        assert!(
+            first.starts_with("Name:") && first.ends_with(&format!(" {pod}")),
+            "{first}"
+        );
         assert_eq!(
             pod_logs(session.cluster(), "kube-system", &pod),
             Ok(String::new())

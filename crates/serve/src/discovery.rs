@@ -70,7 +70,7 @@ fn subresources(kind: Kind) -> Vec<Subresource> {
                 Some(("policy", "v1")),
             ),
         ],
-        Kind::DaemonSet | Kind::Node | Kind::Namespace => vec![status],
+        Kind::DaemonSet | Kind::Node | Kind::Namespace | Kind::Service => vec![status],
         Kind::Deployment | Kind::ReplicaSet => vec![scale, status],
         _ => vec![],
     }
@@ -79,7 +79,9 @@ fn subresources(kind: Kind) -> Vec<Subresource> {
 /// The `kubectl get all` category.
 fn categories(kind: Kind) -> Vec<&'static str> {
     match kind {
-        Kind::Pod | Kind::DaemonSet | Kind::Deployment | Kind::ReplicaSet => vec!["all"],
+        Kind::Pod | Kind::DaemonSet | Kind::Deployment | Kind::ReplicaSet | Kind::Service => {
+            vec!["all"]
+        }
         _ => vec![],
     }
 }

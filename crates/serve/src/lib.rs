@@ -19,6 +19,7 @@ pub mod lease;
 pub mod patch;
 pub mod proto;
 pub mod proto_apps;
+pub mod proto_service;
 pub mod routes;
 pub mod scale;
 pub mod state;

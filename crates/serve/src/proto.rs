@@ -82,8 +82,9 @@ pub fn decode(body: &[u8]) -> Option<Value> {
     if let Some((_, meta)) = raw.iter().find(|(n, _)| *n == 1) {
         for (n, b) in fields(meta)? {
             match n {
-                // gogo-protobuf writes empty strings too; JSON omits them.
-                1..=3 if b.is_empty() => {}
+                // gogo-protobuf writes empty strings too (Go's zero values): unset fields, which
+                // JSON omits.
+                _ if b.is_empty() => {}
                 1 => drop(metadata.insert("name".into(), text(b))),
                 2 => drop(metadata.insert("generateName".into(), text(b))),
                 3 => drop(metadata.insert("namespace".into(), text(b))),
@@ -100,9 +101,15 @@ pub fn decode(body: &[u8]) -> Option<Value> {
         metadata.insert("annotations".into(), Value::Object(annotations));
     }
     object.insert("metadata".into(), Value::Object(metadata));
-    if object.get("kind") == Some(&json!("Deployment")) {
-        if let Some((_, spec)) = raw.iter().find(|(n, _)| *n == 2) {
-            object.insert("spec".into(), crate::proto_apps::deployment_spec(spec)?);
+    // The spec of the kinds the real kubectl creates typed (`create deployment`, `create service`).
+    if let Some((_, spec)) = raw.iter().find(|(n, _)| *n == 2) {
+        let decoded = match object.get("kind").and_then(Value::as_str) {
+            Some("Deployment") => Some(crate::proto_apps::deployment_spec(spec)?),
+            Some("Service") => Some(crate::proto_service::decode_service_spec(spec)?),
+            _ => None,
+        };
+        if let Some(decoded) = decoded {
+            object.insert("spec".into(), decoded);
         }
     }
     Some(Value::Object(object))

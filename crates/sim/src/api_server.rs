@@ -65,10 +65,23 @@ impl Cluster {
             return Err(ApiError::NotFound { kind, name });
         };
         object.metadata_mut().namespace = kind.namespaced().then(|| namespace.clone());
+        if let (Object::Service(old_svc), Object::Service(new_svc)) = (&old, &mut object) {
+            crate::service_alloc::patch_allocated_values(old_svc, new_svc);
+        }
         defaults::apply_defaults(&mut object);
         let errors = validation::validate_update(&old, &object);
         if !errors.is_empty() {
             return Err(ApiError::Invalid { kind, name, errors });
+        }
+        if let Object::Service(svc) = &mut object {
+            if matches!(
+                dsplay_api::service::service_type(svc),
+                "NodePort" | "LoadBalancer"
+            ) {
+                let used = crate::service_alloc::used_node_ports(self, Some((&namespace, &name)));
+                let spec = svc.spec.get_or_insert_with(Default::default);
+                self.allocate_node_ports(&name, spec, used)?;
+            }
         }
         carry_server_fields(&old, &mut object);
         if let (Object::DaemonSet(old_ds), Object::DaemonSet(new_ds)) = (&old, &mut object) {
@@ -337,7 +350,17 @@ impl Cluster {
         if let Object::PriorityClass(pc) = object {
             self.validate_priority_class(pc)?;
         }
-        let uid = names::uid(&mut self.rng);
+        if let Object::Service(svc) = object {
+            self.allocate_service(svc)?;
+            svc.status = Some(ServiceStatus {
+                load_balancer: Some(Default::default()),
+                ..Default::default()
+            });
+        }
+        let uid = match kind {
+            Kind::Service | Kind::EndpointSlice => names::uid(&mut self.service_rng),
+            _ => names::uid(&mut self.rng),
+        };
         let now = k8s_time(self.now_ms);
         let meta = object.metadata_mut();
         meta.uid = Some(uid);
@@ -496,6 +519,7 @@ fn carry_server_fields(old: &Object, new: &mut Object) {
         (Object::Node(o), Object::Node(n)) => n.status = o.status.clone(),
         (Object::Deployment(o), Object::Deployment(n)) => n.status = o.status.clone(),
         (Object::ReplicaSet(o), Object::ReplicaSet(n)) => n.status = o.status.clone(),
+        (Object::Service(o), Object::Service(n)) => n.status = o.status.clone(),
         (Object::Namespace(o), Object::Namespace(n)) => {
             n.status = o.status.clone();
             n.spec = o.spec.clone();

@@ -60,6 +60,9 @@ pub struct Cluster {
     pub(crate) store: Store,
     pub(crate) now_ms: i64,
     pub(crate) rng: ChaCha8Rng,
+    /// A second stream of the seed for Services and EndpointSlices (uids, cluster IPs, node ports,
+    /// slice names), so adding a Service leaves every other random name of a run unchanged.
+    pub(crate) service_rng: ChaCha8Rng,
     pub(crate) seed: u64,
     pub(crate) timers: BTreeMap<(i64, u64), Timer>,
     pub(crate) timer_seq: u64,
@@ -71,6 +74,8 @@ pub struct Cluster {
     pub(crate) daemon_sets: crate::controller::daemonset::DaemonSetController,
     /// The taint eviction controller's private state.
     pub(crate) taint_eviction: crate::controller::taint_eviction::TaintEviction,
+    /// The EndpointSlice controller's private state.
+    pub(crate) endpoint_slices: crate::controller::endpointslice::EndpointSliceController,
     /// The scheduler loop's memory of pods that did not fit.
     pub(crate) scheduling_queue: crate::scheduling::SchedulingQueue,
     pub(crate) next_pod_cidr: u32,
@@ -105,6 +110,7 @@ impl Cluster {
             store: Store::default(),
             now_ms: EPOCH_MS,
             rng: ChaCha8Rng::seed_from_u64(seed),
+            service_rng: service_rng(seed),
             seed,
             timers: BTreeMap::new(),
             timer_seq: 0,
@@ -115,6 +121,7 @@ impl Cluster {
             daemon_sets: Default::default(),
             taint_eviction: Default::default(),
             scheduling_queue: Default::default(),
+            endpoint_slices: Default::default(),
             next_pod_cidr: 0,
             cursors: LoopCursors::default(),
             event_index: BTreeMap::new(),
@@ -227,6 +234,7 @@ impl Cluster {
             crate::controller::replicaset::sync_all(self);
             crate::scheduling::sync(self);
             crate::kubelet::sync(self);
+            crate::controller::endpointslice::sync_all(self);
             if (self.store.resource_version(), self.timer_seq) == before {
                 return;
             }
@@ -341,12 +349,20 @@ impl Cluster {
     pub fn reseed(&mut self, seed: u64) {
         self.seed = seed;
         self.rng = ChaCha8Rng::seed_from_u64(seed);
+        self.service_rng = service_rng(seed);
     }
 
     /// Whether a node has been failed with `sim node fail` and not recovered.
     pub fn node_failed(&self, node: &str) -> bool {
         self.nodes_runtime.get(node).is_some_and(|n| n.failed)
     }
+}
+
+/// The seed's stream 1, which the Service registry and the EndpointSlice controller draw from.
+fn service_rng(seed: u64) -> ChaCha8Rng {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    rng.set_stream(1);
+    rng
 }
 
 /// Milliseconds since the Unix epoch → UTC time, saturating at the representable range (a deadline

@@ -319,6 +319,44 @@ spec:
         hostPath: {path: /lib/modules, type: ""}
 "#;
 
+/// The Services kind has from the start: `kubernetes` (the API server's own, no selector) and
+/// CoreDNS's `kube-dns`, at the addresses kubeadm gives them.
+const KIND_SERVICES: &str = r#"
+apiVersion: v1
+kind: Service
+metadata:
+  name: kubernetes
+  namespace: default
+  labels: {component: apiserver, provider: kubernetes}
+spec:
+  clusterIP: 10.96.0.1
+  ports:
+  - {name: https, port: 443, protocol: TCP, targetPort: 6443}
+---
+apiVersion: v1
+kind: Service
+metadata:
+  name: kube-dns
+  namespace: kube-system
+  labels: {k8s-app: kube-dns, kubernetes.io/cluster-service: "true", kubernetes.io/name: CoreDNS}
+  annotations: {prometheus.io/port: "9153", prometheus.io/scrape: "true"}
+spec:
+  clusterIP: 10.96.0.10
+  selector: {k8s-app: kube-dns}
+  ports:
+  - {name: dns, port: 53, protocol: UDP, targetPort: 53}
+  - {name: dns-tcp, port: 53, protocol: TCP, targetPort: 53}
+  - {name: metrics, port: 9153, protocol: TCP, targetPort: 9153}
+"#;
+
+/// The EndpointSlice the API server itself keeps for `kubernetes` (no managed-by label): the
+/// control-plane node's address, ready, port https 6443.
+fn kubernetes_endpoint_slice(control_plane_ip: &str) -> String {
+    format!(
+        "apiVersion: discovery.k8s.io/v1\nkind: EndpointSlice\nmetadata:\n  name: kubernetes\n  namespace: default\n  labels: {{kubernetes.io/service-name: kubernetes}}\naddressType: IPv4\nendpoints:\n- addresses: [{control_plane_ip}]\n  conditions: {{ready: true}}\nports:\n- {{name: https, port: 6443, protocol: TCP}}\n"
+    )
+}
+
 fn create_all(cluster: &mut Cluster, text: &str) {
     for document in manifest::parse_manifests(text).into_iter().flatten() {
         let _ = cluster.create(document.object);
@@ -348,8 +386,9 @@ pub(crate) fn preload_node_images(cluster: &mut Cluster, node: &str) {
 }
 
 /// kind's three nodes, its two DaemonSets and its two Deployments (CoreDNS, the local-path
-/// provisioner), rolled out with images already on the nodes. The Deployments' pods are placed
-/// while the control plane is the only node, as on kind, where the workers join later.
+/// provisioner) and its two Services, rolled out with images already on the nodes. The
+/// Deployments' pods are placed while the control plane is the only node, as on kind, where the
+/// workers join later.
 pub fn install_kind_cluster(cluster: &mut Cluster) {
     for name in ["kind-control-plane", "kind-worker", "kind-worker2"] {
         let mut options = NodeOptions::new(name);
@@ -360,6 +399,16 @@ pub fn install_kind_cluster(cluster: &mut Cluster) {
             create_all(cluster, crate::kind_addons::KIND_ADDONS);
         }
     }
+    create_all(cluster, KIND_SERVICES);
+    let control_plane_ip = cluster
+        .store
+        .node("kind-control-plane")
+        .and_then(|n| n.status.as_ref())
+        .and_then(|s| s.addresses.as_ref())
+        .and_then(|a| a.iter().find(|a| a.type_ == "InternalIP"))
+        .map(|a| a.address.clone())
+        .unwrap_or_default();
+    create_all(cluster, &kubernetes_endpoint_slice(&control_plane_ip));
     create_all(cluster, KIND_DAEMON_SETS);
     cluster.settle(crate::cluster::DEFAULT_SETTLE_MAX);
 }

@@ -19,9 +19,11 @@ pub mod observer;
 pub mod pod_log;
 mod pod_status;
 mod priority_admission;
+pub mod routing;
 pub mod scheduler;
 mod scheduling;
 mod service_account_admission;
+mod service_alloc;
 pub mod store;
 
 pub use api_server::{DeleteOptions, Propagation};

@@ -51,6 +51,8 @@ pub struct Store {
     pub(crate) priority_classes: BTreeMap<Key, PriorityClass>,
     pub(crate) deployments: BTreeMap<Key, Deployment>,
     pub(crate) replica_sets: BTreeMap<Key, ReplicaSet>,
+    pub(crate) services: BTreeMap<Key, Service>,
+    pub(crate) endpoint_slices: BTreeMap<Key, EndpointSlice>,
     pub(crate) resource_version: u64,
     pub(crate) watch_log: Vec<WatchEvent>,
     /// Node name → keys of the pods bound to it (`spec.nodeName`): the kubelet's and the
@@ -235,6 +237,19 @@ impl Store {
         self.replica_sets
             .get(&(namespace.to_string(), name.to_string()))
     }
+    /// All Services, by namespace then name.
+    pub fn services(&self) -> impl Iterator<Item = &Service> {
+        self.services.values()
+    }
+    /// One Service.
+    pub fn service(&self, namespace: &str, name: &str) -> Option<&Service> {
+        self.services
+            .get(&(namespace.to_string(), name.to_string()))
+    }
+    /// All EndpointSlices, by namespace then name.
+    pub fn endpoint_slices(&self) -> impl Iterator<Item = &EndpointSlice> {
+        self.endpoint_slices.values()
+    }
     /// One node.
     pub fn node(&self, name: &str) -> Option<&Node> {
         self.nodes
@@ -288,6 +303,12 @@ impl Store {
                 .map(Object::PriorityClass),
             Kind::Deployment => self.deployments.get(&key).cloned().map(Object::Deployment),
             Kind::ReplicaSet => self.replica_sets.get(&key).cloned().map(Object::ReplicaSet),
+            Kind::Service => self.services.get(&key).cloned().map(Object::Service),
+            Kind::EndpointSlice => self
+                .endpoint_slices
+                .get(&key)
+                .cloned()
+                .map(Object::EndpointSlice),
         }
     }
 
@@ -332,6 +353,12 @@ impl Store {
                 .values()
                 .cloned()
                 .map(Object::ReplicaSet)
+                .collect(),
+            Kind::Service => self.services().cloned().map(Object::Service).collect(),
+            Kind::EndpointSlice => self
+                .endpoint_slices()
+                .cloned()
+                .map(Object::EndpointSlice)
                 .collect(),
         }
     }
@@ -378,6 +405,8 @@ impl Store {
             Object::PriorityClass(o) => self.priority_classes.insert(key.clone(), o).is_some(),
             Object::Deployment(o) => self.deployments.insert(key.clone(), o).is_some(),
             Object::ReplicaSet(o) => self.replica_sets.insert(key.clone(), o).is_some(),
+            Object::Service(o) => self.services.insert(key.clone(), o).is_some(),
+            Object::EndpointSlice(o) => self.endpoint_slices.insert(key.clone(), o).is_some(),
         };
         let event_type = if existed {
             WatchEventType::Modified
@@ -408,6 +437,8 @@ impl Store {
             Kind::PriorityClass => self.priority_classes.remove(key).map(Object::PriorityClass),
             Kind::Deployment => self.deployments.remove(key).map(Object::Deployment),
             Kind::ReplicaSet => self.replica_sets.remove(key).map(Object::ReplicaSet),
+            Kind::Service => self.services.remove(key).map(Object::Service),
+            Kind::EndpointSlice => self.endpoint_slices.remove(key).map(Object::EndpointSlice),
         };
         if removed.is_some() {
             self.resource_version += 1;

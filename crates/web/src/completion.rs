@@ -13,6 +13,7 @@ const KUBECTL: &[&str] = &[
     "drain",
     "events",
     "explain",
+    "expose",
     "get",
     "label",
     "logs",
@@ -26,18 +27,23 @@ const KUBECTL: &[&str] = &[
     "uncordon",
     "version",
 ];
-const SIM: &[&str] = &["advance", "image", "node", "now", "reset", "seed", "settle"];
+const SIM: &[&str] = &[
+    "advance", "curl", "image", "node", "now", "reset", "seed", "settle",
+];
 const SIM_NODE: &[&str] = &["add", "condition", "fail", "recover"];
 const ROLLOUT: &[&str] = &["history", "restart", "status", "undo"];
 const KINDS: &[&str] = &[
     "controllerrevisions",
     "daemonsets",
     "ds",
+    "endpointslices",
     "events",
     "namespaces",
     "nodes",
     "pods",
     "priorityclasses",
+    "services",
+    "svc",
     "all",
 ];
 

@@ -335,6 +335,8 @@ pub fn decode_value(value: serde_yaml::Value) -> Result<Manifest, ManifestError>
         Kind::PriorityClass => decode(json, kind, Object::PriorityClass),
         Kind::Deployment => decode(json, kind, Object::Deployment),
         Kind::ReplicaSet => decode(json, kind, Object::ReplicaSet),
+        Kind::Service => decode(json, kind, Object::Service),
+        Kind::EndpointSlice => decode(json, kind, Object::EndpointSlice),
     }
 }
 

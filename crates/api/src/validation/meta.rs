@@ -17,6 +17,8 @@ pub enum NameRule {
     Subdomain,
     /// `NameIsDNSLabel` (Namespace).
     Label,
+    /// `NameIsDNS1035Label` (Service).
+    Dns1035Label,
 }
 
 impl NameRule {
@@ -32,6 +34,7 @@ impl NameRule {
         match self {
             NameRule::Subdomain => is_dns1123_subdomain(name),
             NameRule::Label => is_dns1123_label(name),
+            NameRule::Dns1035Label => super::service::is_dns1035_label(name),
         }
     }
 }

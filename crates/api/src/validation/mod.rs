@@ -22,6 +22,7 @@ pub mod node_affinity;
 pub mod pod;
 pub mod priority_class;
 pub mod probe;
+pub mod service;
 pub mod syntax;
 pub mod toleration;
 
@@ -141,6 +142,8 @@ pub fn validate_defaulted(object: &Object) -> Vec<FieldError> {
         }
         Object::Deployment(d) => validate_deployment(d),
         Object::ReplicaSet(rs) => validate_replica_set(rs),
+        Object::Service(svc) => service::validate_service(svc),
+        Object::EndpointSlice(slice) => service::validate_endpoint_slice(slice),
     }
 }
 
@@ -161,8 +164,11 @@ pub fn validate_update(old: &Object, new: &Object) -> Vec<FieldError> {
         )),
         _ => None,
     };
-    if let Some((old, new)) = selectors {
-        errors.extend(validate_selector_immutable(old, new));
+    if let Some((old_selector, new_selector)) = selectors {
+        errors.extend(validate_selector_immutable(old_selector, new_selector));
+    }
+    if let (Object::Service(old), Object::Service(new)) = (old, new) {
+        errors.extend(service::validate_service_update(old, new));
     }
     errors
 }

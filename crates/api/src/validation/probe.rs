@@ -238,7 +238,7 @@ fn validate_http_get(http: &HTTPGetAction, path: &str) -> Errors {
 }
 
 /// `ValidatePortNumOrName`: a number in 1–65535 or an IANA service name.
-fn validate_port_num_or_name(port: &IntOrString, path: &str) -> Errors {
+pub(super) fn validate_port_num_or_name(port: &IntOrString, path: &str) -> Errors {
     match port {
         IntOrString::Int(n) if !(1..=65535).contains(n) => vec![FieldError::invalid(
             path,

@@ -11,7 +11,7 @@ const QUALIFIED_NAME_ERR: &str = "must consist of alphanumeric characters, '-', 
 
 /// `RegexError`: `<msg> (e.g. 'a',  or 'b', regex used for validation is '<fmt>')`.
 #[doc(alias = "RegexError")]
-fn regex_error(msg: &str, fmt: &str, examples: &[&str]) -> String {
+pub(super) fn regex_error(msg: &str, fmt: &str, examples: &[&str]) -> String {
     if examples.is_empty() {
         return format!("{msg} (regex used for validation is '{fmt}')");
     }
@@ -22,7 +22,7 @@ fn regex_error(msg: &str, fmt: &str, examples: &[&str]) -> String {
     )
 }
 
-fn max_len_error(n: usize) -> String {
+pub(super) fn max_len_error(n: usize) -> String {
     format!("must be no more than {n} characters")
 }
 

@@ -31,6 +31,9 @@ const FLAGS: &[FlagSpec] = &[
 
 /// `kubectl create`: `create namespace NAME` or `create -f`.
 pub(crate) fn create(ctx: &mut Ctx, words: &[String]) -> CmdResult {
+    if matches!(words.first().map(String::as_str), Some("service" | "svc")) {
+        return super::create_service::create_service(ctx, &words[1..]);
+    }
     let parsed = parse_flags(ctx, "create", words, FLAGS)?;
     match parsed.args.first().map(String::as_str) {
         Some("namespace" | "ns") => {

@@ -171,7 +171,7 @@ pub(crate) fn get(ctx: &mut Ctx, words: &[String]) -> CmdResult {
     let mut args = parsed.args.clone();
     let all = args[0] == "all";
     if all {
-        args[0] = "pods,daemonsets,deployments,replicasets".to_string();
+        args[0] = "pods,services,daemonsets,deployments,replicasets".to_string();
     }
     let requests = resource_args(ctx, &args)?;
     let printer = output_format::parse(ctx, &format)?;
@@ -449,6 +449,33 @@ pub(crate) fn describe_object(cluster: &Cluster, o: &Object) -> String {
             let pods: Vec<&Pod> = store.pods_owned_by(&uid).collect();
             d::describe_replica_set(rs, &pods, &events_for(cluster, Some(&uid)), now)
         }
+        Object::Service(svc) => {
+            let name = svc.metadata.name.as_deref().unwrap_or("");
+            let namespace = svc.metadata.namespace.as_deref().unwrap_or("");
+            let slices: Vec<&EndpointSlice> = store
+                .endpoint_slices()
+                .filter(|s| {
+                    s.metadata.namespace.as_deref() == Some(namespace)
+                        && s.metadata
+                            .labels
+                            .as_ref()
+                            .and_then(|l| l.get(dsplay_api::service::LABEL_SERVICE_NAME))
+                            .map(String::as_str)
+                            == Some(name)
+                })
+                .collect();
+            d::describe_service(
+                svc,
+                &slices,
+                &events_for(cluster, svc.metadata.uid.as_deref()),
+                now,
+            )
+        }
+        Object::EndpointSlice(slice) => d::describe_endpoint_slice(
+            slice,
+            &events_for(cluster, slice.metadata.uid.as_deref()),
+            now,
+        ),
         other => format!("Name:         {}\n", other.name()),
     }
 }

@@ -4,12 +4,14 @@ mod apply;
 mod config;
 mod cordon_drain;
 mod create_deployment;
+mod create_service;
 mod delete;
 mod describe_apps;
 mod discovery;
 mod edit;
 mod events;
 mod explain;
+mod expose;
 mod get;
 mod label;
 mod live_object;
@@ -182,6 +184,7 @@ fn kubectl(ctx: &mut Ctx, words: &[String]) -> CmdResult {
     match verb.as_str() {
         "get" => get::get(ctx, &rest),
         "describe" => get::describe(ctx, &rest),
+        "expose" => expose::expose(ctx, &rest),
         "apply" => apply::apply(ctx, &rest, apply::Mode::Apply),
         "create"
             if matches!(

@@ -51,6 +51,16 @@ pub(crate) fn run(ctx: &mut Ctx, words: &[String]) -> CmdResult {
         name: name.clone(),
         image: Some(image),
         args: (!args.is_empty()).then_some(args),
+        // `--port`: the container port the pod exposes (what `kubectl expose pod` then reads).
+        ports: parsed
+            .get("port")
+            .and_then(|p| p.parse::<i32>().ok())
+            .map(|container_port| {
+                vec![k8s_openapi::api::core::v1::ContainerPort {
+                    container_port,
+                    ..Default::default()
+                }]
+            }),
         ..Default::default()
     };
     let pod = Pod {

@@ -119,10 +119,47 @@ pub(crate) fn run(ctx: &mut Ctx, words: &[String]) -> CmdResult {
         }
         "rollout" => rollout(ctx, rest),
         "node" => node(ctx, rest),
+        "curl" => curl(ctx, rest),
         other => ctx.fail(format!(
             "unknown sim command \"{other}\" ({})",
             crate::help::SIM_COMMANDS
         )),
+    }
+}
+
+/// `sim curl [--from node/NAME | --from pod/NAME] URL`: which pod answers an HTTP request, or
+/// curl's own error (`dsplay_sim::routing`).
+fn curl(ctx: &mut Ctx, words: &[String]) -> CmdResult {
+    use dsplay_sim::routing::Source;
+    let parsed = parse_flags(ctx, "sim curl", words, &[value("from", None)])?;
+    let [url] = parsed.args.as_slice() else {
+        return ctx.fail("sim curl needs one URL: sim curl [--from node/NAME | --from pod/NAME] http://HOST[:PORT][/PATH]");
+    };
+    let source = match parsed.get("from") {
+        None => Source::Outside,
+        Some(from) => match from.split_once('/') {
+            Some(("node" | "nodes" | "no", name)) if !name.is_empty() => {
+                Source::Node(name.to_string())
+            }
+            Some(("pod" | "pods" | "po", name)) if !name.is_empty() => {
+                Source::Pod(super::namespace(&parsed), name.to_string())
+            }
+            _ => {
+                return ctx.fail(format!(
+                    "--from must be node/NAME or pod/NAME, not {from:?}"
+                ))
+            }
+        },
+    };
+    match ctx.cluster.curl(&source, url) {
+        Ok(answer) => {
+            ctx.out(format!("pod/{} on node/{}", answer.pod, answer.node));
+            Ok(())
+        }
+        Err(e) => {
+            ctx.err(e.to_string());
+            Err(Failed)
+        }
     }
 }
 

@@ -632,5 +632,7 @@ pub fn table_for(kind: Kind, objects: &[Object], now: DateTime<Utc>) -> Table {
         Kind::PriorityClass => typed!(PriorityClass, priority_class_table),
         Kind::Deployment => typed!(Deployment, super::apps_tables::deployment_table),
         Kind::ReplicaSet => typed!(ReplicaSet, super::apps_tables::replica_set_table),
+        Kind::Service => typed!(Service, super::service::service_table),
+        Kind::EndpointSlice => typed!(EndpointSlice, super::service::endpoint_slice_table),
     }
 }

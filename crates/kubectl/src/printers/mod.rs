@@ -11,5 +11,6 @@ pub mod events;
 pub mod get;
 pub mod output;
 pub mod rollout_status;
+pub mod service;
 pub mod table;
 pub mod tabwriter;

@@ -11,6 +11,7 @@ pub mod daemon_set;
 pub mod node;
 pub mod pod;
 pub mod pod_template;
+pub mod service;
 
 pub use apps::{describe_deployment, describe_replica_set};
 pub use cluster_scoped::{describe_namespace, describe_priority_class};
@@ -18,6 +19,7 @@ pub use daemon_set::describe_daemon_set;
 pub use node::describe_node;
 pub use pod::{describe_pod, pod_qos};
 pub use pod_template::{describe_pod_template, print_template, rollout_history_revision};
+pub use service::{describe_endpoint_slice, describe_service};
 
 use super::events::events_block;
 use super::tabwriter::TabWriter;
