@@ -9,7 +9,9 @@
 //! Filter: NodeUnschedulable, NodeName, TaintToleration, NodeAffinity, NodePorts, NodeResourcesFit;
 //! Score: TaintToleration ×3, NodeAffinity ×2, NodeResourcesFit ×1, NodeResourcesBalancedAllocation ×1.
 //! Volume, topology-spread, inter-pod-affinity and image-locality plugins are not modelled (they give
-//! every node the same result for the pods the playground creates).
+//! every node the same result for the pods the playground creates, except PodTopologySpread's
+//! system-default spreading of ReplicaSet pods by hostname: those pods are spread by the resource
+//! scores alone, which favour the node with fewer pods as the default constraints would).
 //!
 //! Upstream: `pkg/scheduler/schedule_one.go` (`schedulePod`, `findNodesThatFitPod`, `prioritizeNodes`,
 //! `selectHost`).
