@@ -235,6 +235,10 @@ fn spawn(step: &str, server: &ServerRun, dsplay: &Path, out: &Path) -> Result<Ch
         .arg("-c")
         .arg(format!("exec 2>&1\n{script}"))
         .env("KUBECONFIG", &server.kubeconfig)
+        // The client's discovery cache (default ~/.kube/cache, kept for hours and keyed by host
+        // and port) of its own per server run: a port reused by an older build must not answer
+        // with that build's resource list.
+        .env("KUBECACHEDIR", server.kubeconfig.with_extension("cache"))
         .env("PATH", &server.path)
         .env("DSPLAY", dsplay)
         .env("DSPLAY_URL", &server.url)
