@@ -46,7 +46,8 @@ pub struct PodView {
     pub current_revision: bool,
     /// `metadata.deletionTimestamp` is set.
     pub terminating: bool,
-    /// Lives in kube-system (drawn quieter).
+    /// One of kind's own pods: in kube-system or kind's `local-path-storage` (drawn quieter,
+    /// hidden with the kube-system pods).
     pub system: bool,
     /// The first container's image tag (`1.36`; `latest` when the image names none).
     pub image_tag: String,
@@ -236,7 +237,7 @@ fn pod_view(pod: &Pod, revisions: &Revisions, now: chrono::DateTime<chrono::Utc>
             .uid
             .clone()
             .unwrap_or_else(|| format!("{namespace}/{name}")),
-        system: namespace == "kube-system",
+        system: matches!(namespace.as_str(), "kube-system" | "local-path-storage"),
         node: pod
             .spec
             .as_ref()
@@ -612,6 +613,27 @@ spec:
         let cluster = session.cluster();
         let model = ClusterModel::from_store(cluster.store(), cluster.now());
         assert!(model.on_deleted_nodes.is_empty(), "PodGC removed them");
+    }
+
+    #[test]
+    fn kinds_own_pods_are_system_pods() {
+        let session = session();
+        let cluster = session.cluster();
+        let model = ClusterModel::from_store(cluster.store(), cluster.now());
+        let pods: Vec<&PodView> = model.nodes.iter().flat_map(|n| &n.pods).collect();
+        let provisioner = pods
+            .iter()
+            .find(|p| p.namespace == "local-path-storage")
+            .expect("kind's local-path provisioner");
+        assert!(provisioner.system);
+        assert!(pods
+            .iter()
+            .filter(|p| p.namespace == "kube-system")
+            .all(|p| p.system));
+        assert!(pods
+            .iter()
+            .filter(|p| p.namespace == "default")
+            .all(|p| !p.system));
     }
 
     #[test]
