@@ -20,6 +20,7 @@ pub mod patch;
 pub mod proto;
 pub mod proto_apps;
 pub mod proto_service;
+mod proto_wire;
 pub mod routes;
 pub mod scale;
 pub mod state;

@@ -2,68 +2,30 @@
 //! (and `kubectl create deployment` a Deployment, see [`crate::proto_apps`]) through a typed
 //! client, as `application/vnd.kubernetes.protobuf`, and does not retry as JSON.
 //! Only the envelope and the ObjectMeta fields such a body can carry (name, generateName, labels,
-//! annotations) are read; the wire format is decoded by hand because it is a handful of
-//! length-delimited fields and no protobuf schema of Kubernetes types is worth a dependency here.
+//! annotations) are read, with [`crate::proto_wire`].
 //!
 //! Upstream: `staging/src/k8s.io/apimachinery/pkg/runtime/serializer/protobuf/protobuf.go`
 //! (the `k8s\0` prefix and `runtime.Unknown`), `k8s.io/api/core/v1/generated.proto` (Namespace),
 //! `apimachinery/pkg/apis/meta/v1/generated.proto` (ObjectMeta field numbers).
 
-use serde_json::{json, Map, Value};
+use crate::proto_wire::{map_entry as entry, Field};
+use serde_json::{Map, Value};
 
-/// Reads one base-128 varint.
-fn varint(bytes: &[u8], at: &mut usize) -> Option<u64> {
-    let mut value = 0u64;
-    for shift in (0..64).step_by(7) {
-        let byte = *bytes.get(*at)?;
-        *at += 1;
-        value |= u64::from(byte & 0x7f) << shift;
-        if byte & 0x80 == 0 {
-            return Some(value);
-        }
-    }
-    None
-}
-
-/// The (field number, payload) pairs of length-delimited fields; other wire types are skipped.
+/// The (field number, payload) pairs of a message's length-delimited fields.
 fn fields(bytes: &[u8]) -> Option<Vec<(u64, &[u8])>> {
-    let mut out = Vec::new();
-    let mut at = 0;
-    while at < bytes.len() {
-        let key = varint(bytes, &mut at)?;
-        match key & 7 {
-            0 => {
-                varint(bytes, &mut at)?;
-            }
-            2 => {
-                let len = usize::try_from(varint(bytes, &mut at)?).ok()?;
-                let end = at.checked_add(len).filter(|e| *e <= bytes.len())?;
-                out.push((key >> 3, &bytes[at..end]));
-                at = end;
-            }
-            _ => return None,
-        }
-    }
-    Some(out)
+    let all = crate::proto_wire::fields(bytes)?;
+    Some(
+        all.into_iter()
+            .filter_map(|(n, f)| match f {
+                Field::Bytes(b) => Some((n, b)),
+                Field::Varint(_) => None,
+            })
+            .collect(),
+    )
 }
 
 fn text(bytes: &[u8]) -> Value {
-    Value::String(String::from_utf8_lossy(bytes).into_owned())
-}
-
-/// A `map<string,string>` entry.
-fn entry(bytes: &[u8]) -> Option<(String, Value)> {
-    let f = fields(bytes)?;
-    let key = f
-        .iter()
-        .find(|(n, _)| *n == 1)
-        .map(|(_, b)| String::from_utf8_lossy(b).into_owned())?;
-    let value = f
-        .iter()
-        .find(|(n, _)| *n == 2)
-        .map(|(_, b)| text(b))
-        .unwrap_or(json!(""));
-    Some((key, value))
+    Value::String(crate::proto_wire::text(bytes))
 }
 
 /// Decodes a protobuf-encoded object into JSON (apiVersion, kind, metadata); None if malformed.
@@ -118,6 +80,7 @@ pub fn decode(body: &[u8]) -> Option<Value> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     fn field(n: u8, payload: &[u8]) -> Vec<u8> {
         let mut out = vec![(n << 3) | 2, payload.len() as u8];

@@ -7,62 +7,13 @@
 //! generated.proto` (PodTemplateSpec, PodSpec, Container, ContainerPort),
 //! `apimachinery/pkg/apis/meta/v1/generated.proto` (LabelSelector).
 
+use crate::proto_wire::{fields, map_entry, text, Field};
 use serde_json::{json, Map, Value};
-
-/// A field's payload: a varint or length-delimited bytes.
-enum Payload<'a> {
-    Varint(u64),
-    Bytes(&'a [u8]),
-}
-
-fn varint(bytes: &[u8], at: &mut usize) -> Option<u64> {
-    let mut value = 0u64;
-    for shift in (0..64).step_by(7) {
-        let byte = *bytes.get(*at)?;
-        *at += 1;
-        value |= u64::from(byte & 0x7f) << shift;
-        if byte & 0x80 == 0 {
-            return Some(value);
-        }
-    }
-    None
-}
-
-fn fields(bytes: &[u8]) -> Option<Vec<(u64, Payload<'_>)>> {
-    let mut out = Vec::new();
-    let mut at = 0;
-    while at < bytes.len() {
-        let key = varint(bytes, &mut at)?;
-        match key & 7 {
-            0 => out.push((key >> 3, Payload::Varint(varint(bytes, &mut at)?))),
-            2 => {
-                let len = usize::try_from(varint(bytes, &mut at)?).ok()?;
-                let end = at.checked_add(len).filter(|e| *e <= bytes.len())?;
-                out.push((key >> 3, Payload::Bytes(&bytes[at..end])));
-                at = end;
-            }
-            _ => return None,
-        }
-    }
-    Some(out)
-}
-
-fn text(bytes: &[u8]) -> Value {
-    Value::String(String::from_utf8_lossy(bytes).into_owned())
-}
 
 fn string_map(entries: &[&[u8]]) -> Option<Value> {
     let mut map = Map::new();
     for entry in entries {
-        let f = fields(entry)?;
-        let (mut key, mut value) = (String::new(), json!(""));
-        for (n, p) in f {
-            match (n, p) {
-                (1, Payload::Bytes(b)) => key = String::from_utf8_lossy(b).into_owned(),
-                (2, Payload::Bytes(b)) => value = text(b),
-                _ => {}
-            }
-        }
+        let (key, value) = map_entry(entry)?;
         map.insert(key, value);
     }
     Some(Value::Object(map))
@@ -72,7 +23,7 @@ fn labels_of(meta: &[u8]) -> Option<Value> {
     let entries: Vec<&[u8]> = fields(meta)?
         .into_iter()
         .filter_map(|(n, p)| match (n, p) {
-            (11, Payload::Bytes(b)) => Some(b),
+            (11, Field::Bytes(b)) => Some(b),
             _ => None,
         })
         .collect();
@@ -85,23 +36,25 @@ fn container(bytes: &[u8]) -> Option<Value> {
     let mut c = Map::new();
     let (mut command, mut args, mut ports) = (Vec::new(), Vec::new(), Vec::new());
     for (n, p) in fields(bytes)? {
-        let Payload::Bytes(b) = p else { continue };
+        let Field::Bytes(b) = p else { continue };
         match n {
             1 | 2 if b.is_empty() => {}
-            1 => drop(c.insert("name".into(), text(b))),
-            2 => drop(c.insert("image".into(), text(b))),
-            3 => command.push(text(b)),
-            4 => args.push(text(b)),
+            1 => drop(c.insert("name".into(), json!(text(b)))),
+            2 => drop(c.insert("image".into(), json!(text(b)))),
+            3 => command.push(json!(text(b))),
+            4 => args.push(json!(text(b))),
             6 => {
                 let mut port = Map::new();
                 for (n, p) in fields(b)? {
                     match (n, p) {
-                        (1 | 4, Payload::Bytes([])) => {}
-                        (1, Payload::Bytes(b)) => drop(port.insert("name".into(), text(b))),
-                        (3, Payload::Varint(v)) => {
+                        (1 | 4, Field::Bytes([])) => {}
+                        (1, Field::Bytes(b)) => drop(port.insert("name".into(), json!(text(b)))),
+                        (3, Field::Varint(v)) => {
                             drop(port.insert("containerPort".into(), json!(v)))
                         }
-                        (4, Payload::Bytes(b)) => drop(port.insert("protocol".into(), text(b))),
+                        (4, Field::Bytes(b)) => {
+                            drop(port.insert("protocol".into(), json!(text(b))))
+                        }
                         _ => {}
                     }
                 }
@@ -123,12 +76,12 @@ pub fn deployment_spec(bytes: &[u8]) -> Option<Value> {
     let mut spec = Map::new();
     for (n, p) in fields(bytes)? {
         match (n, p) {
-            (1, Payload::Varint(v)) => drop(spec.insert("replicas".into(), json!(v as i32))),
-            (2, Payload::Bytes(b)) => {
+            (1, Field::Varint(v)) => drop(spec.insert("replicas".into(), json!(v as i32))),
+            (2, Field::Bytes(b)) => {
                 let entries: Vec<&[u8]> = fields(b)?
                     .into_iter()
                     .filter_map(|(n, p)| match (n, p) {
-                        (1, Payload::Bytes(b)) => Some(b),
+                        (1, Field::Bytes(b)) => Some(b),
                         _ => None,
                     })
                     .collect();
@@ -137,19 +90,19 @@ pub fn deployment_spec(bytes: &[u8]) -> Option<Value> {
                     json!({"matchLabels": string_map(&entries)?}),
                 );
             }
-            (3, Payload::Bytes(b)) => {
+            (3, Field::Bytes(b)) => {
                 let mut template = Map::new();
                 for (n, p) in fields(b)? {
                     match (n, p) {
-                        (1, Payload::Bytes(meta)) => {
+                        (1, Field::Bytes(meta)) => {
                             if let Some(labels) = labels_of(meta) {
                                 template.insert("metadata".into(), json!({"labels": labels}));
                             }
                         }
-                        (2, Payload::Bytes(pod_spec)) => {
+                        (2, Field::Bytes(pod_spec)) => {
                             let mut containers = Vec::new();
                             for (n, p) in fields(pod_spec)? {
-                                if let (2, Payload::Bytes(c)) = (n, p) {
+                                if let (2, Field::Bytes(c)) = (n, p) {
                                     containers.push(container(c)?);
                                 }
                             }
@@ -160,7 +113,7 @@ pub fn deployment_spec(bytes: &[u8]) -> Option<Value> {
                 }
                 spec.insert("template".into(), Value::Object(template));
             }
-            (5, Payload::Varint(v)) if v != 0 => {
+            (5, Field::Varint(v)) if v != 0 => {
                 drop(spec.insert("minReadySeconds".into(), json!(v as i32)))
             }
             _ => {}

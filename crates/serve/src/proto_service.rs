@@ -6,52 +6,8 @@
 //! Upstream: `k8s.io/api/core/v1/generated.proto` (ServiceSpec, ServicePort),
 //! `apimachinery/pkg/util/intstr/generated.proto` (IntOrString).
 
+use crate::proto_wire::{fields, map_entry as entry, text, Field};
 use serde_json::{json, Map, Value};
-
-/// One protobuf field: a varint, or a length-delimited payload.
-enum Field<'a> {
-    Varint(u64),
-    Bytes(&'a [u8]),
-}
-
-fn varint(bytes: &[u8], at: &mut usize) -> Option<u64> {
-    let mut value = 0u64;
-    for shift in (0..64).step_by(7) {
-        let byte = *bytes.get(*at)?;
-        *at += 1;
-        value |= u64::from(byte & 0x7f) << shift;
-        if byte & 0x80 == 0 {
-            return Some(value);
-        }
-    }
-    None
-}
-
-/// Every (field number, value) pair, in order; fixed-width fields are skipped.
-fn fields(bytes: &[u8]) -> Option<Vec<(u64, Field<'_>)>> {
-    let mut out = Vec::new();
-    let mut at = 0;
-    while at < bytes.len() {
-        let key = varint(bytes, &mut at)?;
-        match key & 7 {
-            0 => out.push((key >> 3, Field::Varint(varint(bytes, &mut at)?))),
-            1 => at = at.checked_add(8)?,
-            2 => {
-                let len = usize::try_from(varint(bytes, &mut at)?).ok()?;
-                let end = at.checked_add(len).filter(|e| *e <= bytes.len())?;
-                out.push((key >> 3, Field::Bytes(&bytes[at..end])));
-                at = end;
-            }
-            5 => at = at.checked_add(4)?,
-            _ => return None,
-        }
-    }
-    Some(out)
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
 
 /// An int32 as the wire carries it (negative numbers as 64-bit two's complement).
 fn int32(v: u64) -> i64 {
@@ -97,19 +53,6 @@ fn service_port(bytes: &[u8]) -> Option<Value> {
         }
     }
     Some(Value::Object(port))
-}
-
-/// A `map<string,string>` entry.
-fn entry(bytes: &[u8]) -> Option<(String, Value)> {
-    let (mut key, mut value) = (None, String::new());
-    for (n, f) in fields(bytes)? {
-        match (n, f) {
-            (1, Field::Bytes(b)) => key = Some(text(b)),
-            (2, Field::Bytes(b)) => value = text(b),
-            _ => {}
-        }
-    }
-    Some((key?, json!(value)))
 }
 
 /// Decodes a ServiceSpec message into its JSON form; None if malformed.
