@@ -210,27 +210,47 @@ fn status(ctx: &mut Ctx, ns: &str, name: &str, parsed: &crate::flags::Parsed) ->
     // A real kubectl without --timeout waits forever; the simulated one gives up after an hour of
     // virtual time (a crash-looping rollout would otherwise step its back-off timers forever).
     let deadline = wait_deadline(ctx, parsed, "--timeout", Duration::from_secs(3600))?;
+    watch_rollout_status(ctx, Kind::DaemonSet, name, watch, deadline, |c| {
+        let ds = c.store().daemon_set(ns, name)?;
+        let status = crate::printers::rollout_status::status_message(ds);
+        Some((ds.metadata.resource_version.clone(), status))
+    })
+}
+
+/// One look at the object `rollout status` watches: None once it is gone, else its
+/// resourceVersion and the status viewer's `(message, done)` or error.
+pub(super) type StatusLook = Option<(Option<String>, Result<(String, bool), String>)>;
+
+/// `rollout status`'s watch: moves the virtual clock until `look` says done (or at once without
+/// `--watch`), printing the status at every new resourceVersion — kubectl prints it at every
+/// ADDED/MODIFIED event, repeating a message when a write changed other fields.
+///
+/// Upstream: staging/src/k8s.io/kubectl/pkg/cmd/rollout/rollout_status.go RunStatus
+pub(super) fn watch_rollout_status(
+    ctx: &mut Ctx,
+    kind: Kind,
+    name: &str,
+    watch: bool,
+    deadline: i64,
+    mut look: impl FnMut(&dsplay_sim::Cluster) -> StatusLook,
+) -> CmdResult {
     let mut messages: Vec<String> = Vec::new();
-    // Ok(done), or why the wait stopped early: the DaemonSet is gone (None) or has no status view.
+    // Ok(done), or why the wait stopped early: the object is gone (None) or its view failed.
     let mut outcome: Result<bool, Option<String>> = Ok(false);
-    let key = (ns.to_string(), name.to_string());
-    // kubectl prints the status at every ADDED/MODIFIED event of the watch, repeating a message
-    // when a write changed other fields (Upstream: staging/src/k8s.io/kubectl/pkg/cmd/rollout/
-    // rollout_status.go RunStatus): one line per new resourceVersion seen.
     let mut seen_version: Option<String> = None;
     ctx.cluster.advance_until(deadline, |c| {
-        let Some(ds) = c.store().daemon_set(&key.0, &key.1) else {
+        let Some((version, status)) = look(c) else {
             outcome = Err(None);
             return true;
         };
-        match crate::printers::rollout_status::status_message(ds) {
+        match status {
             Err(e) => {
                 outcome = Err(Some(e));
                 true
             }
             Ok((message, done)) => {
-                if seen_version != ds.metadata.resource_version {
-                    seen_version = ds.metadata.resource_version.clone();
+                if seen_version != version {
+                    seen_version = version;
                     messages.push(message);
                 }
                 outcome = Ok(done);
@@ -248,7 +268,7 @@ fn status(ctx: &mut Ctx, ns: &str, name: &str, parsed: &crate::flags::Parsed) ->
         Err(Some(e)) => ctx.fail(e),
         Err(None) => ctx.api_fail(
             &ApiError::NotFound {
-                kind: Kind::DaemonSet,
+                kind,
                 name: name.to_string(),
             },
             None,

@@ -5,6 +5,7 @@
 //! (`DeploymentRollbacker`, `deploymentRevision`), `objectpauser.go`, `objectresumer.go`,
 //! `objectrestarter.go`.
 
+use super::rollout::watch_rollout_status;
 use super::{int64_flag, wait_deadline, CmdResult, Ctx};
 use crate::flags::Parsed;
 use dsplay_api::types::*;
@@ -92,52 +93,18 @@ fn status(ctx: &mut Ctx, ns: &str, name: &str, parsed: &Parsed) -> CmdResult {
     let watch = parsed.get("watch").is_none_or(|w| w != "false");
     let wanted_revision = int64_flag(ctx, "rollout status", parsed, "revision")?.unwrap_or(0);
     let deadline = wait_deadline(ctx, parsed, "--timeout", Duration::from_secs(3600))?;
-    let mut messages: Vec<String> = Vec::new();
-    let mut outcome: Result<bool, Option<String>> = Ok(false);
-    let mut seen_version: Option<String> = None;
-    ctx.cluster.advance_until(deadline, |c| {
-        let Some(d) = c.store().deployment(ns, name) else {
-            outcome = Err(None);
-            return true;
+    watch_rollout_status(ctx, Kind::Deployment, name, watch, deadline, |c| {
+        let d = c.store().deployment(ns, name)?;
+        let running = revision(&d.metadata);
+        let status = if wanted_revision > 0 && running != wanted_revision {
+            Err(format!(
+                "desired revision ({wanted_revision}) is different from the running revision ({running})"
+            ))
+        } else {
+            crate::printers::rollout_status::deployment_status_message(d)
         };
-        if wanted_revision > 0 && revision(&d.metadata) != wanted_revision {
-            outcome = Err(Some(format!(
-                "desired revision ({wanted_revision}) is different from the running revision ({})",
-                revision(&d.metadata)
-            )));
-            return true;
-        }
-        match crate::printers::rollout_status::deployment_status_message(d) {
-            Err(e) => {
-                outcome = Err(Some(e));
-                true
-            }
-            Ok((message, done)) => {
-                if seen_version != d.metadata.resource_version {
-                    seen_version = d.metadata.resource_version.clone();
-                    messages.push(message);
-                }
-                outcome = Ok(done);
-                done || !watch
-            }
-        }
-    });
-    for message in messages {
-        ctx.out(message);
-    }
-    match outcome {
-        Ok(true) => Ok(()),
-        Ok(false) if !watch => Ok(()),
-        Ok(false) => ctx.fail("timed out waiting for the condition"),
-        Err(Some(e)) => ctx.fail(e),
-        Err(None) => ctx.api_fail(
-            &ApiError::NotFound {
-                kind: Kind::Deployment,
-                name: name.to_string(),
-            },
-            None,
-        ),
-    }
+        Some((d.metadata.resource_version.clone(), status))
+    })
 }
 
 /// `DeploymentHistoryViewer.ViewHistory`: one row per ReplicaSet revision with its change-cause,
