@@ -65,7 +65,9 @@ export function create(parent, text, onChange, onApply) {
         syntaxHighlighting(highlight),
         theme,
         ownKeys,
-        EditorView.contentAttributes.of({ 'aria-label': 'Manifest YAML', spellcheck: 'false' }),
+        // tabindex: a contenteditable is focusable, but only an explicit tabindex tells accessibility
+        // checkers so (the scroller around it must hold something focusable).
+        EditorView.contentAttributes.of({ 'aria-label': 'Manifest YAML', spellcheck: 'false', tabindex: '0' }),
         EditorView.updateListener.of((update) => { if (update.docChanged) onChange(); }),
       ],
     }),

@@ -50,9 +50,9 @@ pub fn lesson_text(props: &LessonTextProps) -> Html {
                     html! {
                         <div class="code-block">
                             if heredoc {
-                                <pre><code>{code.clone()}</code></pre>
+                                <pre tabindex="0"><code>{code.clone()}</code></pre>
                             } else {
-                                <pre>{ for code.lines().map(|line| if is_command(line.trim()) {
+                                <pre tabindex="0">{ for code.lines().map(|line| if is_command(line.trim()) {
                                     html! { <>{command(line.trim())}{"\n"}</> }
                                 } else {
                                     html! { <code>{format!("{line}\n")}</code> }
