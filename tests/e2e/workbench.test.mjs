@@ -356,6 +356,22 @@ test('clicking a pod opens its describe and logs, as kubectl prints them, kept c
   await page.context().close();
 });
 
+test('a Deployment and a Service of the learner\'s own get live tables; sim curl answers in the terminal', async () => {
+  const page = await openPlayground(browser, server.url, { viewport: { width: 1440, height: 900 } });
+  await pause(page);
+  assert.equal(await page.getByLabel('kubectl get deploy -A').count(), 0, 'kind\'s own Deployments only: no table');
+  await runInTerminal(page, 'kubectl create deployment web --image=nginx --replicas=2');
+  await runInTerminal(page, 'kubectl expose deployment web --port=80');
+  await page.getByLabel('kubectl get deploy -A').filter({ hasText: /default\s+web\s+0\/2/ }).waitFor();
+  await page.getByLabel('kubectl get svc -A').filter({ hasText: /default\s+web\s+ClusterIP/ }).waitFor();
+  await runInTerminal(page, 'sim advance 20s');
+  await page.getByLabel('kubectl get deploy -A').filter({ hasText: /default\s+web\s+2\/2/ }).waitFor();
+  await runInTerminal(page, 'sim curl http://web');
+  await page.locator('.term-output', { hasText: 'curl: (6) Could not resolve host: web' }).waitFor();
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
 test('screenshots during a rolling update at 1440×900, 1280×800 and 390×844', async () => {
   for (const [width, height] of [[1440, 900], [1280, 800], [390, 844]]) {
     const page = await openPlayground(browser, server.url, { viewport: { width, height } });

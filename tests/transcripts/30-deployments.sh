@@ -26,6 +26,12 @@ kubectl rollout resume deployment/web
 kubectl scale deployment web --replicas=2
 sim settle
 kubectl get deploy,rs -l app=web
+kubectl expose deployment web --port=80 --target-port=8080
+kubectl get svc web -o wide
+kubectl expose rs -l app=web --port=81
+kubectl expose rs web-766486c5b6 --port=81 --name=web-rs
+kubectl get svc -l app=web
+sim curl http://web
 kubectl delete deployment web
 sim settle
 kubectl get rs,pods -l app=web

@@ -454,7 +454,7 @@ pub fn app() -> Html {
                         </div>
                     } else {
                         // Full width: kubectl's table is wider than the side column.
-                        <StatusBar table={AttrValue::from(state.ds_table.clone())} />
+                        <StatusBar table={AttrValue::from(state.ds_table.clone())} more={state.workload_tables.clone()} />
                     }
                     <div class="bottom">
                         <Terminal entries={state.terminal.clone()} names={names} {history} on_run={on_command.clone()} readonly={params.readonly} fill={(*fill).clone()} namespace={state.namespace()} />

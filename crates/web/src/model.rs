@@ -5,6 +5,7 @@
 
 pub mod pod_details;
 pub mod rollout;
+pub mod workload_tables;
 
 use crate::timeline::Mark;
 use dsplay_api::pod::is_pod_ready;

@@ -160,6 +160,8 @@ pub struct State {
     pub model: Rc<ClusterModel>,
     /// The text of `kubectl get ds -A`.
     pub ds_table: Rc<str>,
+    /// `kubectl get deploy -A` / `get svc -A` (command, output) once the learner has their own.
+    pub workload_tables: Rc<Vec<(String, String)>>,
     /// kube-system pods are drawn.
     pub show_system: bool,
     /// The seed the session started with.
@@ -262,6 +264,7 @@ impl State {
             editing: None,
             model: Rc::default(),
             ds_table: Rc::from(""),
+            workload_tables: Rc::default(),
             show_system: true,
             seed: saved.seed,
             log: Rc::new(Vec::new()),

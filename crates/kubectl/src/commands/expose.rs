@@ -12,11 +12,12 @@ use dsplay_api::{Kind, Object};
 use dsplay_sim::ApiError;
 use std::collections::BTreeMap;
 
-/// `canBeExposed`: of the kinds the playground serves, pods and Services.
+/// `canBeExposed`: of the kinds the playground serves, pods, Services, Deployments and
+/// ReplicaSets.
 #[doc(alias = "canBeExposed")]
 fn can_be_exposed(kind: Kind) -> Result<(), String> {
     match kind {
-        Kind::Pod | Kind::Service => Ok(()),
+        Kind::Pod | Kind::Service | Kind::Deployment | Kind::ReplicaSet => Ok(()),
         other if other.group().is_empty() => Err(format!("cannot expose a {}", other.name())),
         other => Err(format!(
             "cannot expose a {}.{}",
@@ -42,8 +43,31 @@ fn map_based_selector_for_object(object: &Object) -> Result<BTreeMap<String, Str
             .and_then(|s| s.selector.clone())
             .filter(|s| !s.is_empty())
             .ok_or_else(|| "the service has no pod selector set".to_string()),
+        Object::Deployment(d) => apps_selector(d.spec.as_ref().map(|s| &s.selector), "deployment"),
+        Object::ReplicaSet(rs) => {
+            apps_selector(rs.spec.as_ref().map(|s| &s.selector), "replicaset")
+        }
         _ => Err("cannot extract pod selector".to_string()),
     }
+}
+
+/// A Deployment's or ReplicaSet's `matchLabels`; match expressions cannot become a Service's
+/// map-based selector.
+fn apps_selector(
+    selector: Option<&LabelSelector>,
+    what: &str,
+) -> Result<BTreeMap<String, String>, String> {
+    let labels = selector
+        .and_then(|s| s.match_labels.clone())
+        .filter(|l| !l.is_empty())
+        .ok_or_else(|| format!("invalid {what}: no selectors, therefore cannot be exposed"))?;
+    if selector.is_some_and(|s| s.match_expressions.as_ref().is_some_and(|e| !e.is_empty())) {
+        return Err(format!(
+            "couldn't convert expressions - \"{}\" to map-based selector format",
+            dsplay_api::selector::format_label_selector(selector)
+        ));
+    }
+    Ok(labels)
 }
 
 /// `portsForObject` and `multiProtocolsForObject`: (port, protocols) in declaration order.
@@ -57,14 +81,22 @@ fn ports_for_object(object: &Object) -> Vec<(i32, Vec<String>)> {
             None => out.push((port, vec![protocol])),
         }
     };
-    match object {
-        Object::Pod(pod) => {
-            for c in pod.spec.iter().flat_map(|s| s.containers.iter()) {
-                for p in c.ports.iter().flatten() {
-                    add(p.container_port, p.protocol.as_ref());
-                }
-            }
+    let template_spec = match object {
+        Object::Pod(pod) => pod.spec.as_ref(),
+        Object::Deployment(d) => d.spec.as_ref().and_then(|s| s.template.spec.as_ref()),
+        Object::ReplicaSet(rs) => rs
+            .spec
+            .as_ref()
+            .and_then(|s| s.template.as_ref())
+            .and_then(|t| t.spec.as_ref()),
+        _ => None,
+    };
+    for c in template_spec.iter().flat_map(|s| s.containers.iter()) {
+        for p in c.ports.iter().flatten() {
+            add(p.container_port, p.protocol.as_ref());
         }
+    }
+    match object {
         Object::Service(svc) => {
             for p in svc.spec.iter().flat_map(|s| s.ports.iter().flatten()) {
                 add(p.port, p.protocol.as_ref());
@@ -121,13 +153,8 @@ pub(crate) fn expose(ctx: &mut Ctx, words: &[String]) -> CmdResult {
                 Some(o) => targets.push(o),
                 None => return ctx.api_fail(&ApiError::NotFound { kind, name }, None),
             },
-            None => targets.extend(
-                ctx.cluster
-                    .store()
-                    .list(kind)
-                    .into_iter()
-                    .filter(|o| o.metadata().namespace.as_deref() == Some(namespace.as_str())),
-            ),
+            // The builder takes no label selector here (`-l` is the new Service's labels).
+            None => return ctx.fail("resource(s) were provided, but no name was specified"),
         }
     }
     for object in targets {

@@ -1,9 +1,10 @@
-//! The views the components read (cluster model, `get ds -A` table, warnings, rollouts, the Explain
+//! The views the components read (cluster model, `get ds -A` and workload tables, warnings, rollouts, the Explain
 //! and pod panels), recomputed from the store after each change.
 
 use super::State;
 use crate::model::pod_details::PodDetails;
 use crate::model::rollout::rollout_views;
+use crate::model::workload_tables::workload_tables;
 use crate::model::{get_ds_all_namespaces, node_explanations, warning_marks, ClusterModel};
 use std::rc::Rc;
 
@@ -25,6 +26,7 @@ impl State {
             self.warnings = Rc::new(warnings);
         }
         self.ds_table = Rc::from(get_ds_all_namespaces(cluster.store(), self.now));
+        self.workload_tables = Rc::new(workload_tables(cluster.store(), self.now));
         self.rollouts = Rc::new(rollout_views(cluster));
         self.explanations = Rc::new(match &self.selected {
             Some(node) => node_explanations(cluster, node),
