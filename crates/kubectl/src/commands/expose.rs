@@ -96,13 +96,10 @@ fn ports_for_object(object: &Object) -> Vec<(i32, Vec<String>)> {
             add(p.container_port, p.protocol.as_ref());
         }
     }
-    match object {
-        Object::Service(svc) => {
-            for p in svc.spec.iter().flat_map(|s| s.ports.iter().flatten()) {
-                add(p.port, p.protocol.as_ref());
-            }
+    if let Object::Service(svc) = object {
+        for p in svc.spec.iter().flat_map(|s| s.ports.iter().flatten()) {
+            add(p.port, p.protocol.as_ref());
         }
-        _ => {}
     }
     out
 }
