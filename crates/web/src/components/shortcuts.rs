@@ -24,6 +24,10 @@ pub const SHORTCUTS: [(&str, &str); 11] = [
         "Tab",
         "Complete a command, node or pod name (in the terminal; with nothing to complete, move on)",
     ),
+    (
+        "← → ↑ ↓, Home, End",
+        "Resize the side column or the terminal (on a focused splitter; double-click resets)",
+    ),
 ];
 
 /// Props of [`ShortcutsSheet`].
