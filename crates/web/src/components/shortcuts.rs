@@ -3,7 +3,7 @@
 use yew::prelude::*;
 
 /// Every shortcut: (keys, what it does).
-pub const SHORTCUTS: [(&str, &str); 11] = [
+pub const SHORTCUTS: [(&str, &str); 12] = [
     ("Space", "Play / pause the clock"),
     ("→", "Step to the next event"),
     (
