@@ -249,9 +249,19 @@ impl Object {
         self.metadata().name.as_deref().unwrap_or("")
     }
 
-    /// The object as JSON with `apiVersion` and `kind` set (k8s-openapi adds them on serialize).
+    /// The object as JSON with `apiVersion` and `kind` set (k8s-openapi adds them on serialize),
+    /// as the API server writes it: an Event's `eventTime` is `null` when unset (Go's `MicroTime`
+    /// is a struct, which `omitempty` never omits), where k8s-openapi leaves the field out.
+    ///
+    /// Upstream: staging/src/k8s.io/api/core/v1/types.go Event (`EventTime metav1.MicroTime`).
     pub fn to_json(&self) -> serde_json::Value {
-        serde_json::to_value(self).unwrap_or(serde_json::Value::Null)
+        let mut json = serde_json::to_value(self).unwrap_or(serde_json::Value::Null);
+        if let (Object::Event(_), serde_json::Value::Object(fields)) = (self, &mut json) {
+            fields
+                .entry("eventTime")
+                .or_insert(serde_json::Value::Null);
+        }
+        json
     }
 }
 
