@@ -57,6 +57,12 @@ kubectl events -A --types=Warning
 kubectl events --types=Bad
 kubectl events --for=kindnet
 kubectl events --for=nope/x
+kubectl events -n kube-system --for=ds/kindnet -o json
+kubectl events -n kube-system --for=ds/kindnet -o yaml
+kubectl events -n kube-system --for=ds/kindnet -o name
+kubectl events -n kube-system --for=ds/kindnet --no-headers
+kubectl events -n kube-system --for=ds/kindnet -o jsonpath='{.items[*].reason}{"\n"}'
+kubectl events -o wide
 kubectl edit ds/nope
 kubectl edit
 kubectl exec web -- ls
