@@ -435,7 +435,7 @@ pub fn app() -> Html {
                     <ClusterView model={model.clone()} show_system={state.show_system}
                         {on_toggle_system}
                         on_command={on_card_command} on_add_node={open_dialog}
-                        {on_explain} selected={state.selected.clone()} />
+                        {on_explain} selected={state.selected.clone()} flights={state.flights.clone()} />
                 }}
                 status={if embed {
                     // Float over the cluster (a docs column has no room for them under it);

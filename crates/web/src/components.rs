@@ -22,5 +22,6 @@ pub mod terminal;
 pub mod text_dialog;
 pub mod time_controls;
 pub mod timeline;
+pub mod traffic;
 pub mod undo_toast;
 pub mod welcome;
