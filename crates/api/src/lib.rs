@@ -28,8 +28,16 @@ pub mod types {
         ControllerRevision, DaemonSet, DaemonSetSpec, DaemonSetStatus, DaemonSetUpdateStrategy,
         Deployment, DeploymentCondition, DeploymentSpec, DeploymentStatus, DeploymentStrategy,
         ReplicaSet, ReplicaSetCondition, ReplicaSetSpec, ReplicaSetStatus, RollingUpdateDaemonSet,
-        RollingUpdateDeployment,
+        RollingUpdateDeployment, RollingUpdateStatefulSetStrategy, StatefulSet,
+        StatefulSetPersistentVolumeClaimRetentionPolicy, StatefulSetSpec, StatefulSetStatus,
+        StatefulSetUpdateStrategy,
     };
+    pub use k8s_openapi::api::core::v1::{
+        PersistentVolume, PersistentVolumeClaim, PersistentVolumeClaimSpec,
+        PersistentVolumeClaimStatus, PersistentVolumeClaimVolumeSource, PersistentVolumeSpec,
+        PersistentVolumeStatus, Volume,
+    };
+    pub use k8s_openapi::api::storage::v1::StorageClass;
     pub use k8s_openapi::api::core::v1::{
         Affinity, Container, ContainerStatus, Event, EventSource, Namespace, Node, NodeAffinity,
         NodeCondition, NodeSelector, NodeSelectorRequirement, NodeSelectorTerm, NodeSpec,

@@ -54,7 +54,7 @@ fn validate_daemon_set_spec(spec: &DaemonSetSpec) -> Errors {
 
 /// A nil selector (absent in the manifest) selects nothing. k8s-openapi cannot tell nil from `{}`, so the
 /// manifest decoder marks an explicit `{}` with an empty (non-nil) `matchExpressions` list.
-fn selector_is_nil(s: &LabelSelector) -> bool {
+pub(super) fn selector_is_nil(s: &LabelSelector) -> bool {
     s.match_labels.is_none() && s.match_expressions.is_none()
 }
 

@@ -4,7 +4,7 @@
 //! `ValidatePodTemplateSpecForReplicaSet`).
 
 use super::daemon_set::{
-    int_or_percent_value, validate_not_more_than_100_percent, validate_positive_int_or_percent,
+    int_or_percent_value, selector_is_nil, validate_not_more_than_100_percent, validate_positive_int_or_percent,
 };
 use super::go_value::{go_label_selector, go_quote, go_string_map};
 use super::meta::{validate_label_selector, validate_nonnegative, validate_object_meta, NameRule};
@@ -91,12 +91,6 @@ fn validate_replica_set_spec(spec: &ReplicaSetSpec) -> Errors {
         &template,
     ));
     errors
-}
-
-/// A nil selector (absent in the manifest); an explicit `{}` is marked by the manifest decoder with
-/// an empty, non-nil `matchExpressions`.
-fn selector_is_nil(s: &LabelSelector) -> bool {
-    s.match_labels.is_none() && s.match_expressions.is_none()
 }
 
 /// `spec.selector: Required value`, the selector's own syntax, and `empty selector is invalid for

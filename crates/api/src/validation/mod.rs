@@ -23,6 +23,7 @@ pub mod pod;
 pub mod priority_class;
 pub mod probe;
 pub mod service;
+pub mod stateful_set;
 pub mod syntax;
 pub mod toleration;
 
@@ -144,6 +145,14 @@ pub fn validate_defaulted(object: &Object) -> Vec<FieldError> {
         Object::ReplicaSet(rs) => validate_replica_set(rs),
         Object::Service(svc) => service::validate_service(svc),
         Object::EndpointSlice(slice) => service::validate_endpoint_slice(slice),
+        Object::StatefulSet(sts) => stateful_set::validate_stateful_set(sts),
+        Object::PersistentVolumeClaim(pvc) => stateful_set::validate_persistent_volume_claim(pvc),
+        Object::PersistentVolume(pv) => {
+            validate_object_meta(&pv.metadata, false, NameRule::Subdomain, "metadata")
+        }
+        Object::StorageClass(sc) => {
+            validate_object_meta(&sc.metadata, false, NameRule::Subdomain, "metadata")
+        }
     }
 }
 
@@ -169,6 +178,9 @@ pub fn validate_update(old: &Object, new: &Object) -> Vec<FieldError> {
     }
     if let (Object::Service(old), Object::Service(new)) = (old, new) {
         errors.extend(service::validate_service_update(old, new));
+    }
+    if let (Object::StatefulSet(old), Object::StatefulSet(new)) = (old, new) {
+        errors.extend(stateful_set::validate_stateful_set_update(old, new));
     }
     errors
 }

@@ -171,7 +171,7 @@ pub(crate) fn get(ctx: &mut Ctx, words: &[String]) -> CmdResult {
     let mut args = parsed.args.clone();
     let all = args[0] == "all";
     if all {
-        args[0] = "pods,services,daemonsets,deployments,replicasets".to_string();
+        args[0] = "pods,services,daemonsets,deployments,replicasets,statefulsets".to_string();
     }
     let requests = resource_args(ctx, &args)?;
     let printer = output_format::parse(ctx, &format)?;

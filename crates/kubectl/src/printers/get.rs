@@ -634,5 +634,14 @@ pub fn table_for(kind: Kind, objects: &[Object], now: DateTime<Utc>) -> Table {
         Kind::ReplicaSet => typed!(ReplicaSet, super::apps_tables::replica_set_table),
         Kind::Service => typed!(Service, super::service::service_table),
         Kind::EndpointSlice => typed!(EndpointSlice, super::service::endpoint_slice_table),
+        Kind::StatefulSet => typed!(StatefulSet, super::storage_tables::stateful_set_table),
+        Kind::PersistentVolumeClaim => typed!(
+            PersistentVolumeClaim,
+            super::storage_tables::persistent_volume_claim_table
+        ),
+        Kind::PersistentVolume => {
+            typed!(PersistentVolume, super::storage_tables::persistent_volume_table)
+        }
+        Kind::StorageClass => typed!(StorageClass, super::storage_tables::storage_class_table),
     }
 }

@@ -14,15 +14,20 @@ pub(crate) fn sync(cluster: &mut Cluster) {
         .map(|d| &d.metadata)
         .chain(store.deployments().map(|d| &d.metadata))
         .chain(store.replica_sets().map(|r| &r.metadata))
+        .chain(store.stateful_sets().map(|s| &s.metadata))
         .filter_map(|m| m.uid.clone())
         .collect();
     let dead_owner = |refs: &Option<Vec<OwnerReference>>| {
         refs.iter().flatten().any(|r| {
-            matches!(r.kind.as_str(), "DaemonSet" | "Deployment" | "ReplicaSet")
+            matches!(
+                r.kind.as_str(),
+                "DaemonSet" | "Deployment" | "ReplicaSet" | "StatefulSet"
+            )
                 && !live_uids.contains(&r.uid)
         })
     };
-    let owner_deleted = changes.daemon_set_deleted || changes.apps_owner_deleted;
+    let owner_deleted =
+        changes.daemon_set_deleted || changes.apps_owner_deleted || changes.stateful_set_deleted;
     let dead_replica_sets: Vec<(String, String)> = store
         .replica_sets()
         .filter(|r| {
@@ -55,6 +60,7 @@ pub(crate) fn sync(cluster: &mut Cluster) {
         .controller_revisions()
         .filter(|r| {
             changes.daemon_set_deleted
+                || changes.stateful_set_deleted
                 || changes
                     .controller_revisions
                     .contains(&crate::store::key_of(&r.metadata))
@@ -99,8 +105,8 @@ pub(crate) fn sync(cluster: &mut Cluster) {
     }
 }
 
-/// Foreground deletion of Deployments and ReplicaSets: dependents (ReplicaSets, pods) go first,
-/// the owner once none is left.
+/// Foreground deletion of Deployments, ReplicaSets and StatefulSets: dependents (ReplicaSets,
+/// pods) go first, the owner once none is left.
 fn foreground_apps(cluster: &mut Cluster) {
     let deleting: Vec<(Kind, ObjectMeta)> = cluster
         .store
@@ -111,6 +117,12 @@ fn foreground_apps(cluster: &mut Cluster) {
                 .store
                 .replica_sets()
                 .map(|r| (Kind::ReplicaSet, &r.metadata)),
+        )
+        .chain(
+            cluster
+                .store
+                .stateful_sets()
+                .map(|s| (Kind::StatefulSet, &s.metadata)),
         )
         .filter(|(_, m)| m.deletion_timestamp.is_some())
         .map(|(k, m)| (k, m.clone()))

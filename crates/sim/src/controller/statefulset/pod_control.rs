@@ -1,0 +1,160 @@
+//! What the StatefulSet controller writes for one pod: its claims, the pod itself, its deletion,
+//! and the events that report them.
+//! Upstream: pkg/controller/statefulset/stateful_pod_control.go
+
+use super::utils::{get_persistent_volume_claims, identity_matches, update_identity, get_ordinal};
+use super::COMPONENT;
+use crate::api_server::object_reference;
+use crate::cluster::Cluster;
+use crate::error::ApiError;
+use dsplay_api::types::*;
+use dsplay_api::{Kind, Object};
+
+/// `recordPodEvent`: `SuccessfulCreate` "create Pod web-0 in StatefulSet web successful", or
+/// `FailedCreate` with the error.
+#[doc(alias = "recordPodEvent")]
+fn record_pod_event(
+    cluster: &mut Cluster,
+    verb: &str,
+    set: &StatefulSet,
+    pod: &str,
+    err: Option<&ApiError>,
+) {
+    let set_name = set.metadata.name.as_deref().unwrap_or("");
+    let (kind, reason, message) = match err {
+        None => (
+            "Normal",
+            format!("Successful{}", title(verb)),
+            format!("{verb} Pod {pod} in StatefulSet {set_name} successful"),
+        ),
+        Some(e) => (
+            "Warning",
+            format!("Failed{}", title(verb)),
+            format!(
+                "{verb} Pod {pod} in StatefulSet {set_name} failed error: {}",
+                e.server_message()
+            ),
+        ),
+    };
+    let reference = object_reference(Kind::StatefulSet, &set.metadata);
+    cluster.record_event(&reference, kind, &reason, &message, COMPONENT, None);
+}
+
+/// `recordClaimEvent`: "create Claim www-web-0 Pod web-0 in StatefulSet web success".
+#[doc(alias = "recordClaimEvent")]
+fn record_claim_event(
+    cluster: &mut Cluster,
+    verb: &str,
+    set: &StatefulSet,
+    pod: &str,
+    claim: &str,
+    err: Option<&ApiError>,
+) {
+    let set_name = set.metadata.name.as_deref().unwrap_or("");
+    let (kind, reason, message) = match err {
+        None => (
+            "Normal",
+            format!("Successful{}", title(verb)),
+            format!("{verb} Claim {claim} Pod {pod} in StatefulSet {set_name} success"),
+        ),
+        Some(e) => (
+            "Warning",
+            format!("Failed{}", title(verb)),
+            format!(
+                "{verb} Claim {claim} for Pod {pod} in StatefulSet {set_name} failed error: {}",
+                e.server_message()
+            ),
+        ),
+    };
+    let reference = object_reference(Kind::StatefulSet, &set.metadata);
+    cluster.record_event(&reference, kind, &reason, &message, COMPONENT, None);
+}
+
+/// Go's `strings.Title` of a one-word verb.
+fn title(verb: &str) -> String {
+    let mut chars = verb.chars();
+    chars
+        .next()
+        .map(|c| c.to_ascii_uppercase().to_string() + chars.as_str())
+        .unwrap_or_default()
+}
+
+/// `createPersistentVolumeClaims`: creates the pod's missing claims; a claim being deleted is an
+/// error. Returns whether every claim is there.
+#[doc(alias = "createPersistentVolumeClaims")]
+fn create_persistent_volume_claims(cluster: &mut Cluster, set: &StatefulSet, pod: &Pod) -> bool {
+    let pod_name = pod.metadata.name.clone().unwrap_or_default();
+    let ns = set.metadata.namespace.clone().unwrap_or_default();
+    let mut ok = true;
+    for claim in get_persistent_volume_claims(set, pod).into_values() {
+        let claim_name = claim.metadata.name.clone().unwrap_or_default();
+        match cluster.store.persistent_volume_claim(&ns, &claim_name) {
+            None => {
+                let result = cluster.create_internal(Object::PersistentVolumeClaim(claim));
+                let err = result.err();
+                if !matches!(err, Some(ApiError::AlreadyExists { .. })) {
+                    record_claim_event(cluster, "create", set, &pod_name, &claim_name, err.as_ref());
+                }
+                ok &= err.is_none();
+            }
+            Some(existing) if existing.metadata.deletion_timestamp.is_some() => ok = false,
+            Some(_) => {}
+        }
+    }
+    ok
+}
+
+/// `createMissingPersistentVolumeClaims`: a Pending pod's claims, recreated if they went missing.
+#[doc(alias = "createMissingPersistentVolumeClaims")]
+pub(super) fn create_missing_persistent_volume_claims(
+    cluster: &mut Cluster,
+    set: &StatefulSet,
+    pod: &Pod,
+) {
+    create_persistent_volume_claims(cluster, set, pod);
+}
+
+/// `CreateStatefulPod`: the claims first, then the pod, each with its event. Returns whether the
+/// pod was created.
+#[doc(alias = "CreateStatefulPod")]
+pub(super) fn create_stateful_pod(cluster: &mut Cluster, set: &StatefulSet, pod: Pod) -> bool {
+    let name = pod.metadata.name.clone().unwrap_or_default();
+    if !create_persistent_volume_claims(cluster, set, &pod) {
+        return false;
+    }
+    match cluster.create_internal(Object::Pod(pod)) {
+        Err(ApiError::AlreadyExists { .. }) => false,
+        Err(err) => {
+            record_pod_event(cluster, "create", set, &name, Some(&err));
+            false
+        }
+        Ok(_) => {
+            record_pod_event(cluster, "create", set, &name, None);
+            true
+        }
+    }
+}
+
+/// `UpdateStatefulPod`: gives a pod whose identity drifted (a relabelled pod) its identity back,
+/// and recreates missing claims.
+#[doc(alias = "UpdateStatefulPod")]
+pub(super) fn update_stateful_pod(cluster: &mut Cluster, set: &StatefulSet, pod: &Pod) {
+    let mut updated = pod.clone();
+    if !identity_matches(set, pod) {
+        update_identity(set, &mut updated, get_ordinal(pod));
+    }
+    create_persistent_volume_claims(cluster, set, pod);
+    if updated != *pod {
+        let name = updated.metadata.name.clone().unwrap_or_default();
+        cluster.write(Object::Pod(updated));
+        record_pod_event(cluster, "update", set, &name, None);
+    }
+}
+
+/// `DeleteStatefulPod`: a graceful delete, with `SuccessfulDelete`.
+#[doc(alias = "DeleteStatefulPod")]
+pub(super) fn delete_stateful_pod(cluster: &mut Cluster, set: &StatefulSet, pod: &Pod) {
+    let name = pod.metadata.name.clone().unwrap_or_default();
+    cluster.delete_pod(pod, None);
+    record_pod_event(cluster, "delete", set, &name, None);
+}
