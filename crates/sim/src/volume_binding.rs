@@ -98,8 +98,9 @@ fn volume_nodes(pv: &PersistentVolume) -> Option<BTreeSet<String>> {
     )
 }
 
-/// VolumeBinding for one pod: `Err(reason)` when a claim it uses does not exist (PreFilter,
-/// unresolvable), else the nodes its bound volumes are pinned to (`None`: any node).
+/// VolumeBinding for one pod: `Err(reason)` when a claim it uses does not exist or is unbound
+/// without delayed binding (PreFilter, unresolvable), else the nodes its bound volumes are pinned
+/// to (`None`: any node).
 pub(crate) fn volume_node_constraint(
     cluster: &Cluster,
     pod: &Pod,
@@ -118,6 +119,9 @@ pub(crate) fn volume_node_constraint(
             .as_ref()
             .and_then(|s| s.volume_name.as_deref())
             .and_then(|v| cluster.store.persistent_volume(v));
+        if volume.is_none() && binding_mode(cluster, claim) != "WaitForFirstConsumer" {
+            return Err("pod has unbound immediate PersistentVolumeClaims".into());
+        }
         if let Some(nodes) = volume.and_then(volume_nodes) {
             allowed = Some(match allowed {
                 Some(prev) => prev.intersection(&nodes).cloned().collect(),

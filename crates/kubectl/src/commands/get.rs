@@ -476,6 +476,32 @@ pub(crate) fn describe_object(cluster: &Cluster, o: &Object) -> String {
             &events_for(cluster, slice.metadata.uid.as_deref()),
             now,
         ),
+        Object::StatefulSet(sts) => {
+            let uid = sts.metadata.uid.clone().unwrap_or_default();
+            let pods: Vec<&Pod> = store.pods_owned_by(&uid).collect();
+            d::describe_stateful_set(sts, &pods, &events_for(cluster, Some(&uid)), now)
+        }
+        Object::PersistentVolumeClaim(claim) => {
+            let name = claim.metadata.name.clone().unwrap_or_default();
+            let used_by: Vec<&str> = store
+                .pods()
+                .filter(|p| p.metadata.namespace == claim.metadata.namespace)
+                .filter(|p| dsplay_sim::volume_binding::pod_claim_names(p).contains(&name))
+                .filter_map(|p| p.metadata.name.as_deref())
+                .collect();
+            d::describe_persistent_volume_claim(
+                claim,
+                &used_by,
+                &events_for(cluster, claim.metadata.uid.as_deref()),
+                now,
+            )
+        }
+        Object::PersistentVolume(pv) => {
+            d::describe_persistent_volume(pv, &events_for(cluster, pv.metadata.uid.as_deref()), now)
+        }
+        Object::StorageClass(sc) => {
+            d::describe_storage_class(sc, &events_for(cluster, sc.metadata.uid.as_deref()), now)
+        }
         other => format!("Name:         {}\n", other.name()),
     }
 }

@@ -197,17 +197,7 @@ pub fn describe_replica_set(
             spec.replicas.unwrap_or(0)
         ),
     );
-    let (mut running, mut waiting, mut succeeded, mut failed) = (0, 0, 0, 0);
-    for pod in pods {
-        match pod.status.as_ref().and_then(|s| s.phase.as_deref()) {
-            Some("Running") => running += 1,
-            Some("Pending") => waiting += 1,
-            Some("Succeeded") => succeeded += 1,
-            Some("Failed") => failed += 1,
-            _ => {}
-        }
-    }
-    w.w(0, &format!("Pods Status:\t{running} Running / {waiting} Waiting / {succeeded} Succeeded / {failed} Failed\n"));
+    super::pods_status(&mut w, pods.iter().copied());
     pod_template_block(&mut w, &spec.template.clone().unwrap_or_default());
     let rows: Vec<(String, String, String)> = status
         .conditions

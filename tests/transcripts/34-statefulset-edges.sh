@@ -1,0 +1,119 @@
+# StatefulSet edges: the API server's validation texts, the forbidden-update message, Parallel pod
+# management (all pods at once, scale down all at once), a pod whose claim is missing, OnDelete
+# status, and deleting a StatefulSet: its pods and revisions go, its claims and volumes stay.
+kubectl apply -f - <<YAML
+apiVersion: apps/v1
+kind: StatefulSet
+metadata:
+  name: bad
+spec:
+  podManagementPolicy: Sometimes
+  replicas: -1
+  selector:
+    matchLabels:
+      app: x
+  updateStrategy:
+    type: OnDelete
+    rollingUpdate:
+      partition: 1
+  persistentVolumeClaimRetentionPolicy:
+    whenDeleted: Keep
+  template:
+    metadata:
+      labels:
+        app: y
+    spec:
+      restartPolicy: Never
+      activeDeadlineSeconds: 10
+      containers:
+      - name: c
+        image: busybox
+YAML
+kubectl apply -f - <<YAML
+apiVersion: apps/v1
+kind: StatefulSet
+metadata:
+  name: bad
+spec:
+  selector: {}
+  updateStrategy:
+    type: Sideways
+  template:
+    metadata:
+      labels:
+        app: y
+    spec:
+      containers:
+      - name: c
+        image: busybox
+YAML
+kubectl apply -f - <<YAML
+apiVersion: apps/v1
+kind: StatefulSet
+metadata:
+  name: db
+spec:
+  podManagementPolicy: Parallel
+  replicas: 3
+  selector:
+    matchLabels:
+      app: db
+  template:
+    metadata:
+      labels:
+        app: db
+    spec:
+      containers:
+      - name: db
+        image: postgres:17
+        volumeMounts:
+        - name: data
+          mountPath: /var/lib/postgresql/data
+  volumeClaimTemplates:
+  - metadata:
+      name: data
+    spec:
+      accessModes: ["ReadWriteOnce"]
+      resources:
+        requests:
+          storage: 2Gi
+YAML
+kubectl get pods -l app=db
+kubectl get sts db
+kubectl get sts db -o yaml
+kubectl rollout status sts db
+kubectl patch sts db -p '{"spec":{"podManagementPolicy":"OrderedReady"}}'
+kubectl patch sts db --type=json -p '[{"op":"replace","path":"/spec/volumeClaimTemplates/0/spec/resources/requests/storage","value":"5Gi"}]'
+kubectl patch sts db -p '{"spec":{"replicas":-2}}'
+kubectl scale sts db --replicas=1
+kubectl get pods -l app=db
+sim settle
+kubectl get pods,pvc -l app=db
+kubectl get pvc data-db-1 -o yaml
+kubectl get pv -o custom-columns=NAME:.spec.claimRef.name,NODE:.spec.nodeAffinity.required.nodeSelectorTerms[0].matchExpressions[0].values[0],PATH:.spec.hostPath.path --sort-by=.spec.claimRef.name
+kubectl describe pv pvc-57c6c841-96c3-4f56-89c4-1322d9d70583
+kubectl describe sc standard
+kubectl apply -f - <<YAML
+apiVersion: v1
+kind: Pod
+metadata:
+  name: orphan-claim
+spec:
+  containers:
+  - name: c
+    image: busybox
+  volumes:
+  - name: v
+    persistentVolumeClaim:
+      claimName: nothing-here
+YAML
+kubectl get pod orphan-claim
+kubectl get events --field-selector involvedObject.name=orphan-claim
+kubectl delete pod orphan-claim
+kubectl delete sts db
+sim settle
+kubectl get sts,pods,controllerrevisions -l app=db
+kubectl get pvc
+kubectl delete pvc data-db-2
+kubectl get pv
+kubectl get all
