@@ -19,7 +19,8 @@ pub fn apply_defaults(object: &mut Object) {
         Object::PersistentVolumeClaim(pvc) => default_persistent_volume_claim(pvc),
         Object::PersistentVolume(pv) => default_persistent_volume(pv),
         Object::StorageClass(sc) => {
-            sc.reclaim_policy.get_or_insert_with(|| "Delete".to_string());
+            sc.reclaim_policy
+                .get_or_insert_with(|| "Delete".to_string());
             sc.volume_binding_mode
                 .get_or_insert_with(|| "Immediate".to_string());
         }

@@ -19,7 +19,10 @@ fn with_spec(extra: &str) -> Object {
 }
 
 fn messages(object: &Object) -> Vec<String> {
-    validate_create(object).iter().map(|e| e.to_string()).collect()
+    validate_create(object)
+        .iter()
+        .map(|e| e.to_string())
+        .collect()
 }
 
 #[test]
@@ -42,8 +45,14 @@ fn test_set_default_stateful_set() {
     assert_eq!(spec.replicas, Some(1));
     assert_eq!(spec.revision_history_limit, Some(10));
     let claim = &spec.volume_claim_templates.unwrap()[0];
-    assert_eq!(claim.spec.as_ref().unwrap().volume_mode.as_deref(), Some("Filesystem"));
-    assert_eq!(claim.status.as_ref().unwrap().phase.as_deref(), Some("Pending"));
+    assert_eq!(
+        claim.spec.as_ref().unwrap().volume_mode.as_deref(),
+        Some("Filesystem")
+    );
+    assert_eq!(
+        claim.status.as_ref().unwrap().phase.as_deref(),
+        Some("Pending")
+    );
 }
 
 #[test]
@@ -53,7 +62,13 @@ fn test_set_default_stateful_set_on_delete_keeps_no_rolling_update() {
     let Object::StatefulSet(sts) = object else {
         unreachable!()
     };
-    assert!(sts.spec.unwrap().update_strategy.unwrap().rolling_update.is_none());
+    assert!(sts
+        .spec
+        .unwrap()
+        .update_strategy
+        .unwrap()
+        .rolling_update
+        .is_none());
 }
 
 #[test]
@@ -72,7 +87,9 @@ fn test_validate_stateful_set() {
         ["spec.minReadySeconds: Invalid value: -1: must be greater than or equal to 0"]
     );
     assert_eq!(
-        messages(&with_spec("  updateStrategy: {type: RollingUpdate, rollingUpdate: {maxUnavailable: 0}}\n")),
+        messages(&with_spec(
+            "  updateStrategy: {type: RollingUpdate, rollingUpdate: {maxUnavailable: 0}}\n"
+        )),
         ["spec.updateStrategy.rollingUpdate.maxUnavailable: Invalid value: 0: cannot be 0"]
     );
     let bad_labels = parse(&BASE.replace("labels: {app: web}", "labels: {app: other}"));

@@ -86,8 +86,13 @@ pub(crate) fn sync(cluster: &mut Cluster) {
     }
     for (pod, nodes) in pinned {
         let mut rng = cluster.rng.clone();
-        let result = schedule_cycle(&cluster.store, std::slice::from_ref(&pod), Some(&nodes), &mut rng)
-            .pop();
+        let result = schedule_cycle(
+            &cluster.store,
+            std::slice::from_ref(&pod),
+            Some(&nodes),
+            &mut rng,
+        )
+        .pop();
         cluster.rng = rng;
         if let Some(result) = result {
             apply_result(cluster, &pod, result, change);

@@ -369,7 +369,11 @@ impl Store {
                 .get(&key)
                 .cloned()
                 .map(Object::EndpointSlice),
-            Kind::StatefulSet => self.stateful_sets.get(&key).cloned().map(Object::StatefulSet),
+            Kind::StatefulSet => self
+                .stateful_sets
+                .get(&key)
+                .cloned()
+                .map(Object::StatefulSet),
             Kind::PersistentVolumeClaim => self
                 .persistent_volume_claims
                 .get(&key)
@@ -514,9 +518,7 @@ impl Store {
                 .persistent_volume_claims
                 .insert(key.clone(), o)
                 .is_some(),
-            Object::PersistentVolume(o) => {
-                self.persistent_volumes.insert(key.clone(), o).is_some()
-            }
+            Object::PersistentVolume(o) => self.persistent_volumes.insert(key.clone(), o).is_some(),
             Object::StorageClass(o) => self.storage_classes.insert(key.clone(), o).is_some(),
         };
         let event_type = if existed {

@@ -73,7 +73,10 @@ pub(crate) fn admit_claim(cluster: &Cluster, claim: &mut PersistentVolumeClaim) 
         spec.storage_class_name = default_storage_class(cluster);
     }
     let finalizers = claim.metadata.finalizers.get_or_insert_with(Vec::new);
-    if !finalizers.iter().any(|f| f == "kubernetes.io/pvc-protection") {
+    if !finalizers
+        .iter()
+        .any(|f| f == "kubernetes.io/pvc-protection")
+    {
         finalizers.push("kubernetes.io/pvc-protection".into());
     }
 }
@@ -139,12 +142,20 @@ pub(crate) fn bind_pod_volumes(cluster: &mut Cluster, pod: &Pod, node: &str) {
         let Some(mut claim) = cluster.store.persistent_volume_claim(&ns, &name).cloned() else {
             continue;
         };
-        let unbound = claim.spec.as_ref().and_then(|s| s.volume_name.as_ref()).is_none();
+        let unbound = claim
+            .spec
+            .as_ref()
+            .and_then(|s| s.volume_name.as_ref())
+            .is_none();
         if !unbound || binding_mode(cluster, &claim) != "WaitForFirstConsumer" {
             continue;
         }
         let annotations = claim.metadata.annotations.get_or_insert_with(BTreeMap::new);
-        if annotations.get(SELECTED_NODE_ANNOTATION).map(String::as_str) == Some(node) {
+        if annotations
+            .get(SELECTED_NODE_ANNOTATION)
+            .map(String::as_str)
+            == Some(node)
+        {
             continue;
         }
         annotations.insert(SELECTED_NODE_ANNOTATION.into(), node.into());
@@ -153,7 +164,10 @@ pub(crate) fn bind_pod_volumes(cluster: &mut Cluster, pod: &Pod, node: &str) {
 }
 
 /// The claim's StorageClass, if it exists.
-fn storage_class<'a>(cluster: &'a Cluster, claim: &PersistentVolumeClaim) -> Option<&'a StorageClass> {
+fn storage_class<'a>(
+    cluster: &'a Cluster,
+    claim: &PersistentVolumeClaim,
+) -> Option<&'a StorageClass> {
     let class = claim.spec.as_ref()?.storage_class_name.as_deref()?;
     cluster.store.storage_class(class)
 }
@@ -184,7 +198,12 @@ fn sync_unbound_claim(cluster: &mut Cluster, ns: &str, name: &str) {
     let Some(claim) = cluster.store.persistent_volume_claim(ns, name).cloned() else {
         return;
     };
-    if claim.spec.as_ref().and_then(|s| s.volume_name.as_ref()).is_some() {
+    if claim
+        .spec
+        .as_ref()
+        .and_then(|s| s.volume_name.as_ref())
+        .is_some()
+    {
         return;
     }
     let Some(class) = storage_class(cluster, &claim).cloned() else {
@@ -298,7 +317,10 @@ fn provision(
         }),
         status: None,
     };
-    if cluster.create_internal(Object::PersistentVolume(volume)).is_err() {
+    if cluster
+        .create_internal(Object::PersistentVolume(volume))
+        .is_err()
+    {
         return;
     }
     cluster.record_event(
@@ -377,7 +399,9 @@ fn reclaim_released_volumes(cluster: &mut Cluster) {
             (!live).then(|| {
                 (
                     key_of(&pv.metadata),
-                    spec.persistent_volume_reclaim_policy.clone().unwrap_or_default(),
+                    spec.persistent_volume_reclaim_policy
+                        .clone()
+                        .unwrap_or_default(),
                 )
             })
         })

@@ -28,7 +28,12 @@ fn pod_names(c: &Cluster, name: &str) -> Vec<String> {
         .store()
         .pods()
         .filter(|p| p.metadata.namespace.as_deref() == Some("default"))
-        .filter(|p| p.metadata.name.as_deref().is_some_and(|n| n.starts_with(&format!("{name}-"))))
+        .filter(|p| {
+            p.metadata
+                .name
+                .as_deref()
+                .is_some_and(|n| n.starts_with(&format!("{name}-")))
+        })
         .filter_map(|p| p.metadata.name.clone())
         .collect();
     names.sort_by_key(|n| get_parent_name_and_ordinal(n).map(|(_, o)| o));
@@ -42,8 +47,15 @@ fn revision_of(c: &Cluster, pod: &str) -> String {
 
 fn set_image(c: &mut Cluster, name: &str, image: &str) {
     let mut sts = get_sts(c, name);
-    sts.spec.as_mut().unwrap().template.spec.as_mut().unwrap().containers[0].image =
-        Some(image.into());
+    sts.spec
+        .as_mut()
+        .unwrap()
+        .template
+        .spec
+        .as_mut()
+        .unwrap()
+        .containers[0]
+        .image = Some(image.into());
     c.update(Object::StatefulSet(sts)).expect("update");
 }
 
@@ -58,10 +70,20 @@ fn messages(c: &Cluster, reason: &str) -> Vec<String> {
         .store()
         .events()
         .filter(|e| e.reason.as_deref() == Some(reason))
-        .filter(|e| e.source.as_ref().and_then(|s| s.component.as_deref()) == Some("statefulset-controller"))
+        .filter(|e| {
+            e.source.as_ref().and_then(|s| s.component.as_deref()) == Some("statefulset-controller")
+        })
         .collect();
-    events.sort_by_key(|e| (e.last_timestamp.as_ref().map(|t| t.0), e.metadata.name.clone()));
-    events.iter().map(|e| e.message.clone().unwrap_or_default()).collect()
+    events.sort_by_key(|e| {
+        (
+            e.last_timestamp.as_ref().map(|t| t.0),
+            e.metadata.name.clone(),
+        )
+    });
+    events
+        .iter()
+        .map(|e| e.message.clone().unwrap_or_default())
+        .collect()
 }
 
 fn settle(c: &mut Cluster) {
@@ -71,7 +93,10 @@ fn settle(c: &mut Cluster) {
 #[test]
 fn test_get_parent_name_and_ordinal() {
     assert_eq!(get_parent_name_and_ordinal("web-2"), Some(("web", 2)));
-    assert_eq!(get_parent_name_and_ordinal("my-web-10"), Some(("my-web", 10)));
+    assert_eq!(
+        get_parent_name_and_ordinal("my-web-10"),
+        Some(("my-web", 10))
+    );
     assert_eq!(get_parent_name_and_ordinal("web"), None);
     assert_eq!(get_parent_name_and_ordinal("web-x"), None);
 }
@@ -89,7 +114,10 @@ fn test_is_member_of_and_identity_matches() {
     let labels = pod.metadata.labels.clone().unwrap();
     assert_eq!(labels[STATEFUL_SET_POD_NAME_LABEL], "web-1");
     assert_eq!(labels[POD_INDEX_LABEL], "1");
-    assert_eq!(pod.spec.as_ref().unwrap().hostname.as_deref(), Some("web-1"));
+    assert_eq!(
+        pod.spec.as_ref().unwrap().hostname.as_deref(),
+        Some("web-1")
+    );
     assert_eq!(pod.spec.as_ref().unwrap().subdomain.as_deref(), Some("web"));
     let mut other = pod.clone();
     other.metadata.name = Some("foo-1".into());
@@ -113,7 +141,11 @@ fn test_update_storage_and_get_persistent_volume_claims() {
     let volumes = pod.spec.as_ref().unwrap().volumes.clone().unwrap();
     assert_eq!(volumes[0].name, "data");
     assert_eq!(
-        volumes[0].persistent_volume_claim.as_ref().unwrap().claim_name,
+        volumes[0]
+            .persistent_volume_claim
+            .as_ref()
+            .unwrap()
+            .claim_name,
         "data-web-2"
     );
 }
@@ -125,8 +157,14 @@ fn test_stateful_set_control_creates_pods() {
     let mut c = Cluster::new(3);
     c.create(stateful_set("web", 3, "")).expect("create");
     assert_eq!(pod_names(&c, "web"), ["web-0"]);
-    assert!(c.store().persistent_volume_claim("default", "data-web-0").is_some());
-    assert!(c.store().persistent_volume_claim("default", "data-web-1").is_none());
+    assert!(c
+        .store()
+        .persistent_volume_claim("default", "data-web-0")
+        .is_some());
+    assert!(c
+        .store()
+        .persistent_volume_claim("default", "data-web-1")
+        .is_none());
     settle(&mut c);
     assert_eq!(pod_names(&c, "web"), ["web-0", "web-1", "web-2"]);
     assert_eq!(
@@ -148,7 +186,10 @@ fn test_stateful_set_control_creates_pods() {
     assert_eq!(status.observed_generation, Some(1));
     for claim in ["data-web-0", "data-web-1", "data-web-2"] {
         let claim = c.store().persistent_volume_claim("default", claim).unwrap();
-        assert_eq!(claim.status.as_ref().unwrap().phase.as_deref(), Some("Bound"));
+        assert_eq!(
+            claim.status.as_ref().unwrap().phase.as_deref(),
+            Some("Bound")
+        );
     }
 }
 
@@ -251,9 +292,18 @@ fn test_stateful_set_control_rolling_update_with_partition() {
     assert_eq!(revision_of(&c, "web-1"), old);
     assert_eq!(revision_of(&c, "web-2"), new);
     let status = get_sts(&c, "web").status.unwrap();
-    assert_eq!((status.current_replicas, status.updated_replicas), (Some(2), Some(1)));
+    assert_eq!(
+        (status.current_replicas, status.updated_replicas),
+        (Some(2), Some(1))
+    );
     update(&mut c, "web", |s| {
-        s.update_strategy.as_mut().unwrap().rolling_update.as_mut().unwrap().partition = Some(0)
+        s.update_strategy
+            .as_mut()
+            .unwrap()
+            .rolling_update
+            .as_mut()
+            .unwrap()
+            .partition = Some(0)
     });
     settle(&mut c);
     for pod in ["web-0", "web-1", "web-2"] {
@@ -266,8 +316,12 @@ fn test_stateful_set_control_rolling_update_with_partition() {
 #[test]
 fn test_stateful_set_control_on_delete_update() {
     let mut c = Cluster::new(3);
-    c.create(stateful_set("web", 3, "  updateStrategy: {type: OnDelete}\n"))
-        .expect("create");
+    c.create(stateful_set(
+        "web",
+        3,
+        "  updateStrategy: {type: OnDelete}\n",
+    ))
+    .expect("create");
     settle(&mut c);
     let old = get_sts(&c, "web").status.unwrap().current_revision.unwrap();
     set_image(&mut c, "web", "nginx:1.28");
@@ -325,7 +379,13 @@ fn test_stateful_set_control_rollback() {
         .unwrap()
         .revision;
     assert_eq!(revision, 3);
-    assert_eq!(c.store().controller_revisions().filter(|r| r.metadata.name.as_deref().unwrap_or("").starts_with("web-")).count(), 2);
+    assert_eq!(
+        c.store()
+            .controller_revisions()
+            .filter(|r| r.metadata.name.as_deref().unwrap_or("").starts_with("web-"))
+            .count(),
+        2
+    );
 }
 
 /// A recreated pod goes back to the node its volume lives on (VolumeBinding's node affinity).
@@ -335,14 +395,27 @@ fn recreated_pod_follows_its_volume() {
     c.create(stateful_set("web", 3, "")).expect("create");
     settle(&mut c);
     let node_of = |c: &Cluster, pod: &str| {
-        c.store().pod("default", pod).unwrap().spec.as_ref().unwrap().node_name.clone()
+        c.store()
+            .pod("default", pod)
+            .unwrap()
+            .spec
+            .as_ref()
+            .unwrap()
+            .node_name
+            .clone()
     };
-    let before: Vec<_> = ["web-0", "web-1", "web-2"].iter().map(|p| node_of(&c, p)).collect();
+    let before: Vec<_> = ["web-0", "web-1", "web-2"]
+        .iter()
+        .map(|p| node_of(&c, p))
+        .collect();
     update(&mut c, "web", |s| s.replicas = Some(0));
     settle(&mut c);
     update(&mut c, "web", |s| s.replicas = Some(3));
     settle(&mut c);
-    let after: Vec<_> = ["web-0", "web-1", "web-2"].iter().map(|p| node_of(&c, p)).collect();
+    let after: Vec<_> = ["web-0", "web-1", "web-2"]
+        .iter()
+        .map(|p| node_of(&c, p))
+        .collect();
     assert_eq!(before, after);
 }
 
@@ -352,8 +425,13 @@ fn delete_cascades_to_pods_and_revisions_not_claims() {
     let mut c = Cluster::new(3);
     c.create(stateful_set("web", 2, "")).expect("create");
     settle(&mut c);
-    c.delete(Kind::StatefulSet, "default", "web", DeleteOptions::default())
-        .expect("delete");
+    c.delete(
+        Kind::StatefulSet,
+        "default",
+        "web",
+        DeleteOptions::default(),
+    )
+    .expect("delete");
     settle(&mut c);
     assert!(pod_names(&c, "web").is_empty());
     assert_eq!(

@@ -367,12 +367,10 @@ fn decode<T: DeserializeOwned>(
     kind: Kind,
     wrap: fn(T) -> Object,
 ) -> Result<Manifest, ManifestError> {
-    let explicit_empty_selector =
-        matches!(
-            kind,
-            Kind::DaemonSet | Kind::Deployment | Kind::ReplicaSet | Kind::StatefulSet
-        )
-            && is_explicit_empty_selector(&json);
+    let explicit_empty_selector = matches!(
+        kind,
+        Kind::DaemonSet | Kind::Deployment | Kind::ReplicaSet | Kind::StatefulSet
+    ) && is_explicit_empty_selector(&json);
     let decode_error = |message: String| ManifestError::Decode {
         kind: kind.name().to_string(),
         version: kind

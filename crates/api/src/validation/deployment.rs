@@ -4,7 +4,8 @@
 //! `ValidatePodTemplateSpecForReplicaSet`).
 
 use super::daemon_set::{
-    int_or_percent_value, selector_is_nil, validate_not_more_than_100_percent, validate_positive_int_or_percent,
+    int_or_percent_value, selector_is_nil, validate_not_more_than_100_percent,
+    validate_positive_int_or_percent,
 };
 use super::go_value::{go_label_selector, go_quote, go_string_map};
 use super::meta::{validate_label_selector, validate_nonnegative, validate_object_meta, NameRule};

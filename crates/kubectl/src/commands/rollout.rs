@@ -396,7 +396,9 @@ fn undo(ctx: &mut Ctx, owner: &Object, to: i64, dry_run: Option<&str>) -> CmdRes
     }
     let current = owner_template(owner);
     if serde_json::to_value(&template).ok() == serde_json::to_value(&current).ok() {
-        ctx.out(format!("{prefix}/{name} skipped rollback (current template already matches revision {to})"));
+        ctx.out(format!(
+            "{prefix}/{name} skipped rollback (current template already matches revision {to})"
+        ));
         return Ok(());
     }
     if dry_run == Some("server") {

@@ -66,15 +66,12 @@ pub(crate) fn scale(ctx: &mut Ctx, words: &[String]) -> CmdResult {
             ));
         }
     }
-    if requests
-        .iter()
-        .any(|(kind, _)| {
-            !matches!(
-                kind,
-                Kind::Deployment | Kind::ReplicaSet | Kind::StatefulSet
-            )
-        })
-    {
+    if requests.iter().any(|(kind, _)| {
+        !matches!(
+            kind,
+            Kind::Deployment | Kind::ReplicaSet | Kind::StatefulSet
+        )
+    }) {
         ctx.err("Error from server (NotFound): the server could not find the requested resource");
         return Err(super::Failed);
     }

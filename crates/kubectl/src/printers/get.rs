@@ -640,7 +640,10 @@ pub fn table_for(kind: Kind, objects: &[Object], now: DateTime<Utc>) -> Table {
             super::storage_tables::persistent_volume_claim_table
         ),
         Kind::PersistentVolume => {
-            typed!(PersistentVolume, super::storage_tables::persistent_volume_table)
+            typed!(
+                PersistentVolume,
+                super::storage_tables::persistent_volume_table
+            )
         }
         Kind::StorageClass => typed!(StorageClass, super::storage_tables::storage_class_table),
     }

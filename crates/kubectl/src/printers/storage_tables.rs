@@ -140,7 +140,9 @@ pub fn persistent_volume_claim_table(
 }
 
 fn attributes_class(name: Option<&str>) -> String {
-    name.filter(|n| !n.is_empty()).unwrap_or("<unset>").to_string()
+    name.filter(|n| !n.is_empty())
+        .unwrap_or("<unset>")
+        .to_string()
 }
 
 /// `printPersistentVolume`: NAME CAPACITY ACCESS MODES RECLAIM POLICY STATUS CLAIM STORAGECLASS

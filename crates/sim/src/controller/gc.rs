@@ -22,8 +22,7 @@ pub(crate) fn sync(cluster: &mut Cluster) {
             matches!(
                 r.kind.as_str(),
                 "DaemonSet" | "Deployment" | "ReplicaSet" | "StatefulSet"
-            )
-                && !live_uids.contains(&r.uid)
+            ) && !live_uids.contains(&r.uid)
         })
     };
     let owner_deleted =

@@ -43,7 +43,10 @@ pub fn describe_stateful_set(
     let meta = &sts.metadata;
     let spec = sts.spec.clone().unwrap_or_default();
     let status = sts.status.clone().unwrap_or_default();
-    w.w(0, &format!("Name:\t{}\n", meta.name.as_deref().unwrap_or("")));
+    w.w(
+        0,
+        &format!("Name:\t{}\n", meta.name.as_deref().unwrap_or("")),
+    );
     w.w(
         0,
         &format!("Namespace:\t{}\n", meta.namespace.as_deref().unwrap_or("")),
@@ -56,7 +59,10 @@ pub fn describe_stateful_set(
     w.w(0, &format!("CreationTimestamp:\t{created}\n"));
     w.w(
         0,
-        &format!("Selector:\t{}\n", format_label_selector(Some(&spec.selector))),
+        &format!(
+            "Selector:\t{}\n",
+            format_label_selector(Some(&spec.selector))
+        ),
     );
     labels_multiline(&mut w, "Labels", meta.labels.as_ref());
     annotations_multiline(&mut w, "Annotations", meta.annotations.as_ref());
@@ -148,7 +154,10 @@ pub fn describe_persistent_volume_claim(
     let meta = &claim.metadata;
     let spec = claim.spec.clone().unwrap_or_default();
     let status = claim.status.clone().unwrap_or_default();
-    w.w(0, &format!("Name:\t{}\n", meta.name.as_deref().unwrap_or("")));
+    w.w(
+        0,
+        &format!("Name:\t{}\n", meta.name.as_deref().unwrap_or("")),
+    );
     w.w(
         0,
         &format!("Namespace:\t{}\n", meta.namespace.as_deref().unwrap_or("")),
@@ -160,12 +169,21 @@ pub fn describe_persistent_volume_claim(
             spec.storage_class_name.as_deref().unwrap_or("")
         ),
     );
-    w.w(0, &format!("Status:\t{}\n", terminating_or(meta, status.phase.as_deref(), now)));
+    w.w(
+        0,
+        &format!(
+            "Status:\t{}\n",
+            terminating_or(meta, status.phase.as_deref(), now)
+        ),
+    );
     let volume = spec.volume_name.clone().unwrap_or_default();
     w.w(0, &format!("Volume:\t{volume}\n"));
     labels_multiline(&mut w, "Labels", meta.labels.as_ref());
     annotations_multiline(&mut w, "Annotations", meta.annotations.as_ref());
-    w.w(0, &format!("Finalizers:\t{}\n", go_list(meta.finalizers.as_ref())));
+    w.w(
+        0,
+        &format!("Finalizers:\t{}\n", go_list(meta.finalizers.as_ref())),
+    );
     let (capacity, modes) = if volume.is_empty() {
         (String::new(), String::new())
     } else {
@@ -214,10 +232,16 @@ pub fn describe_persistent_volume(
     let meta = &pv.metadata;
     let spec = pv.spec.clone().unwrap_or_default();
     let status = pv.status.clone().unwrap_or_default();
-    w.w(0, &format!("Name:\t{}\n", meta.name.as_deref().unwrap_or("")));
+    w.w(
+        0,
+        &format!("Name:\t{}\n", meta.name.as_deref().unwrap_or("")),
+    );
     labels_multiline(&mut w, "Labels", meta.labels.as_ref());
     annotations_multiline(&mut w, "Annotations", meta.annotations.as_ref());
-    w.w(0, &format!("Finalizers:\t{}\n", go_list(meta.finalizers.as_ref())));
+    w.w(
+        0,
+        &format!("Finalizers:\t{}\n", go_list(meta.finalizers.as_ref())),
+    );
     w.w(
         0,
         &format!(
@@ -225,7 +249,13 @@ pub fn describe_persistent_volume(
             spec.storage_class_name.as_deref().unwrap_or("")
         ),
     );
-    w.w(0, &format!("Status:\t{}\n", terminating_or(meta, status.phase.as_deref(), now)));
+    w.w(
+        0,
+        &format!(
+            "Status:\t{}\n",
+            terminating_or(meta, status.phase.as_deref(), now)
+        ),
+    );
     let claim = spec
         .claim_ref
         .as_ref()
@@ -257,7 +287,10 @@ pub fn describe_persistent_volume(
     if let Some(mode) = &spec.volume_mode {
         w.w(0, &format!("VolumeMode:\t{mode}\n"));
     }
-    w.w(0, &format!("Capacity:\t{}\n", storage_of(spec.capacity.as_ref())));
+    w.w(
+        0,
+        &format!("Capacity:\t{}\n", storage_of(spec.capacity.as_ref())),
+    );
     print_volume_node_affinity(&mut w, spec.node_affinity.as_ref());
     w.w(
         0,
@@ -265,11 +298,14 @@ pub fn describe_persistent_volume(
     );
     w.w(0, "Source:\n");
     if let Some(h) = &spec.host_path {
-        w.w(2, &format!(
+        w.w(
+            2,
+            &format!(
             "Type:\tHostPath (bare host directory volume)\n    Path:\t{}\n    HostPathType:\t{}\n",
             h.path,
             h.type_.as_deref().unwrap_or("<none>")
-        ));
+        ),
+        );
     }
     w.events(events, now);
     w.finish()
@@ -316,7 +352,10 @@ fn print_volume_node_affinity(
 pub fn describe_storage_class(sc: &StorageClass, events: &[&Event], now: DateTime<Utc>) -> String {
     let mut w = Describe::new();
     let meta = &sc.metadata;
-    w.w(0, &format!("Name:\t{}\n", meta.name.as_deref().unwrap_or("")));
+    w.w(
+        0,
+        &format!("Name:\t{}\n", meta.name.as_deref().unwrap_or("")),
+    );
     let default = if is_default_class(meta) { "Yes" } else { "No" };
     w.w(0, &format!("IsDefaultClass:\t{default}\n"));
     w.w(

@@ -188,12 +188,7 @@ fn compute_replica_status<'a>(
 
 /// `updateStatus`: the counts over the replicas and the condemned pods.
 #[doc(alias = "updateStatus")]
-fn update_status(
-    status: &mut StatefulSetStatus,
-    set: &StatefulSet,
-    now_ms: i64,
-    pods: &[&Pod],
-) {
+fn update_status(status: &mut StatefulSetStatus, set: &StatefulSet, now_ms: i64, pods: &[&Pod]) {
     let min_ready = min_ready_seconds(set);
     let counts = compute_replica_status(
         pods.iter().copied(),
@@ -302,7 +297,13 @@ fn update_stateful_set_pods(
         }
     }
     for i in 0..condemned.len() {
-        let exit = process_condemned(cluster, set, first_unhealthy.as_deref(), monotonic, &condemned[i]);
+        let exit = process_condemned(
+            cluster,
+            set,
+            first_unhealthy.as_deref(),
+            monotonic,
+            &condemned[i],
+        );
         if exit && monotonic {
             finish(cluster, &mut status, &replicas, &condemned);
             return status;

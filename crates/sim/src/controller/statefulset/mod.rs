@@ -126,8 +126,8 @@ fn get_pods_for_stateful_set(
     let empty = BTreeMap::new();
     let mut owned = Vec::new();
     for pod in candidates {
-        let matches = is_member_of(set, &pod)
-            && sel.matches(pod.metadata.labels.as_ref().unwrap_or(&empty));
+        let matches =
+            is_member_of(set, &pod) && sel.matches(pod.metadata.labels.as_ref().unwrap_or(&empty));
         match controller_uid(&pod.metadata) {
             Some(owner) if owner == uid => {
                 if matches || set.metadata.deletion_timestamp.is_some() {

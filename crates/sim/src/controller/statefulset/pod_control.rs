@@ -2,7 +2,7 @@
 //! and the events that report them.
 //! Upstream: pkg/controller/statefulset/stateful_pod_control.go
 
-use super::utils::{get_persistent_volume_claims, identity_matches, update_identity, get_ordinal};
+use super::utils::{get_ordinal, get_persistent_volume_claims, identity_matches, update_identity};
 use super::COMPONENT;
 use crate::api_server::object_reference;
 use crate::cluster::Cluster;
@@ -93,7 +93,14 @@ fn create_persistent_volume_claims(cluster: &mut Cluster, set: &StatefulSet, pod
                 let result = cluster.create_internal(Object::PersistentVolumeClaim(claim));
                 let err = result.err();
                 if !matches!(err, Some(ApiError::AlreadyExists { .. })) {
-                    record_claim_event(cluster, "create", set, &pod_name, &claim_name, err.as_ref());
+                    record_claim_event(
+                        cluster,
+                        "create",
+                        set,
+                        &pod_name,
+                        &claim_name,
+                        err.as_ref(),
+                    );
                 }
                 ok &= err.is_none();
             }

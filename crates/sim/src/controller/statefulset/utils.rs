@@ -115,10 +115,7 @@ pub fn get_persistent_volume_claims(
         let labels = claim.metadata.labels.get_or_insert_with(BTreeMap::new);
         labels.extend(match_labels.clone());
         claim.status = None;
-        claims.insert(
-            template.metadata.name.clone().unwrap_or_default(),
-            claim,
-        );
+        claims.insert(template.metadata.name.clone().unwrap_or_default(), claim);
     }
     claims
 }
@@ -141,7 +138,11 @@ pub fn update_storage(set: &StatefulSet, pod: &mut Pod) {
             ..Default::default()
         })
         .collect();
-    volumes.extend(current.into_iter().filter(|v| !claims.contains_key(&v.name)));
+    volumes.extend(
+        current
+            .into_iter()
+            .filter(|v| !claims.contains_key(&v.name)),
+    );
     spec.volumes = (!volumes.is_empty()).then_some(volumes);
 }
 
@@ -249,7 +250,10 @@ pub fn set_pod_revision(pod: &mut Pod, revision: &str) {
     pod.metadata
         .labels
         .get_or_insert_with(BTreeMap::new)
-        .insert(STATEFUL_SET_REVISION_LABEL.to_string(), revision.to_string());
+        .insert(
+            STATEFUL_SET_REVISION_LABEL.to_string(),
+            revision.to_string(),
+        );
 }
 
 /// `getPodRevision`: the revision label, "" when absent.
@@ -265,7 +269,10 @@ pub fn get_pod_revision(pod: &Pod) -> &str {
 /// `isCreated`: the API server has it (a phase is set).
 #[doc(alias = "isCreated")]
 pub fn is_created(pod: &Pod) -> bool {
-    pod.status.as_ref().and_then(|s| s.phase.as_deref()).is_some()
+    pod.status
+        .as_ref()
+        .and_then(|s| s.phase.as_deref())
+        .is_some()
 }
 
 /// `isPending`.
