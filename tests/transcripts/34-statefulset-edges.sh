@@ -21,7 +21,7 @@ spec:
   template:
     metadata:
       labels:
-        app: y
+        app: other
     spec:
       restartPolicy: Never
       activeDeadlineSeconds: 10
@@ -41,7 +41,7 @@ spec:
   template:
     metadata:
       labels:
-        app: y
+        app: other
     spec:
       containers:
       - name: c
