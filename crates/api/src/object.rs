@@ -231,8 +231,9 @@ pub enum Object {
     StatefulSet(StatefulSet),
     /// A PersistentVolumeClaim.
     PersistentVolumeClaim(PersistentVolumeClaim),
-    /// A PersistentVolume.
-    PersistentVolume(PersistentVolume),
+    /// A PersistentVolume (boxed: its spec lists every volume source, which makes it the largest
+    /// object by far).
+    PersistentVolume(Box<PersistentVolume>),
     /// A StorageClass.
     StorageClass(StorageClass),
 }

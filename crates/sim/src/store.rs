@@ -383,7 +383,7 @@ impl Store {
                 .persistent_volumes
                 .get(&key)
                 .cloned()
-                .map(Object::PersistentVolume),
+                .map(|pv| Object::PersistentVolume(Box::new(pv))),
             Kind::StorageClass => self
                 .storage_classes
                 .get(&key)
@@ -453,7 +453,7 @@ impl Store {
             Kind::PersistentVolume => self
                 .persistent_volumes()
                 .cloned()
-                .map(Object::PersistentVolume)
+                .map(|pv| Object::PersistentVolume(Box::new(pv)))
                 .collect(),
             Kind::StorageClass => self
                 .storage_classes()
@@ -518,7 +518,9 @@ impl Store {
                 .persistent_volume_claims
                 .insert(key.clone(), o)
                 .is_some(),
-            Object::PersistentVolume(o) => self.persistent_volumes.insert(key.clone(), o).is_some(),
+            Object::PersistentVolume(o) => {
+                self.persistent_volumes.insert(key.clone(), *o).is_some()
+            }
             Object::StorageClass(o) => self.storage_classes.insert(key.clone(), o).is_some(),
         };
         let event_type = if existed {
@@ -560,7 +562,7 @@ impl Store {
             Kind::PersistentVolume => self
                 .persistent_volumes
                 .remove(key)
-                .map(Object::PersistentVolume),
+                .map(|pv| Object::PersistentVolume(Box::new(pv))),
             Kind::StorageClass => self.storage_classes.remove(key).map(Object::StorageClass),
         };
         if removed.is_some() {

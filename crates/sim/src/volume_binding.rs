@@ -318,7 +318,7 @@ fn provision(
         status: None,
     };
     if cluster
-        .create_internal(Object::PersistentVolume(volume))
+        .create_internal(Object::PersistentVolume(Box::new(volume)))
         .is_err()
     {
         return;
@@ -337,7 +337,7 @@ fn provision(
             last_phase_transition_time: Some(now),
             ..Default::default()
         });
-        cluster.write(Object::PersistentVolume(pv));
+        cluster.write(Object::PersistentVolume(Box::new(pv)));
     }
     let annotations = claim.metadata.annotations.get_or_insert_with(BTreeMap::new);
     for (key, value) in [
@@ -414,7 +414,7 @@ fn reclaim_released_volumes(cluster: &mut Cluster) {
             if status.phase.as_deref() != Some("Released") {
                 status.phase = Some("Released".into());
                 status.last_phase_transition_time = Some(k8s_time(cluster.now_ms));
-                cluster.write(Object::PersistentVolume(pv));
+                cluster.write(Object::PersistentVolume(Box::new(pv)));
             }
         }
     }

@@ -339,7 +339,7 @@ pub fn decode_value(value: serde_yaml::Value) -> Result<Manifest, ManifestError>
         Kind::EndpointSlice => decode(json, kind, Object::EndpointSlice),
         Kind::StatefulSet => decode(json, kind, Object::StatefulSet),
         Kind::PersistentVolumeClaim => decode(json, kind, Object::PersistentVolumeClaim),
-        Kind::PersistentVolume => decode(json, kind, Object::PersistentVolume),
+        Kind::PersistentVolume => decode(json, kind, |pv| Object::PersistentVolume(Box::new(pv))),
         Kind::StorageClass => decode(json, kind, Object::StorageClass),
     }
 }

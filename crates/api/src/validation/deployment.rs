@@ -4,10 +4,10 @@
 //! `ValidatePodTemplateSpecForReplicaSet`).
 
 use super::daemon_set::{
-    int_or_percent_value, selector_is_nil, validate_not_more_than_100_percent,
-    validate_positive_int_or_percent,
+    int_or_percent_value, selector_is_nil, selector_mismatch, validate_daemon_set_restart_policy,
+    validate_not_more_than_100_percent, validate_positive_int_or_percent,
 };
-use super::go_value::{go_label_selector, go_quote, go_string_map};
+use super::go_value::{go_label_selector, go_quote};
 use super::meta::{validate_label_selector, validate_nonnegative, validate_object_meta, NameRule};
 use super::pod::validate_pod_template_spec;
 use super::{Errors, FieldError};
@@ -139,26 +139,11 @@ fn validate_pod_template_spec_for_replica_set(
     let labels = template.metadata.as_ref().and_then(|m| m.labels.clone());
     let explicit_empty = !selector_is_nil(selector) && parsed.is_empty();
     if !explicit_empty && !parsed.matches(labels.as_ref().unwrap_or(&BTreeMap::new())) {
-        let shown = match &labels {
-            Some(l) => go_string_map(l),
-            None => "map[string]string(nil)".to_string(),
-        };
-        errors.push(FieldError::invalid(
-            "spec.template.metadata.labels",
-            shown,
-            "`selector` does not match template `labels`",
-        ));
+        errors.push(selector_mismatch(labels.as_ref()));
     }
     errors.extend(validate_pod_template_spec(template, "spec.template"));
     let pod_spec = template.spec.clone().unwrap_or_default();
-    let policy = pod_spec.restart_policy.as_deref().unwrap_or("");
-    if policy != "Always" {
-        errors.push(FieldError::not_supported(
-            "spec.template.spec.restartPolicy",
-            go_quote(policy),
-            &["Always"],
-        ));
-    }
+    errors.extend(validate_daemon_set_restart_policy(&pod_spec));
     if let Some(deadline) = pod_spec.active_deadline_seconds {
         errors.push(FieldError::invalid(
             "spec.template.spec.activeDeadlineSeconds",

@@ -5,10 +5,10 @@
 //! `ValidatePersistentVolumeClaim`).
 
 use super::daemon_set::{
-    int_or_percent_value, selector_is_nil, validate_not_more_than_100_percent,
-    validate_positive_int_or_percent,
+    int_or_percent_value, selector_is_nil, selector_mismatch, validate_daemon_set_restart_policy,
+    validate_not_more_than_100_percent, validate_positive_int_or_percent,
 };
-use super::go_value::{go_label_selector, go_quote, go_string_map};
+use super::go_value::{go_label_selector, go_quote};
 use super::meta::{
     validate_label_selector, validate_labels_and_annotations, validate_nonnegative,
     validate_object_meta, NameRule,
@@ -24,11 +24,9 @@ pub const FORBIDDEN_UPDATE: &str = "updates to statefulset spec for fields other
 /// `ValidateStatefulSet`: metadata (a DNS-1123 subdomain name), then the spec.
 #[doc(alias = "ValidateStatefulSet")]
 pub fn validate_stateful_set(sts: &StatefulSet) -> Vec<FieldError> {
+    let spec = sts.spec.clone().unwrap_or_default();
     let mut errors = validate_object_meta(&sts.metadata, true, NameRule::Subdomain, "metadata");
-    let default_spec = StatefulSetSpec::default();
-    errors.extend(validate_stateful_set_spec(
-        sts.spec.as_ref().unwrap_or(&default_spec),
-    ));
+    errors.extend(validate_stateful_set_spec(&spec));
     errors
 }
 
@@ -91,14 +89,7 @@ fn validate_stateful_set_spec(spec: &StatefulSetSpec) -> Errors {
         ));
     }
     let pod_spec = spec.template.spec.clone().unwrap_or_default();
-    let policy = pod_spec.restart_policy.as_deref().unwrap_or("");
-    if policy != "Always" {
-        errors.push(FieldError::not_supported(
-            "spec.template.spec.restartPolicy",
-            go_quote(policy),
-            &["Always"],
-        ));
-    }
+    errors.extend(validate_daemon_set_restart_policy(&pod_spec));
     if pod_spec.active_deadline_seconds.is_some() {
         errors.push(FieldError::forbidden(
             "spec.template.spec.activeDeadlineSeconds",
@@ -224,15 +215,7 @@ fn validate_pod_template_spec_for_stateful_set(spec: &StatefulSetSpec) -> Errors
     if let Ok(parsed) = selector::from_label_selector(Some(&spec.selector)) {
         let matches = !nil && parsed.matches(labels.as_ref().unwrap_or(&BTreeMap::new()));
         if (nil || !parsed.is_empty()) && !matches {
-            let shown = match &labels {
-                Some(l) => go_string_map(l),
-                None => "map[string]string(nil)".to_string(),
-            };
-            errors.push(FieldError::invalid(
-                "spec.template.metadata.labels",
-                shown,
-                "`selector` does not match template `labels`",
-            ));
+            errors.push(selector_mismatch(labels.as_ref()));
         }
     }
     if let Some(meta) = &spec.template.metadata {

@@ -640,10 +640,14 @@ pub fn table_for(kind: Kind, objects: &[Object], now: DateTime<Utc>) -> Table {
             super::storage_tables::persistent_volume_claim_table
         ),
         Kind::PersistentVolume => {
-            typed!(
-                PersistentVolume,
-                super::storage_tables::persistent_volume_table
-            )
+            let items: Vec<&PersistentVolume> = objects
+                .iter()
+                .filter_map(|o| match o {
+                    Object::PersistentVolume(pv) => Some(&**pv),
+                    _ => None,
+                })
+                .collect();
+            super::storage_tables::persistent_volume_table(&items, now)
         }
         Kind::StorageClass => typed!(StorageClass, super::storage_tables::storage_class_table),
     }

@@ -167,17 +167,7 @@ pub fn persistent_volume_table(items: &[&PersistentVolume], now: DateTime<Utc>) 
         .map(|pv| {
             let spec = pv.spec.clone().unwrap_or_default();
             let status = pv.status.clone().unwrap_or_default();
-            let claim = spec
-                .claim_ref
-                .as_ref()
-                .map(|r| {
-                    format!(
-                        "{}/{}",
-                        r.namespace.as_deref().unwrap_or(""),
-                        r.name.as_deref().unwrap_or("")
-                    )
-                })
-                .unwrap_or_default();
+            let claim = claim_of(&spec);
             let phase = if pv.metadata.deletion_timestamp.is_some() {
                 "Terminating".to_string()
             } else {
@@ -204,6 +194,20 @@ pub fn persistent_volume_table(items: &[&PersistentVolume], now: DateTime<Utc>) 
         })
         .collect();
     Table { columns, rows }
+}
+
+/// The `namespace/name` of the claim a volume is bound to ("" when none).
+pub fn claim_of(spec: &PersistentVolumeSpec) -> String {
+    spec.claim_ref
+        .as_ref()
+        .map(|r| {
+            format!(
+                "{}/{}",
+                r.namespace.as_deref().unwrap_or(""),
+                r.name.as_deref().unwrap_or("")
+            )
+        })
+        .unwrap_or_default()
 }
 
 /// Whether a StorageClass is annotated as the default (`storageutil.IsDefaultAnnotation`).

@@ -61,6 +61,39 @@ impl Describe {
     fn finish(self) -> String {
         self.tw.finish()
     }
+
+    /// The `Name:` and `Namespace:` lines most describers open with.
+    fn name_and_namespace(&mut self, meta: &ObjectMeta) {
+        self.w(
+            0,
+            &format!("Name:\t{}\n", meta.name.as_deref().unwrap_or("")),
+        );
+        self.w(
+            0,
+            &format!("Namespace:\t{}\n", meta.namespace.as_deref().unwrap_or("")),
+        );
+    }
+
+    /// `Selector:` of a workload.
+    fn selector(&mut self, selector: &LabelSelector) {
+        self.w(
+            0,
+            &format!(
+                "Selector:\t{}\n",
+                dsplay_api::selector::format_label_selector(Some(selector))
+            ),
+        );
+    }
+
+    /// `CreationTimestamp:` in RFC 1123 form (Go's zero time when unset).
+    fn creation_timestamp(&mut self, meta: &ObjectMeta) {
+        let created = meta
+            .creation_timestamp
+            .as_ref()
+            .map(|t| rfc1123z(&t.0))
+            .unwrap_or_else(|| "Mon, 01 Jan 0001 00:00:00 +0000".into());
+        self.w(0, &format!("CreationTimestamp:\t{created}\n"));
+    }
 }
 
 /// `Pods Status:  R Running / W Waiting / S Succeeded / F Failed` over the controller's pods

@@ -3,11 +3,12 @@
 //! `StorageClassDescriber`), in kubectl v1.32's form.
 
 use super::pod_template::pod_template_block;
-use super::{annotations_multiline, labels_multiline, pods_status, rfc1123z, Describe};
-use crate::printers::storage_tables::{access_modes_as_string, is_default_class, storage_of};
+use super::{annotations_multiline, labels_multiline, pods_status, Describe};
+use crate::printers::storage_tables::{
+    access_modes_as_string, claim_of, is_default_class, storage_of,
+};
 use crate::printers::table::format_labels;
 use chrono::{DateTime, Utc};
-use dsplay_api::selector::format_label_selector;
 use dsplay_api::types::*;
 use std::collections::BTreeMap;
 
@@ -43,27 +44,9 @@ pub fn describe_stateful_set(
     let meta = &sts.metadata;
     let spec = sts.spec.clone().unwrap_or_default();
     let status = sts.status.clone().unwrap_or_default();
-    w.w(
-        0,
-        &format!("Name:\t{}\n", meta.name.as_deref().unwrap_or("")),
-    );
-    w.w(
-        0,
-        &format!("Namespace:\t{}\n", meta.namespace.as_deref().unwrap_or("")),
-    );
-    let created = meta
-        .creation_timestamp
-        .as_ref()
-        .map(|t| rfc1123z(&t.0))
-        .unwrap_or_default();
-    w.w(0, &format!("CreationTimestamp:\t{created}\n"));
-    w.w(
-        0,
-        &format!(
-            "Selector:\t{}\n",
-            format_label_selector(Some(&spec.selector))
-        ),
-    );
+    w.name_and_namespace(meta);
+    w.creation_timestamp(meta);
+    w.selector(&spec.selector);
     labels_multiline(&mut w, "Labels", meta.labels.as_ref());
     annotations_multiline(&mut w, "Annotations", meta.annotations.as_ref());
     w.w(
@@ -154,28 +137,9 @@ pub fn describe_persistent_volume_claim(
     let meta = &claim.metadata;
     let spec = claim.spec.clone().unwrap_or_default();
     let status = claim.status.clone().unwrap_or_default();
-    w.w(
-        0,
-        &format!("Name:\t{}\n", meta.name.as_deref().unwrap_or("")),
-    );
-    w.w(
-        0,
-        &format!("Namespace:\t{}\n", meta.namespace.as_deref().unwrap_or("")),
-    );
-    w.w(
-        0,
-        &format!(
-            "StorageClass:\t{}\n",
-            spec.storage_class_name.as_deref().unwrap_or("")
-        ),
-    );
-    w.w(
-        0,
-        &format!(
-            "Status:\t{}\n",
-            terminating_or(meta, status.phase.as_deref(), now)
-        ),
-    );
+    w.name_and_namespace(meta);
+    class_line(&mut w, spec.storage_class_name.as_deref());
+    status_line(&mut w, meta, status.phase.as_deref(), now);
     let volume = spec.volume_name.clone().unwrap_or_default();
     w.w(0, &format!("Volume:\t{volume}\n"));
     labels_multiline(&mut w, "Labels", meta.labels.as_ref());
@@ -211,15 +175,21 @@ pub fn describe_persistent_volume_claim(
     w.finish()
 }
 
-/// The phase, or `Terminating (lasts AGE)` once a deletion started.
-fn terminating_or(meta: &ObjectMeta, phase: Option<&str>, now: DateTime<Utc>) -> String {
-    match &meta.deletion_timestamp {
+/// `Status:` with the phase, or `Terminating (lasts AGE)` once a deletion started.
+fn status_line(w: &mut Describe, meta: &ObjectMeta, phase: Option<&str>, now: DateTime<Utc>) {
+    let status = match &meta.deletion_timestamp {
         Some(t) => format!(
             "Terminating (lasts {})",
             crate::printers::age::age_since(Some(&t.0), now)
         ),
         None => phase.unwrap_or("").to_string(),
-    }
+    };
+    w.w(0, &format!("Status:\t{status}\n"));
+}
+
+/// `StorageClass:` (`GetPersistentVolumeClaimClass` / `GetPersistentVolumeClass`).
+fn class_line(w: &mut Describe, class: Option<&str>) {
+    w.w(0, &format!("StorageClass:\t{}\n", class.unwrap_or("")));
 }
 
 /// `kubectl describe pv NAME`.
@@ -242,31 +212,9 @@ pub fn describe_persistent_volume(
         0,
         &format!("Finalizers:\t{}\n", go_list(meta.finalizers.as_ref())),
     );
-    w.w(
-        0,
-        &format!(
-            "StorageClass:\t{}\n",
-            spec.storage_class_name.as_deref().unwrap_or("")
-        ),
-    );
-    w.w(
-        0,
-        &format!(
-            "Status:\t{}\n",
-            terminating_or(meta, status.phase.as_deref(), now)
-        ),
-    );
-    let claim = spec
-        .claim_ref
-        .as_ref()
-        .map(|r| {
-            format!(
-                "{}/{}",
-                r.namespace.as_deref().unwrap_or(""),
-                r.name.as_deref().unwrap_or("")
-            )
-        })
-        .unwrap_or_default();
+    class_line(&mut w, spec.storage_class_name.as_deref());
+    status_line(&mut w, meta, status.phase.as_deref(), now);
+    let claim = claim_of(&spec);
     w.w(0, &format!("Claim:\t{claim}\n"));
     w.w(
         0,

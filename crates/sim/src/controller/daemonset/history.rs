@@ -32,6 +32,20 @@ pub fn template_patch(template: &PodTemplateSpec) -> serde_json::Value {
     serde_json::json!({ "spec": { "template": template_json } })
 }
 
+/// A revision's labels: its pod template's labels, and its hash under `key`.
+pub fn revision_labels(
+    template: Option<&PodTemplateSpec>,
+    key: &str,
+    hash: &str,
+) -> std::collections::BTreeMap<String, String> {
+    let mut labels = template
+        .and_then(|t| t.metadata.as_ref())
+        .and_then(|m| m.labels.clone())
+        .unwrap_or_default();
+    labels.insert(key.to_string(), hash.to_string());
+    labels
+}
+
 /// The pod template a revision's data holds (the inverse of [`template_patch`]): what applying
 /// the revision to its owner puts in `spec.template`.
 pub fn template_from_patch(data: &serde_json::Value) -> Option<PodTemplateSpec> {
@@ -136,13 +150,11 @@ pub fn construct_history(cluster: &mut Cluster, ds: &DaemonSet) -> Option<(Daemo
                 return None;
             }
         } else {
-            let mut labels = ds
-                .spec
-                .as_ref()
-                .and_then(|s| s.template.metadata.as_ref())
-                .and_then(|m| m.labels.clone())
-                .unwrap_or_default();
-            labels.insert(REVISION_HASH_LABEL.to_string(), hash.clone());
+            let labels = revision_labels(
+                ds.spec.as_ref().map(|s| &s.template),
+                REVISION_HASH_LABEL,
+                &hash,
+            );
             let annotations = ds.metadata.annotations.clone().map(|mut a| {
                 a.remove("kubectl.kubernetes.io/last-applied-configuration");
                 a

@@ -7,6 +7,7 @@ use super::pod_control::{
 };
 use super::utils::*;
 use crate::cluster::{k8s_time, Cluster, Timer};
+use crate::controller::daemonset::history::revision_labels;
 use crate::controller::daemonset::util::ready_since_ms;
 use crate::controller::replicaset::controller_ref;
 use crate::names;
@@ -51,13 +52,11 @@ fn next_revision(revisions: &[ControllerRevision]) -> i64 {
 fn new_revision(set: &StatefulSet, revision: i64, collision_count: i32) -> ControllerRevision {
     let data = get_patch(set);
     let hash = names::compute_hash(&data.to_string(), Some(collision_count));
-    let mut labels = set
-        .spec
-        .as_ref()
-        .and_then(|s| s.template.metadata.as_ref())
-        .and_then(|m| m.labels.clone())
-        .unwrap_or_default();
-    labels.insert(CONTROLLER_REVISION_HASH_LABEL.to_string(), hash.clone());
+    let labels = revision_labels(
+        set.spec.as_ref().map(|s| &s.template),
+        CONTROLLER_REVISION_HASH_LABEL,
+        &hash,
+    );
     ControllerRevision {
         metadata: ObjectMeta {
             name: Some(format!(

@@ -11,7 +11,7 @@ use dsplay_api::types::*;
 use dsplay_api::{Kind, Object};
 
 /// `recordPodEvent`: `SuccessfulCreate` "create Pod web-0 in StatefulSet web successful", or
-/// `FailedCreate` with the error.
+/// `FailedCreate` "create Pod web-0 in StatefulSet web failed error: …".
 #[doc(alias = "recordPodEvent")]
 fn record_pod_event(
     cluster: &mut Cluster,
@@ -21,26 +21,18 @@ fn record_pod_event(
     err: Option<&ApiError>,
 ) {
     let set_name = set.metadata.name.as_deref().unwrap_or("");
-    let (kind, reason, message) = match err {
-        None => (
-            "Normal",
-            format!("Successful{}", title(verb)),
-            format!("{verb} Pod {pod} in StatefulSet {set_name} successful"),
-        ),
-        Some(e) => (
-            "Warning",
-            format!("Failed{}", title(verb)),
-            format!(
-                "{verb} Pod {pod} in StatefulSet {set_name} failed error: {}",
-                e.server_message()
-            ),
+    let message = match err {
+        None => format!("{verb} Pod {pod} in StatefulSet {set_name} successful"),
+        Some(e) => format!(
+            "{verb} Pod {pod} in StatefulSet {set_name} failed error: {}",
+            e.server_message()
         ),
     };
-    let reference = object_reference(Kind::StatefulSet, &set.metadata);
-    cluster.record_event(&reference, kind, &reason, &message, COMPONENT, None);
+    record(cluster, verb, set, err.is_none(), &message);
 }
 
-/// `recordClaimEvent`: "create Claim www-web-0 Pod web-0 in StatefulSet web success".
+/// `recordClaimEvent`: "create Claim www-web-0 Pod web-0 in StatefulSet web success", or
+/// "create Claim www-web-0 for Pod web-0 in StatefulSet web failed error: …".
 #[doc(alias = "recordClaimEvent")]
 fn record_claim_event(
     cluster: &mut Cluster,
@@ -51,23 +43,26 @@ fn record_claim_event(
     err: Option<&ApiError>,
 ) {
     let set_name = set.metadata.name.as_deref().unwrap_or("");
-    let (kind, reason, message) = match err {
-        None => (
-            "Normal",
-            format!("Successful{}", title(verb)),
-            format!("{verb} Claim {claim} Pod {pod} in StatefulSet {set_name} success"),
-        ),
-        Some(e) => (
-            "Warning",
-            format!("Failed{}", title(verb)),
-            format!(
-                "{verb} Claim {claim} for Pod {pod} in StatefulSet {set_name} failed error: {}",
-                e.server_message()
-            ),
+    let message = match err {
+        None => format!("{verb} Claim {claim} Pod {pod} in StatefulSet {set_name} success"),
+        Some(e) => format!(
+            "{verb} Claim {claim} for Pod {pod} in StatefulSet {set_name} failed error: {}",
+            e.server_message()
         ),
     };
+    record(cluster, verb, set, err.is_none(), &message);
+}
+
+/// An event on the set: Normal `Successful<Verb>` or Warning `Failed<Verb>`.
+fn record(cluster: &mut Cluster, verb: &str, set: &StatefulSet, ok: bool, message: &str) {
+    let (kind, outcome) = if ok {
+        ("Normal", "Successful")
+    } else {
+        ("Warning", "Failed")
+    };
+    let reason = format!("{outcome}{}", title(verb));
     let reference = object_reference(Kind::StatefulSet, &set.metadata);
-    cluster.record_event(&reference, kind, &reason, &message, COMPONENT, None);
+    cluster.record_event(&reference, kind, &reason, message, COMPONENT, None);
 }
 
 /// Go's `strings.Title` of a one-word verb.

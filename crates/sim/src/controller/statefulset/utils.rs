@@ -175,17 +175,15 @@ pub fn init_identity(set: &StatefulSet, pod: &mut Pod, ordinal: i32) {
 pub fn identity_matches(set: &StatefulSet, pod: &Pod) -> bool {
     let ordinal = get_ordinal(pod);
     let name = pod.metadata.name.as_deref().unwrap_or("");
-    let label = |key: &str| {
-        pod.metadata
-            .labels
-            .as_ref()
-            .and_then(|l| l.get(key))
-            .map(String::as_str)
-    };
+    let name_label = pod
+        .metadata
+        .labels
+        .as_ref()
+        .and_then(|l| l.get(STATEFUL_SET_POD_NAME_LABEL));
     ordinal >= 0
         && get_pod_name(set, ordinal) == name
         && pod.metadata.namespace == set.metadata.namespace
-        && label(STATEFUL_SET_POD_NAME_LABEL) == Some(name)
+        && name_label.map(String::as_str) == Some(name)
 }
 
 /// `newStatefulSetPod`: the template's pod with its identity and storage, controlled by the set.
