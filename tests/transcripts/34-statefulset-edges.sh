@@ -1,6 +1,7 @@
 # StatefulSet edges: the API server's validation texts, the forbidden-update message, Parallel pod
-# management (all pods at once, scale down all at once), a pod whose claim is missing, OnDelete
-# status, and deleting a StatefulSet: its pods and revisions go, its claims and volumes stay.
+# management (all pods at once, scale down all at once), a pod whose claim is missing, deleting a
+# StatefulSet (its pods and revisions go, its claims and volumes stay), a claim deleted while a pod
+# uses it (Terminating until the pod is gone), and the Delete retention policies.
 kubectl apply -f - <<YAML
 apiVersion: apps/v1
 kind: StatefulSet
@@ -116,4 +117,47 @@ kubectl get sts,pods,controllerrevisions -l app=db
 kubectl get pvc
 kubectl delete pvc data-db-2
 kubectl get pv
+kubectl apply -f - <<YAML
+apiVersion: apps/v1
+kind: StatefulSet
+metadata:
+  name: cache
+spec:
+  replicas: 2
+  podManagementPolicy: Parallel
+  persistentVolumeClaimRetentionPolicy:
+    whenDeleted: Delete
+    whenScaled: Delete
+  selector:
+    matchLabels:
+      app: cache
+  template:
+    metadata:
+      labels:
+        app: cache
+    spec:
+      containers:
+      - name: redis
+        image: redis:7
+  volumeClaimTemplates:
+  - metadata:
+      name: data
+    spec:
+      accessModes: ["ReadWriteOnce"]
+      resources:
+        requests:
+          storage: 1Gi
+YAML
+kubectl rollout status sts cache
+kubectl get pvc -o custom-columns=NAME:.metadata.name,OWNER:.metadata.ownerReferences[0].kind,STATUS:.status.phase
+kubectl delete pvc data-cache-0 --wait=false
+kubectl get pvc
+kubectl scale sts cache --replicas=1
+kubectl get pvc -o custom-columns=NAME:.metadata.name,OWNER:.metadata.ownerReferences[0].kind
+sim settle
+kubectl get pvc,pv
+kubectl delete sts cache
+kubectl get pvc
+sim settle
+kubectl get pvc,pv
 kubectl get all

@@ -125,6 +125,12 @@ impl Cluster {
                 name: name.to_string(),
             });
         };
+        if let Object::PersistentVolumeClaim(claim) = &object {
+            if crate::volume_binding::keep_claim_in_use(self, claim) {
+                self.reconcile();
+                return Ok(());
+            }
+        }
         match object {
             Object::Pod(pod) => self.delete_pod(&pod, options.grace_period_seconds),
             Object::Namespace(_) => {

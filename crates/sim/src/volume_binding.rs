@@ -73,11 +73,8 @@ pub(crate) fn admit_claim(cluster: &Cluster, claim: &mut PersistentVolumeClaim) 
         spec.storage_class_name = default_storage_class(cluster);
     }
     let finalizers = claim.metadata.finalizers.get_or_insert_with(Vec::new);
-    if !finalizers
-        .iter()
-        .any(|f| f == "kubernetes.io/pvc-protection")
-    {
-        finalizers.push("kubernetes.io/pvc-protection".into());
+    if !finalizers.iter().any(|f| f == PVC_PROTECTION) {
+        finalizers.push(PVC_PROTECTION.into());
     }
 }
 
@@ -188,10 +185,66 @@ pub(crate) fn sync(cluster: &mut Cluster) {
     for (ns, name) in &changes.claims {
         sync_unbound_claim(cluster, ns, name);
     }
+    if !changes.pods.is_empty() || !changes.claims.is_empty() {
+        release_unused_claims(cluster);
+    }
     if changes.claims.is_empty() {
         return;
     }
     reclaim_released_volumes(cluster);
+}
+
+/// The finalizer StorageObjectInUseProtection puts on every claim.
+const PVC_PROTECTION: &str = "kubernetes.io/pvc-protection";
+
+/// Whether a pod that has not finished uses the claim (`podUsesPVC`).
+fn claim_in_use(cluster: &Cluster, claim: &PersistentVolumeClaim) -> bool {
+    let name = claim.metadata.name.clone().unwrap_or_default();
+    cluster
+        .store
+        .pods()
+        .filter(|p| p.metadata.namespace == claim.metadata.namespace)
+        .filter(|p| {
+            let phase = p.status.as_ref().and_then(|s| s.phase.as_deref());
+            !matches!(phase, Some("Succeeded" | "Failed"))
+        })
+        .any(|p| pod_claim_names(p).contains(&name))
+}
+
+/// Deleting a claim a pod still uses: the protection finalizer keeps it, Terminating, until no
+/// pod uses it. Returns whether the claim was kept.
+pub(crate) fn keep_claim_in_use(cluster: &mut Cluster, claim: &PersistentVolumeClaim) -> bool {
+    let protected = claim
+        .metadata
+        .finalizers
+        .iter()
+        .flatten()
+        .any(|f| f == PVC_PROTECTION);
+    if !protected || !claim_in_use(cluster, claim) {
+        return false;
+    }
+    if claim.metadata.deletion_timestamp.is_none() {
+        let mut deleting = claim.clone();
+        deleting.metadata.deletion_timestamp = Some(k8s_time(cluster.now_ms));
+        deleting.metadata.deletion_grace_period_seconds = Some(0);
+        cluster.write(Object::PersistentVolumeClaim(deleting));
+    }
+    true
+}
+
+/// The PVC protection controller: a deleted claim no pod uses any more loses its finalizer and
+/// goes.
+#[doc(alias = "processPVC")]
+fn release_unused_claims(cluster: &mut Cluster) {
+    let released: Vec<Key> = cluster
+        .store
+        .persistent_volume_claims()
+        .filter(|c| c.metadata.deletion_timestamp.is_some() && !claim_in_use(cluster, c))
+        .map(|c| key_of(&c.metadata))
+        .collect();
+    for (ns, name) in released {
+        cluster.remove_object(Kind::PersistentVolumeClaim, &ns, &name);
+    }
 }
 
 fn sync_unbound_claim(cluster: &mut Cluster, ns: &str, name: &str) {

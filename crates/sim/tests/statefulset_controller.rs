@@ -444,3 +444,41 @@ fn delete_cascades_to_pods_and_revisions_not_claims() {
     assert_eq!(c.store().persistent_volume_claims().count(), 2);
     assert_eq!(c.store().persistent_volumes().count(), 2);
 }
+
+/// TestStatefulPodControlRetentionPolicy (`UpdatePodClaimForRetentionPolicy`): with Delete the
+/// claims are owned by the set (whenDeleted) or by a scaled-down pod (whenScaled), so the garbage
+/// collector deletes them; a claim in use stays Terminating until its pod is gone.
+#[test]
+fn test_stateful_pod_control_retention_policy() {
+    let mut c = Cluster::new(3);
+    let policy =
+        "  persistentVolumeClaimRetentionPolicy: {whenDeleted: Delete, whenScaled: Delete}\n";
+    c.create(stateful_set("web", 2, policy)).expect("create");
+    settle(&mut c);
+    let owner_kind = |c: &Cluster, claim: &str| {
+        c.store()
+            .persistent_volume_claim("default", claim)
+            .and_then(|pvc| pvc.metadata.owner_references.clone())
+            .map(|refs| refs[0].kind.clone())
+    };
+    assert_eq!(owner_kind(&c, "data-web-1").as_deref(), Some("StatefulSet"));
+    update(&mut c, "web", |s| s.replicas = Some(1));
+    assert_eq!(owner_kind(&c, "data-web-1").as_deref(), Some("Pod"));
+    settle(&mut c);
+    assert!(c
+        .store()
+        .persistent_volume_claim("default", "data-web-1")
+        .is_none());
+    c.delete(
+        Kind::StatefulSet,
+        "default",
+        "web",
+        DeleteOptions::default(),
+    )
+    .expect("delete");
+    let claim = c.store().persistent_volume_claim("default", "data-web-0");
+    assert!(claim.is_some_and(|pvc| pvc.metadata.deletion_timestamp.is_some()));
+    settle(&mut c);
+    assert_eq!(c.store().persistent_volume_claims().count(), 0);
+    assert_eq!(c.store().persistent_volumes().count(), 0);
+}

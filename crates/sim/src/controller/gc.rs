@@ -79,6 +79,9 @@ pub(crate) fn sync(cluster: &mut Cluster) {
     for (ns, name) in dead_replica_sets {
         cluster.remove_object(Kind::ReplicaSet, &ns, &name);
     }
+    if owner_deleted || !changes.pods.is_empty() || !changes.claims.is_empty() {
+        claims_of_dead_owners(cluster);
+    }
     foreground_apps(cluster);
     // Foreground deletion: owners marked deleting go once they have no dependents left.
     let deleting: Vec<DaemonSet> = cluster
@@ -162,6 +165,39 @@ fn foreground_apps(cluster: &mut Cluster) {
             .filter(|p| p.metadata.deletion_timestamp.is_none())
         {
             cluster.delete_pod(pod, None);
+        }
+    }
+}
+
+/// Claims whose controller owner (a StatefulSet or a pod, per the StatefulSet's retention policy)
+/// is gone are deleted; a claim a pod still uses waits, Terminating (PVC protection).
+fn claims_of_dead_owners(cluster: &mut Cluster) {
+    let store = &cluster.store;
+    let dead: Vec<PersistentVolumeClaim> = store
+        .persistent_volume_claims()
+        .filter(|c| c.metadata.deletion_timestamp.is_none())
+        .filter(|c| {
+            c.metadata
+                .owner_references
+                .iter()
+                .flatten()
+                .filter(|r| r.controller == Some(true))
+                .any(|r| match r.kind.as_str() {
+                    "StatefulSet" => store
+                        .stateful_sets()
+                        .all(|s| s.metadata.uid.as_deref() != Some(r.uid.as_str())),
+                    "Pod" => store
+                        .pods()
+                        .all(|p| p.metadata.uid.as_deref() != Some(r.uid.as_str())),
+                    _ => false,
+                })
+        })
+        .cloned()
+        .collect();
+    for claim in dead {
+        if !crate::volume_binding::keep_claim_in_use(cluster, &claim) {
+            let (ns, name) = crate::store::key_of(&claim.metadata);
+            cluster.remove_object(Kind::PersistentVolumeClaim, &ns, &name);
         }
     }
 }

@@ -3,7 +3,7 @@
 
 use super::pod_control::{
     create_missing_persistent_volume_claims, create_stateful_pod, delete_stateful_pod,
-    update_stateful_pod,
+    update_pod_claim_for_retention_policy, update_stateful_pod,
 };
 use super::utils::*;
 use crate::cluster::{k8s_time, Cluster, Timer};
@@ -295,6 +295,10 @@ fn update_stateful_set_pods(
             return status;
         }
     }
+    // `fixPodClaim`: the retention policy's owners on the claims of the pods about to go.
+    for pod in &condemned {
+        update_pod_claim_for_retention_policy(cluster, &update_set, pod);
+    }
     for i in 0..condemned.len() {
         let exit = process_condemned(
             cluster,
@@ -380,6 +384,7 @@ fn process_replica(
     if !identity_matches(set, replica) {
         update_stateful_pod(cluster, update_set, replica);
     }
+    update_pod_claim_for_retention_policy(cluster, update_set, replica);
     (false, None)
 }
 

@@ -2,7 +2,10 @@
 //! and the events that report them.
 //! Upstream: pkg/controller/statefulset/stateful_pod_control.go
 
-use super::utils::{get_ordinal, get_persistent_volume_claims, identity_matches, update_identity};
+use super::utils::{
+    get_ordinal, get_persistent_volume_claims, identity_matches, pod_in_ordinal_range,
+    update_identity,
+};
 use super::COMPONENT;
 use crate::api_server::object_reference;
 use crate::cluster::Cluster;
@@ -131,6 +134,10 @@ pub(super) fn create_stateful_pod(cluster: &mut Cluster, set: &StatefulSet, pod:
             false
         }
         Ok(_) => {
+            let ns = set.metadata.namespace.clone().unwrap_or_default();
+            if let Some(created) = cluster.store.pod(&ns, &name).cloned() {
+                update_pod_claim_for_retention_policy(cluster, set, &created);
+            }
             record_pod_event(cluster, "create", set, &name, None);
             true
         }
@@ -159,4 +166,69 @@ pub(super) fn delete_stateful_pod(cluster: &mut Cluster, set: &StatefulSet, pod:
     let name = pod.metadata.name.clone().unwrap_or_default();
     cluster.delete_pod(pod, None);
     record_pod_event(cluster, "delete", set, &name, None);
+}
+
+/// `UpdatePodClaimForRetentionPolicy` (`updateClaimOwnerRefForSetAndPod`): the owners the
+/// retention policy gives the pod's claims — the set with `whenDeleted: Delete` (while the pod is
+/// in range), the pod with `whenScaled: Delete` (once scaled down), none with Retain — so the
+/// garbage collector deletes them with their owner.
+#[doc(alias = "UpdatePodClaimForRetentionPolicy")]
+#[doc(alias = "updateClaimOwnerRefForSetAndPod")]
+pub(super) fn update_pod_claim_for_retention_policy(
+    cluster: &mut Cluster,
+    set: &StatefulSet,
+    pod: &Pod,
+) {
+    let policy = set
+        .spec
+        .as_ref()
+        .and_then(|s| s.persistent_volume_claim_retention_policy.clone())
+        .unwrap_or_default();
+    let delete = |p: &Option<String>| p.as_deref() == Some("Delete");
+    let scaled_down = !pod_in_ordinal_range(pod, set);
+    let mut owners: Vec<OwnerReference> = Vec::new();
+    if delete(&policy.when_scaled) && scaled_down {
+        owners.push(OwnerReference {
+            api_version: "v1".into(),
+            kind: "Pod".into(),
+            name: pod.metadata.name.clone().unwrap_or_default(),
+            uid: pod.metadata.uid.clone().unwrap_or_default(),
+            controller: Some(true),
+            block_owner_deletion: Some(true),
+        });
+    }
+    if delete(&policy.when_deleted) && !scaled_down {
+        owners.push(crate::controller::replicaset::controller_ref(
+            Kind::StatefulSet,
+            &set.metadata,
+        ));
+    }
+    let ns = set.metadata.namespace.clone().unwrap_or_default();
+    let ours = |r: &OwnerReference| {
+        Some(&r.uid) == set.metadata.uid.as_ref() || Some(&r.uid) == pod.metadata.uid.as_ref()
+    };
+    for claim in get_persistent_volume_claims(set, pod).into_values() {
+        let name = claim.metadata.name.unwrap_or_default();
+        let Some(mut stored) = cluster.store.persistent_volume_claim(&ns, &name).cloned() else {
+            continue;
+        };
+        let mut refs: Vec<OwnerReference> = stored
+            .metadata
+            .owner_references
+            .clone()
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|r| !ours(r))
+            .collect();
+        // A claim another controller manages keeps its owners (`hasUnexpectedController`).
+        if refs.iter().any(|r| r.controller == Some(true)) {
+            continue;
+        }
+        refs.extend(owners.iter().cloned());
+        let refs = (!refs.is_empty()).then_some(refs);
+        if stored.metadata.owner_references != refs {
+            stored.metadata.owner_references = refs;
+            cluster.write(Object::PersistentVolumeClaim(stored));
+        }
+    }
 }
