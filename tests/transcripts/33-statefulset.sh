@@ -55,6 +55,7 @@ sim advance 3s
 kubectl get pods -l app=nginx -o wide
 kubectl rollout status sts/web
 kubectl get sts web -o wide
+kubectl get all
 kubectl get pods -l app=nginx -L apps.kubernetes.io/pod-index,controller-revision-hash
 kubectl get pvc,pv
 kubectl describe pvc www-web-0

@@ -1,7 +1,8 @@
 # StatefulSet edges: the API server's validation texts, the forbidden-update message, Parallel pod
 # management (all pods at once, scale down all at once), a pod whose claim is missing, deleting a
 # StatefulSet (its pods and revisions go, its claims and volumes stay), a claim deleted while a pod
-# uses it (Terminating until the pod is gone), and the Delete retention policies.
+# uses it (Terminating until the pod is gone), the Delete retention policies, and claims of
+# their own: one naming a missing class, one given the default class and bound for its pod.
 kubectl apply -f - <<YAML
 apiVersion: apps/v1
 kind: StatefulSet
@@ -160,4 +161,47 @@ kubectl delete sts cache
 kubectl get pvc
 sim settle
 kubectl get pvc,pv
+kubectl apply -f - <<YAML
+apiVersion: v1
+kind: PersistentVolumeClaim
+metadata:
+  name: fast
+spec:
+  storageClassName: fast
+  accessModes: [ReadWriteOnce]
+  resources:
+    requests:
+      storage: 1Gi
+---
+apiVersion: v1
+kind: PersistentVolumeClaim
+metadata:
+  name: plain
+spec:
+  accessModes: [ReadWriteOnce]
+  resources:
+    requests:
+      storage: 1Gi
+YAML
+kubectl get pvc
+kubectl describe pvc fast
+kubectl get pvc plain -o jsonpath='{.spec.storageClassName}{"\n"}'
+kubectl apply -f - <<YAML
+apiVersion: v1
+kind: Pod
+metadata:
+  name: reader
+spec:
+  containers:
+  - name: c
+    image: busybox
+    volumeMounts:
+    - {name: v, mountPath: /data}
+  volumes:
+  - name: v
+    persistentVolumeClaim:
+      claimName: plain
+YAML
+kubectl get pvc plain
+kubectl get pod reader -o wide
 kubectl get all

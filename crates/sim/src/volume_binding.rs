@@ -259,10 +259,30 @@ fn sync_unbound_claim(cluster: &mut Cluster, ns: &str, name: &str) {
     {
         return;
     }
+    let reference = object_reference(Kind::PersistentVolumeClaim, &claim.metadata);
     let Some(class) = storage_class(cluster, &claim).cloned() else {
+        // No volume is ever created by hand here, so a claim without a usable class waits.
+        let (kind, reason, message) = match claim
+            .spec
+            .as_ref()
+            .and_then(|s| s.storage_class_name.as_deref())
+            .filter(|c| !c.is_empty())
+        {
+            None => (
+                "Normal",
+                "FailedBinding",
+                "no persistent volumes available for this claim and no storage class is set"
+                    .to_string(),
+            ),
+            Some(class) => (
+                "Warning",
+                "ProvisioningFailed",
+                format!("storageclass.storage.k8s.io \"{class}\" not found"),
+            ),
+        };
+        cluster.record_event(&reference, kind, reason, &message, PV_CONTROLLER, None);
         return;
     };
-    let reference = object_reference(Kind::PersistentVolumeClaim, &claim.metadata);
     let selected = claim
         .metadata
         .annotations
