@@ -2,7 +2,8 @@
 # management (all pods at once, scale down all at once), a pod whose claim is missing, deleting a
 # StatefulSet (its pods and revisions go, its claims and volumes stay), a claim deleted while a pod
 # uses it (Terminating until the pod is gone), the Delete retention policies, and claims of
-# their own: one naming a missing class, one given the default class and bound for its pod.
+# their own: one naming a missing class, one given the default class and bound for its pod;
+# --cascade=orphan (pods and claims kept, adopted by a new StatefulSet) and --cascade=foreground.
 kubectl apply -f - <<YAML
 apiVersion: apps/v1
 kind: StatefulSet
@@ -204,4 +205,59 @@ spec:
 YAML
 kubectl get pvc plain
 kubectl get pod reader -o wide
+kubectl apply -f - <<YAML
+apiVersion: apps/v1
+kind: StatefulSet
+metadata:
+  name: web
+spec:
+  replicas: 2
+  persistentVolumeClaimRetentionPolicy: {whenDeleted: Delete}
+  selector:
+    matchLabels: {app: web}
+  template:
+    metadata:
+      labels: {app: web}
+    spec:
+      containers:
+      - name: c
+        image: nginx
+  volumeClaimTemplates:
+  - metadata: {name: d}
+    spec:
+      accessModes: [ReadWriteOnce]
+      resources: {requests: {storage: 1Gi}}
+YAML
+kubectl rollout status sts web
+kubectl delete sts web --cascade=orphan
+kubectl get pods,pvc
+kubectl get pvc d-web-0 -o jsonpath='{.metadata.ownerReferences}{"\n"}'
+kubectl apply -f - <<YAML
+apiVersion: apps/v1
+kind: StatefulSet
+metadata:
+  name: web
+spec:
+  replicas: 2
+  selector:
+    matchLabels: {app: web}
+  template:
+    metadata:
+      labels: {app: web}
+    spec:
+      containers:
+      - name: c
+        image: nginx
+  volumeClaimTemplates:
+  - metadata: {name: d}
+    spec:
+      accessModes: [ReadWriteOnce]
+      resources: {requests: {storage: 1Gi}}
+YAML
+kubectl get pods
+kubectl get sts web
+kubectl delete sts web --cascade=foreground --wait=false
+kubectl get sts,pods
+sim settle
+kubectl get sts,pods
 kubectl get all

@@ -228,17 +228,21 @@ impl Cluster {
     }
 
     fn orphan_dependents(&mut self, owner_uid: &str) {
-        let dependents: Vec<Object> = [Kind::Pod, Kind::ControllerRevision]
-            .into_iter()
-            .flat_map(|k| self.store.list(k))
-            .filter(|o| {
-                o.metadata()
-                    .owner_references
-                    .iter()
-                    .flatten()
-                    .any(|r| r.uid == owner_uid)
-            })
-            .collect();
+        let dependents: Vec<Object> = [
+            Kind::Pod,
+            Kind::ControllerRevision,
+            Kind::PersistentVolumeClaim,
+        ]
+        .into_iter()
+        .flat_map(|k| self.store.list(k))
+        .filter(|o| {
+            o.metadata()
+                .owner_references
+                .iter()
+                .flatten()
+                .any(|r| r.uid == owner_uid)
+        })
+        .collect();
         for mut dependent in dependents {
             let meta = dependent.metadata_mut();
             let refs: Vec<OwnerReference> = meta

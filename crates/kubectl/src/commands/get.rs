@@ -298,7 +298,9 @@ pub(crate) fn get(ctx: &mut Ctx, words: &[String]) -> CmdResult {
                 kind_prefix: None,
             };
             let mut blocks = Vec::new();
-            let multi = selected.iter().filter(|(_, v)| !v.is_empty()).count() > 1 || all;
+            // The server answers one Table per requested type, empty or not, and kubectl prefixes
+            // the names as soon as more than one came back (`multipleGVKsRequested`).
+            let multi = kinds.len() > 1 || all;
             for (kind, objects) in &selected {
                 if objects.is_empty() {
                     continue;
