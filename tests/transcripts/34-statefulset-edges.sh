@@ -3,7 +3,8 @@
 # StatefulSet (its pods and revisions go, its claims and volumes stay), a claim deleted while a pod
 # uses it (Terminating until the pod is gone), the Delete retention policies, and claims of
 # their own: one naming a missing class, one given the default class and bound for its pod;
-# --cascade=orphan (pods and claims kept, adopted by a new StatefulSet) and --cascade=foreground.
+# --cascade=orphan (pods and claims kept, adopted by a new StatefulSet) and --cascade=foreground;
+# StorageClass validation.
 kubectl apply -f - <<YAML
 apiVersion: apps/v1
 kind: StatefulSet
@@ -260,4 +261,14 @@ kubectl delete sts web --cascade=foreground --wait=false
 kubectl get sts,pods
 sim settle
 kubectl get sts,pods
+kubectl apply -f - <<YAML
+apiVersion: storage.k8s.io/v1
+kind: StorageClass
+metadata:
+  name: slow
+provisioner: ""
+reclaimPolicy: Recycle
+volumeBindingMode: Later
+YAML
+kubectl patch sc standard -p '{"reclaimPolicy":"Retain"}'
 kubectl get all

@@ -1,4 +1,4 @@
-//! StatefulSet defaulting and validation, named after the upstream tests they port
+//! StatefulSet and storage defaulting and validation, named after the upstream tests they port
 //! (`pkg/apis/apps/v1/defaults_test.go` TestSetDefaultStatefulSet,
 //! `pkg/apis/apps/validation/validation_test.go` TestValidateStatefulSet,
 //! TestValidateStatefulSetUpdate).
@@ -128,5 +128,31 @@ fn test_validate_persistent_volume_claim() {
             "spec.accessModes: Unsupported value: \"ReadWriteSometimes\": supported values: \"ReadOnlyMany\", \"ReadWriteMany\", \"ReadWriteOnce\", \"ReadWriteOncePod\"",
             "spec.resources[storage]: Required value",
         ]
+    );
+}
+
+#[test]
+fn test_validate_storage_class() {
+    let sc = parse("apiVersion: storage.k8s.io/v1\nkind: StorageClass\nmetadata: {name: fast}\nprovisioner: example.com/Fast\n");
+    assert!(messages(&sc).is_empty(), "{:?}", messages(&sc));
+    let bad = parse("apiVersion: storage.k8s.io/v1\nkind: StorageClass\nmetadata: {name: fast}\nprovisioner: ''\nvolumeBindingMode: Never\n");
+    assert_eq!(
+        messages(&bad),
+        [
+            "provisioner: Required value",
+            "volumeBindingMode: Unsupported value: \"Never\": supported values: \"Immediate\", \"WaitForFirstConsumer\"",
+        ]
+    );
+    let mut old = sc.clone();
+    apply_defaults(&mut old);
+    let mut new = parse("apiVersion: storage.k8s.io/v1\nkind: StorageClass\nmetadata: {name: fast}\nprovisioner: example.com/other\nreclaimPolicy: Delete\nvolumeBindingMode: Immediate\n");
+    apply_defaults(&mut new);
+    let errors: Vec<String> = validate_update(&old, &new)
+        .iter()
+        .map(|e| e.to_string())
+        .collect();
+    assert_eq!(
+        errors,
+        ["provisioner: Forbidden: updates to provisioner are forbidden."]
     );
 }

@@ -482,3 +482,29 @@ fn test_stateful_pod_control_retention_policy() {
     assert_eq!(c.store().persistent_volume_claims().count(), 0);
     assert_eq!(c.store().persistent_volumes().count(), 0);
 }
+
+/// minReadySeconds (TestStatefulSetAvailability): a Ready pod counts as available only after
+/// minReadySeconds, and OrderedReady waits for availability before the next pod.
+#[test]
+fn test_stateful_set_availability() {
+    let mut c = Cluster::new(3);
+    c.create(stateful_set("web", 2, "  minReadySeconds: 10\n"))
+        .expect("create");
+    // web-0 is Ready after its image pull and start (3 s), available 10 s later.
+    c.advance(Duration::from_secs(5));
+    let status = get_sts(&c, "web").status.unwrap();
+    assert_eq!(status.ready_replicas, Some(1));
+    assert_eq!(status.available_replicas, Some(0));
+    assert_eq!(pod_names(&c, "web"), ["web-0"]);
+    c.advance(Duration::from_secs(10));
+    assert_eq!(
+        get_sts(&c, "web").status.unwrap().available_replicas,
+        Some(1)
+    );
+    assert_eq!(pod_names(&c, "web"), ["web-0", "web-1"]);
+    settle(&mut c);
+    assert_eq!(
+        get_sts(&c, "web").status.unwrap().available_replicas,
+        Some(2)
+    );
+}

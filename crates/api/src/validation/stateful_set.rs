@@ -1,8 +1,7 @@
-//! StatefulSet and PersistentVolumeClaim validation (`pkg/apis/apps/validation/validation.go`
-//! `ValidateStatefulSet`, `ValidateStatefulSetSpec`, `ValidatePodTemplateSpecForStatefulSet`,
+//! StatefulSet validation (`pkg/apis/apps/validation/validation.go` `ValidateStatefulSet`,
+//! `ValidateStatefulSetSpec`, `ValidatePodTemplateSpecForStatefulSet`,
 //! `validateRollingUpdateStatefulSet`, `ValidatePersistentVolumeClaimRetentionPolicy`,
-//! `ValidateStatefulSetUpdate`; `pkg/apis/core/validation/validation.go`
-//! `ValidatePersistentVolumeClaim`).
+//! `ValidateStatefulSetUpdate`).
 
 use super::daemon_set::{
     int_or_percent_value, selector_is_nil, selector_mismatch, validate_daemon_set_restart_policy,
@@ -244,65 +243,4 @@ pub fn validate_stateful_set_update(old: &StatefulSet, new: &StatefulSet) -> Vec
     } else {
         vec![FieldError::forbidden("spec", FORBIDDEN_UPDATE)]
     }
-}
-
-/// `ValidatePersistentVolumeClaim` (the spec checks the playground models): metadata, at least
-/// one supported access mode, and a storage request.
-#[doc(alias = "ValidatePersistentVolumeClaim")]
-pub fn validate_persistent_volume_claim(pvc: &PersistentVolumeClaim) -> Vec<FieldError> {
-    let mut errors = validate_object_meta(&pvc.metadata, true, NameRule::Subdomain, "metadata");
-    errors.extend(validate_persistent_volume_claim_spec(
-        &pvc.spec.clone().unwrap_or_default(),
-        "spec",
-    ));
-    errors
-}
-
-/// `ValidatePersistentVolumeClaimSpec` (access modes and the storage request).
-#[doc(alias = "ValidatePersistentVolumeClaimSpec")]
-pub fn validate_persistent_volume_claim_spec(
-    spec: &PersistentVolumeClaimSpec,
-    path: &str,
-) -> Vec<FieldError> {
-    const MODES: [&str; 4] = [
-        "ReadOnlyMany",
-        "ReadWriteMany",
-        "ReadWriteOnce",
-        "ReadWriteOncePod",
-    ];
-    let mut errors = Vec::new();
-    let modes = spec.access_modes.clone().unwrap_or_default();
-    if modes.is_empty() {
-        errors.push(FieldError::required(
-            format!("{path}.accessModes"),
-            "at least 1 access mode is required",
-        ));
-    }
-    for mode in &modes {
-        if !MODES.contains(&mode.as_str()) {
-            errors.push(FieldError::not_supported(
-                format!("{path}.accessModes"),
-                go_quote(mode),
-                &MODES,
-            ));
-        }
-    }
-    let storage = spec
-        .resources
-        .as_ref()
-        .and_then(|r| r.requests.as_ref())
-        .and_then(|r| r.get("storage"));
-    let storage_path = format!("{path}.resources[storage]");
-    match storage {
-        None => errors.push(FieldError::required(storage_path, "")),
-        Some(q) => match crate::quantity::milli(q) {
-            Some(m) if m > 0 => {}
-            _ => errors.push(FieldError::invalid(
-                storage_path,
-                go_quote(&q.0),
-                "must be greater than zero",
-            )),
-        },
-    }
-    errors
 }
