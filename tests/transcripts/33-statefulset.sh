@@ -79,7 +79,7 @@ kubectl get pods -l app=nginx -L controller-revision-hash
 kubectl get sts web -o jsonpath='{.status.currentRevision} {.status.updateRevision} {.status.currentReplicas} {.status.updatedReplicas}{"\n"}'
 kubectl patch sts web -p '{"spec":{"updateStrategy":{"rollingUpdate":{"partition":0}}}}'
 kubectl rollout status sts/web
-kubectl rollout history sts/web
+kubectl rollout history statefulsets
 kubectl rollout history sts/web --revision=2
 kubectl rollout undo sts/web
 kubectl rollout status sts/web

@@ -47,28 +47,29 @@ fn with_template(owner: &Object, template: PodTemplateSpec) -> Object {
     next
 }
 
-/// `rollout history daemonsets` without a name: every DaemonSet of the namespace, by name, as the
-/// resource builder lists them; `None` when the words name an object (or are not DaemonSets).
+/// `rollout history daemonsets|statefulsets` without a name: every object of the type in the
+/// namespace, by name, as the resource builder lists them; `None` when the words name an object
+/// (or another type).
 ///
 /// Upstream: `staging/src/k8s.io/kubectl/pkg/cmd/rollout/rollout_history.go` `RunHistory`
 /// (`ResourceTypeOrNameArgs(true, …)` visits every object of the type).
-fn every_daemon_set(ctx: &mut Ctx, args: &[String], ns: &str) -> Option<Vec<DaemonSet>> {
+fn every_revision_owner(ctx: &mut Ctx, args: &[String], ns: &str) -> Option<Vec<Object>> {
     match args {
         [word] if !word.contains('/') => {}
         _ => return None,
     }
     let requests = resource_args(ctx, args).ok()?;
-    let [(Kind::DaemonSet, None)] = requests.as_slice() else {
+    let [(kind @ (Kind::DaemonSet | Kind::StatefulSet), None)] = requests.as_slice() else {
         return None;
     };
-    let mut all: Vec<DaemonSet> = ctx
+    let mut all: Vec<Object> = ctx
         .cluster
         .store()
-        .daemon_sets()
-        .filter(|ds| ds.metadata.namespace.as_deref() == Some(ns))
-        .cloned()
+        .list(*kind)
+        .into_iter()
+        .filter(|o| o.metadata().namespace.as_deref() == Some(ns))
         .collect();
-    all.sort_by(|a, b| a.metadata.name.cmp(&b.metadata.name));
+    all.sort_by(|a, b| a.name().cmp(b.name()));
     Some(all)
 }
 
@@ -139,9 +140,9 @@ pub(crate) fn rollout(ctx: &mut Ctx, words: &[String]) -> CmdResult {
     }
     let ns = super::namespace(&parsed);
     if sub == "history" && parsed.get("revision").is_none() {
-        if let Some(all) = every_daemon_set(ctx, &rest, &ns) {
-            for ds in all {
-                history(ctx, &Object::DaemonSet(ds), None)?;
+        if let Some(all) = every_revision_owner(ctx, &rest, &ns) {
+            for owner in &all {
+                history(ctx, owner, None)?;
             }
             return Ok(());
         }
