@@ -156,3 +156,12 @@ fn test_validate_storage_class() {
         ["provisioner: Forbidden: updates to provisioner are forbidden."]
     );
 }
+
+#[test]
+fn test_validate_stateful_set_name_is_a_dns_label() {
+    let dotted = parse(&BASE.replace("name: web,", "name: web.v1,"));
+    assert_eq!(
+        messages(&dotted),
+        ["metadata.name: Invalid value: \"web.v1\": must not contain dots"]
+    );
+}

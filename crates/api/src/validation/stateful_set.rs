@@ -20,11 +20,12 @@ use std::collections::BTreeMap;
 /// The one message of a StatefulSet update that changes a field other than these.
 pub const FORBIDDEN_UPDATE: &str = "updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden";
 
-/// `ValidateStatefulSet`: metadata (a DNS-1123 subdomain name), then the spec.
+/// `ValidateStatefulSet`: metadata (the name is a DNS-1123 label: it becomes the pods' host name
+/// prefix, `ValidateStatefulSetName`), then the spec.
 #[doc(alias = "ValidateStatefulSet")]
 pub fn validate_stateful_set(sts: &StatefulSet) -> Vec<FieldError> {
     let spec = sts.spec.clone().unwrap_or_default();
-    let mut errors = validate_object_meta(&sts.metadata, true, NameRule::Subdomain, "metadata");
+    let mut errors = validate_object_meta(&sts.metadata, true, NameRule::Label, "metadata");
     errors.extend(validate_stateful_set_spec(&spec));
     errors
 }
