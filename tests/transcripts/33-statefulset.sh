@@ -56,6 +56,7 @@ kubectl get pods -l app=nginx -o wide
 kubectl rollout status sts/web
 kubectl get sts web -o wide
 kubectl get all
+kubectl get endpointslices -l kubernetes.io/service-name=nginx -o jsonpath='{range .items[0].endpoints[*]}{.hostname} {.targetRef.name} {.nodeName}{"\n"}{end}'
 kubectl get pods -l app=nginx -L apps.kubernetes.io/pod-index,controller-revision-hash
 kubectl get pvc,pv
 kubectl describe pvc www-web-0
