@@ -110,25 +110,22 @@ pub fn validate_storage_class(sc: &StorageClass) -> Vec<FieldError> {
 /// cannot change.
 #[doc(alias = "ValidateStorageClassUpdate")]
 pub fn validate_storage_class_update(old: &StorageClass, new: &StorageClass) -> Vec<FieldError> {
-    let mut errors = Vec::new();
-    if old.parameters.clone().unwrap_or_default() != new.parameters.clone().unwrap_or_default() {
-        errors.push(FieldError::forbidden(
+    let changed = [
+        (
             "parameters",
-            "updates to parameters are forbidden.",
-        ));
-    }
-    if old.provisioner != new.provisioner {
-        errors.push(FieldError::forbidden(
-            "provisioner",
-            "updates to provisioner are forbidden.",
-        ));
-    }
-    if old.reclaim_policy != new.reclaim_policy {
-        errors.push(FieldError::forbidden(
-            "reclaimPolicy",
-            "updates to reclaimPolicy are forbidden.",
-        ));
-    }
+            old.parameters.clone().unwrap_or_default()
+                != new.parameters.clone().unwrap_or_default(),
+        ),
+        ("provisioner", old.provisioner != new.provisioner),
+        ("reclaimPolicy", old.reclaim_policy != new.reclaim_policy),
+    ];
+    let mut errors: Vec<FieldError> = changed
+        .into_iter()
+        .filter(|(_, changed)| *changed)
+        .map(|(field, _)| {
+            FieldError::forbidden(field, &format!("updates to {field} are forbidden."))
+        })
+        .collect();
     if old.volume_binding_mode != new.volume_binding_mode {
         errors.push(FieldError::invalid(
             "volumeBindingMode",
