@@ -1,4 +1,5 @@
-# StatefulSets: ordinal pods created one at a time (OrderedReady), a claim per pod from the
+# StatefulSets: ordinal pods created one at a time (OrderedReady), each with a DNS name under its
+# headless Service (web-0.nginx), a claim per pod from the
 # volumeClaimTemplates bound by kind's standard StorageClass once the pod is scheduled, scale
 # down and up, a rolling update in reverse ordinal order, a partitioned canary, history and undo,
 # and OnDelete.
@@ -57,6 +58,9 @@ kubectl rollout status sts/web
 kubectl get sts web -o wide
 kubectl get all
 kubectl get endpointslices -l kubernetes.io/service-name=nginx -o jsonpath='{range .items[0].endpoints[*]}{.hostname} {.targetRef.name} {.nodeName}{"\n"}{end}'
+sim curl --from pod/web-1 http://web-0.nginx/
+sim curl --from pod/web-1 http://web-2.nginx.default.svc.cluster.local/
+sim curl --from pod/web-1 http://web-9.nginx/
 kubectl get pods -l app=nginx -L apps.kubernetes.io/pod-index,controller-revision-hash
 kubectl get pvc,pv
 kubectl describe pvc www-web-0
