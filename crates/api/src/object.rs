@@ -307,9 +307,17 @@ impl Object {
         self.metadata().name.as_deref().unwrap_or("")
     }
 
-    /// The object as JSON with `apiVersion` and `kind` set (k8s-openapi adds them on serialize).
+    /// The object as JSON with `apiVersion` and `kind` set (k8s-openapi adds them on serialize),
+    /// as the API server writes it: an Event's `eventTime` is `null` when unset (Go's `MicroTime`
+    /// is a struct, which `omitempty` never omits), where k8s-openapi leaves the field out.
+    ///
+    /// Upstream: staging/src/k8s.io/api/core/v1/types.go Event (`EventTime metav1.MicroTime`).
     pub fn to_json(&self) -> serde_json::Value {
-        serde_json::to_value(self).unwrap_or(serde_json::Value::Null)
+        let mut json = serde_json::to_value(self).unwrap_or(serde_json::Value::Null);
+        if let (Object::Event(_), serde_json::Value::Object(fields)) = (self, &mut json) {
+            fields.entry("eventTime").or_insert(serde_json::Value::Null);
+        }
+        json
     }
 }
 
@@ -323,4 +331,25 @@ pub fn older_first(a: &ObjectMeta, b: &ObjectMeta) -> std::cmp::Ordering {
         .map(|t| t.0)
         .cmp(&b.creation_timestamp.as_ref().map(|t| t.0))
         .then_with(|| a.name.cmp(&b.name))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_event_without_event_time_serialises_it_as_null_like_the_api_server() {
+        let event = Object::Event(Event {
+            metadata: ObjectMeta {
+                name: Some("demo.1".into()),
+                ..Default::default()
+            },
+            ..Default::default()
+        });
+        let json = event.to_json();
+        assert_eq!(json.get("eventTime"), Some(&serde_json::Value::Null));
+        // Other kinds are left as k8s-openapi writes them.
+        let node = Object::Node(Default::default());
+        assert_eq!(node.to_json().get("eventTime"), None);
+    }
 }
