@@ -118,10 +118,10 @@ pub fn complete_node(index: u32, now: &Time, node: &mut Node) {
     }
     let status = node.status.get_or_insert_with(Default::default);
     let defaults: BTreeMap<String, Quantity> = [("cpu", "4"), ("memory", "8Gi"), ("pods", "110")]
-    .into_iter()
-    .chain(HOST_RESOURCES.iter().copied())
-    .map(|(k, v)| (k.to_string(), Quantity(v.to_string())))
-    .collect();
+        .into_iter()
+        .chain(HOST_RESOURCES.iter().copied())
+        .map(|(k, v)| (k.to_string(), Quantity(v.to_string())))
+        .collect();
     let capacity = status.capacity.get_or_insert_with(|| defaults.clone());
     for (k, v) in &defaults {
         capacity.entry(k.clone()).or_insert_with(|| v.clone());
