@@ -215,23 +215,29 @@ fn resolve_pod_record(store: &Store, namespace: &str, host: &str) -> Option<Stri
     if !dsplay_api::service::is_headless(svc) {
         return None;
     }
-    let ns = svc.metadata.namespace.as_deref().unwrap_or("");
-    let name = svc.metadata.name.as_deref().unwrap_or("");
-    store
-        .endpoint_slices()
-        .filter(|s| {
-            s.metadata.namespace.as_deref() == Some(ns)
-                && s.metadata
-                    .labels
-                    .as_ref()
-                    .and_then(|l| l.get(LABEL_SERVICE_NAME))
-                    .map(String::as_str)
-                    == Some(name)
-        })
+    service_slices(store, svc)
         .flat_map(|s| s.endpoints.iter())
         .filter(|e| e.conditions.as_ref().and_then(|c| c.ready).unwrap_or(true))
         .find(|e| e.hostname.as_deref() == Some(hostname))
         .and_then(|e| e.addresses.first().cloned())
+}
+
+/// The EndpointSlices of a Service (its namespace, its `kubernetes.io/service-name` label).
+fn service_slices<'a>(
+    store: &'a Store,
+    svc: &'a Service,
+) -> impl Iterator<Item = &'a EndpointSlice> {
+    let namespace = svc.metadata.namespace.as_deref();
+    let name = svc.metadata.name.as_deref();
+    store.endpoint_slices().filter(move |s| {
+        s.metadata.namespace.as_deref() == namespace
+            && s.metadata
+                .labels
+                .as_ref()
+                .and_then(|l| l.get(LABEL_SERVICE_NAME))
+                .map(String::as_str)
+                == name
+    })
 }
 
 /// The ready endpoints of a Service's slices for one service port: (address, port, pod, node).
@@ -240,19 +246,9 @@ fn ready_endpoints(
     svc: &Service,
     port: &ServicePort,
 ) -> Vec<(String, String, Option<String>)> {
-    let namespace = svc.metadata.namespace.as_deref().unwrap_or("");
-    let name = svc.metadata.name.as_deref().unwrap_or("");
     let port_name = port.name.as_deref().unwrap_or("");
     let mut out = Vec::new();
-    for slice in store.endpoint_slices().filter(|s| {
-        s.metadata.namespace.as_deref() == Some(namespace)
-            && s.metadata
-                .labels
-                .as_ref()
-                .and_then(|l| l.get(LABEL_SERVICE_NAME))
-                .map(String::as_str)
-                == Some(name)
-    }) {
+    for slice in service_slices(store, svc) {
         let has_port = slice
             .ports
             .iter()

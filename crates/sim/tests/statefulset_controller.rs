@@ -90,6 +90,14 @@ fn settle(c: &mut Cluster) {
     c.settle(Duration::from_secs(600));
 }
 
+/// A default cluster with `object` created and settled.
+fn settled(seed: u64, object: Object) -> Cluster {
+    let mut c = Cluster::new(seed);
+    c.create(object).expect("create");
+    settle(&mut c);
+    c
+}
+
 #[test]
 fn test_get_parent_name_and_ordinal() {
     assert_eq!(get_parent_name_and_ordinal("web-2"), Some(("web", 2)));
@@ -196,9 +204,7 @@ fn test_stateful_set_control_creates_pods() {
 /// `ScalesDown` (TestStatefulSetControl): the highest ordinal goes first, one at a time; claims stay.
 #[test]
 fn test_stateful_set_control_scales_down() {
-    let mut c = Cluster::new(3);
-    c.create(stateful_set("web", 3, "")).expect("create");
-    settle(&mut c);
+    let mut c = settled(3, stateful_set("web", 3, ""));
     update(&mut c, "web", |s| s.replicas = Some(0));
     let terminating: Vec<String> = c
         .store()
@@ -241,9 +247,7 @@ fn test_parallel_scale() {
 /// after the previous replacement is Ready; the update revision becomes current at the end.
 #[test]
 fn test_stateful_set_control_rolling_update() {
-    let mut c = Cluster::new(3);
-    c.create(stateful_set("web", 3, "")).expect("create");
-    settle(&mut c);
+    let mut c = settled(3, stateful_set("web", 3, ""));
     let old = get_sts(&c, "web").status.unwrap().current_revision.unwrap();
     set_image(&mut c, "web", "nginx:1.28");
     let status = get_sts(&c, "web").status.unwrap();
@@ -272,9 +276,7 @@ fn test_stateful_set_control_rolling_update() {
 /// to the update revision; lowering the partition finishes the roll out.
 #[test]
 fn test_stateful_set_control_rolling_update_with_partition() {
-    let mut c = Cluster::new(3);
-    c.create(stateful_set("web", 3, "")).expect("create");
-    settle(&mut c);
+    let mut c = settled(3, stateful_set("web", 3, ""));
     let old = get_sts(&c, "web").status.unwrap().current_revision.unwrap();
     update(&mut c, "web", |s| {
         s.update_strategy = Some(StatefulSetUpdateStrategy {
@@ -315,14 +317,10 @@ fn test_stateful_set_control_rolling_update_with_partition() {
 /// recreated pod gets the update revision.
 #[test]
 fn test_stateful_set_control_on_delete_update() {
-    let mut c = Cluster::new(3);
-    c.create(stateful_set(
-        "web",
+    let mut c = settled(
         3,
-        "  updateStrategy: {type: OnDelete}\n",
-    ))
-    .expect("create");
-    settle(&mut c);
+        stateful_set("web", 3, "  updateStrategy: {type: OnDelete}\n"),
+    );
     let old = get_sts(&c, "web").status.unwrap().current_revision.unwrap();
     set_image(&mut c, "web", "nginx:1.28");
     settle(&mut c);
@@ -340,10 +338,7 @@ fn test_stateful_set_control_on_delete_update() {
 /// TestStatefulSetControlLimitsHistory: revisions no pod uses are kept up to revisionHistoryLimit.
 #[test]
 fn test_stateful_set_control_limits_history() {
-    let mut c = Cluster::new(3);
-    c.create(stateful_set("web", 1, "  revisionHistoryLimit: 2\n"))
-        .expect("create");
-    settle(&mut c);
+    let mut c = settled(3, stateful_set("web", 1, "  revisionHistoryLimit: 2\n"));
     for tag in ["1.1", "1.2", "1.3", "1.4", "1.5"] {
         set_image(&mut c, "web", &format!("nginx:{tag}"));
         settle(&mut c);
@@ -362,9 +357,7 @@ fn test_stateful_set_control_limits_history() {
 /// TestStatefulSetControlRollback: going back to an old template reuses its revision, renumbered.
 #[test]
 fn test_stateful_set_control_rollback() {
-    let mut c = Cluster::new(3);
-    c.create(stateful_set("web", 2, "")).expect("create");
-    settle(&mut c);
+    let mut c = settled(3, stateful_set("web", 2, ""));
     let first = get_sts(&c, "web").status.unwrap().current_revision.unwrap();
     set_image(&mut c, "web", "nginx:1.28");
     settle(&mut c);
@@ -391,9 +384,7 @@ fn test_stateful_set_control_rollback() {
 /// A recreated pod goes back to the node its volume lives on (VolumeBinding's node affinity).
 #[test]
 fn recreated_pod_follows_its_volume() {
-    let mut c = Cluster::new(5);
-    c.create(stateful_set("web", 3, "")).expect("create");
-    settle(&mut c);
+    let mut c = settled(5, stateful_set("web", 3, ""));
     let node_of = |c: &Cluster, pod: &str| {
         c.store()
             .pod("default", pod)
@@ -422,9 +413,7 @@ fn recreated_pod_follows_its_volume() {
 /// Deleting the set removes its pods and revisions (garbage collection); the claims stay (Retain).
 #[test]
 fn delete_cascades_to_pods_and_revisions_not_claims() {
-    let mut c = Cluster::new(3);
-    c.create(stateful_set("web", 2, "")).expect("create");
-    settle(&mut c);
+    let mut c = settled(3, stateful_set("web", 2, ""));
     c.delete(
         Kind::StatefulSet,
         "default",
