@@ -404,6 +404,7 @@ pub fn install_kind_cluster(cluster: &mut Cluster) {
         preload_node_images(cluster, name);
         if options.control_plane {
             create_all(cluster, crate::kind_addons::KIND_ADDONS);
+            create_all(cluster, crate::kind_addons::KIND_STORAGE_CLASS);
         }
     }
     create_all(cluster, KIND_SERVICES);
