@@ -53,3 +53,44 @@ test('a node card sends a request to a Service; a dot flies from that node to th
   await screenshot(page, 'traffic-in-flight');
   await page.context().close();
 });
+
+test('a StatefulSet canary: the Rollout panel shows the partition, kubectl\'s status line and old/new pods by ordinal', async () => {
+  const page = await openPlayground(browser, server.url, { viewport: { width: 1440, height: 900 } });
+  await pause(page);
+  await runInTerminal(page, `kubectl apply -f - <<EOF
+apiVersion: apps/v1
+kind: StatefulSet
+metadata:
+  name: db
+spec:
+  serviceName: db
+  replicas: 3
+  updateStrategy:
+    rollingUpdate:
+      partition: 2
+  selector:
+    matchLabels:
+      app: db
+  template:
+    metadata:
+      labels:
+        app: db
+    spec:
+      containers:
+      - name: db
+        image: nginx:1.26
+EOF`);
+  await runInTerminal(page, 'sim settle');
+  assert.equal(await page.locator('[data-sts]').count(), 0, 'nothing rolls out yet');
+  assert.equal(await page.locator('[data-owner="statefulset/db"] .pod-owner', { hasText: 'sts' }).count(), 3);
+  await runInTerminal(page, 'kubectl set image sts/db db=nginx:1.27');
+  await runInTerminal(page, 'sim settle');
+  const panel = page.locator('[data-sts="default/db"]');
+  await panel.waitFor();
+  assert.match(await panel.textContent(), /partition 2/);
+  assert.match(await panel.textContent(), /partitioned roll out complete: 1 new pods have been updated\.\.\./);
+  const pods = await panel.locator('.rp-pod').evaluateAll((ps) => ps.map((p) => `${p.dataset.pod}:${p.classList.contains('new') ? 'new' : 'old'}`));
+  assert.deepEqual(pods, ['db-0:old', 'db-1:old', 'db-2:new']);
+  await screenshot(page, 'statefulset-canary-rollout-panel');
+  await page.context().close();
+});

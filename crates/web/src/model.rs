@@ -6,6 +6,7 @@
 pub mod owners;
 pub mod pod_details;
 pub mod rollout;
+pub mod stateful_rollout;
 pub mod traffic;
 pub mod workload_tables;
 

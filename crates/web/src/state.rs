@@ -8,7 +8,7 @@ use crate::export::{push_step, ReplayStep};
 use crate::lesson_state::{ActiveLesson, LoadedLesson};
 use crate::long_run::SLICE_BUDGET_MS;
 use crate::model::pod_details::PodDetails;
-use crate::model::rollout::RolloutView;
+use crate::model::rollout::Rollouts;
 use crate::model::traffic::Flight;
 use crate::model::{ClusterModel, DsExplanation};
 use crate::persist::{advance_entry, parse_advance_entry, Saved};
@@ -197,7 +197,7 @@ pub struct State {
     /// The pod whose panel is open (describe and logs), read again on every refresh.
     pub pod_panel: Option<Rc<PodDetails>>,
     /// DaemonSets being updated or stuck, with the diagnosis.
-    pub rollouts: Rc<Vec<RolloutView>>,
+    pub rollouts: Rc<Rollouts>,
     /// (store resourceVersion, whole virtual second) the views were last computed at.
     refreshed_at: (u64, i64),
     /// The lesson being taken, if any.

@@ -1,8 +1,10 @@
 //! The Rollout panel: for each DaemonSet being rolled out, the maxUnavailable / maxSurge budget in
 //! use, per node its pods' old/new revision and minReadySeconds countdown, and why progress
-//! stopped, with the fix to try (`sim rollout`).
+//! stopped, with the fix to try (`sim rollout`); for each StatefulSet being updated, kubectl's
+//! status line and its pods on either side of the partition.
 
-use crate::model::rollout::{RolloutPod, RolloutView};
+use crate::model::rollout::{RolloutPod, RolloutView, Rollouts};
+use crate::model::stateful_rollout::{OrdinalPod, StatefulRolloutView};
 use std::collections::BTreeMap;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -10,8 +12,8 @@ use yew::prelude::*;
 /// Props of [`RolloutPanel`].
 #[derive(Properties, PartialEq)]
 pub struct RolloutPanelProps {
-    /// Every DaemonSet in progress.
-    pub rollouts: Rc<Vec<RolloutView>>,
+    /// Every DaemonSet and StatefulSet in progress.
+    pub rollouts: Rc<Rollouts>,
 }
 
 /// One daemon pod on its node's row: revision (old/new, short hash), name, readiness and the
@@ -45,7 +47,7 @@ pub fn rollout_panel(props: &RolloutPanelProps) -> Html {
         <section class="panel rollout" aria-label="Rollout">
             <header class="panel-head"><h2>{"Rollout"}</h2></header>
             <div class="rollout-body">
-                { for props.rollouts.iter().map(|RolloutView { daemon_set: name, diagnosis: d, pods }| {
+                { for props.rollouts.daemon_sets.iter().map(|RolloutView { daemon_set: name, diagnosis: d, pods }| {
                     // Pods grouped by node once (a rollout over hundreds of nodes renders often).
                     let mut by_node: BTreeMap<&str, Vec<&RolloutPod>> = BTreeMap::new();
                     for p in pods.iter() {
@@ -81,7 +83,43 @@ pub fn rollout_panel(props: &RolloutPanelProps) -> Html {
                     </article>
                     }
                 }) }
+                { for props.rollouts.stateful_sets.iter().map(stateful_set) }
             </div>
         </section>
+    }
+}
+
+/// A StatefulSet: kubectl's `rollout status` line, and its pods by ordinal with a mark where the
+/// partition starts (the ordinals from there up take the new template).
+fn stateful_set(view: &StatefulRolloutView) -> Html {
+    let pod = |p: &OrdinalPod| {
+        let state = if p.terminating {
+            "terminating"
+        } else if p.ready {
+            "ready"
+        } else {
+            "not ready"
+        };
+        html! {
+            <span class={classes!("rp-pod", if p.new { "new" } else { "old" })} data-pod={p.name.clone()}>
+                <span class="rp-rev">{if p.new { "new" } else { "old" }}</span>
+                <span class="mono">{&p.name}</span>
+                <span class="rp-state">{state}</span>
+            </span>
+        }
+    };
+    let (below, from): (Vec<&OrdinalPod>, Vec<&OrdinalPod>) =
+        view.pods.iter().partition(|p| p.ordinal < view.partition);
+    html! {
+        <article class="rollout-ds rollout-sts" data-sts={view.name.clone()}>
+            <h3 class="mono">{&view.name}<span class="count">{format!("RollingUpdate, partition {}", view.partition)}</span></h3>
+            <p class="budget mono">{&view.status}</p>
+            <ul class="rollout-nodes">
+                if !below.is_empty() {
+                    <li><span class="node-label">{format!("below {}: kept", view.partition)}</span>{ for below.into_iter().map(pod) }</li>
+                }
+                <li><span class="node-label">{format!("from {}: updated", view.partition)}</span>{ for from.into_iter().map(pod) }</li>
+            </ul>
+        </article>
     }
 }

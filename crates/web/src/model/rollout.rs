@@ -5,6 +5,21 @@ use super::daemon_set_names;
 use dsplay_sim::explain::RolloutDiagnosis;
 use dsplay_sim::Cluster;
 
+/// Everything the Rollout panel shows: DaemonSets with their diagnosis, StatefulSets with their
+/// partition.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Rollouts {
+    pub daemon_sets: Vec<RolloutView>,
+    pub stateful_sets: Vec<super::stateful_rollout::StatefulRolloutView>,
+}
+
+impl Rollouts {
+    /// Nothing rolls out: the panel is not shown.
+    pub fn is_empty(&self) -> bool {
+        self.daemon_sets.is_empty() && self.stateful_sets.is_empty()
+    }
+}
+
 /// A DaemonSet being rolled out (or stuck), as the Rollout panel shows it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RolloutView {

@@ -3,7 +3,8 @@
 
 use super::State;
 use crate::model::pod_details::PodDetails;
-use crate::model::rollout::rollout_views;
+use crate::model::rollout::{rollout_views, Rollouts};
+use crate::model::stateful_rollout::stateful_rollout_views;
 use crate::model::workload_tables::workload_tables;
 use crate::model::{get_ds_all_namespaces, node_explanations, warning_marks, ClusterModel};
 use std::rc::Rc;
@@ -27,7 +28,10 @@ impl State {
         }
         self.ds_table = Rc::from(get_ds_all_namespaces(cluster.store(), self.now));
         self.workload_tables = Rc::new(workload_tables(cluster.store(), self.now));
-        self.rollouts = Rc::new(rollout_views(cluster));
+        self.rollouts = Rc::new(Rollouts {
+            daemon_sets: rollout_views(cluster),
+            stateful_sets: stateful_rollout_views(cluster.store()),
+        });
         self.explanations = Rc::new(match &self.selected {
             Some(node) => node_explanations(cluster, node),
             None => Vec::new(),

@@ -93,6 +93,7 @@ fn explain_and_rollout_views_follow_the_cluster() {
     }
     let view = state
         .rollouts
+        .daemon_sets
         .iter()
         .find(|r| r.daemon_set == "default/demo")
         .expect("the stuck rollout is listed");
