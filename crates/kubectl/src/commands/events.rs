@@ -231,23 +231,8 @@ fn print_event_list(ctx: &mut Ctx, printer: &OutputFormat, events: Vec<Event>) -
         // kubectl's name printer refuses a typed list ("list types are not supported by name
         // printing") and `Run` drops the error: nothing is printed, and the command succeeds.
         OutputFormat::Name => {}
-        OutputFormat::JsonPath { template, as_json } => {
-            let result = if *as_json {
-                output::jsonpath_as_json(template, &list)
-            } else {
-                output::jsonpath(template, &list)
-            };
-            match result {
-                Ok(text) => ctx.out_raw(text),
-                Err(e) => return ctx.fail(e.0),
-            }
-        }
-        OutputFormat::GoTemplate(template) => {
-            let (text, error) = template.print_obj(&list);
-            ctx.out_raw(text);
-            if let Some(e) = error {
-                return ctx.fail(e);
-            }
+        OutputFormat::JsonPath { .. } | OutputFormat::GoTemplate(_) => {
+            output_format::print_template(ctx, printer, &list)?
         }
         // Not among the formats `events_printer` accepts.
         OutputFormat::Table { .. } | OutputFormat::CustomColumns(_) => {}

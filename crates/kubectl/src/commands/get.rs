@@ -262,27 +262,11 @@ pub(crate) fn get(ctx: &mut Ctx, words: &[String]) -> CmdResult {
                 .collect();
             ctx.out(text);
         }
-        OutputFormat::JsonPath { template, as_json } => {
-            let value = one_or_list(values());
-            let result = if *as_json {
-                output::jsonpath_as_json(template, &value)
-            } else {
-                output::jsonpath(template, &value)
-            };
-            match result {
-                Ok(text) => ctx.out_raw(text),
-                Err(e) => return ctx.fail(e.0),
-            }
+        OutputFormat::JsonPath { .. } | OutputFormat::GoTemplate(_) => {
+            super::output_format::print_template(ctx, &printer, &one_or_list(values()))?;
         }
         OutputFormat::CustomColumns(columns) => {
             let (text, error) = columns.render(&values(), parsed.flag("no-headers"));
-            ctx.out_raw(text);
-            if let Some(e) = error {
-                return ctx.fail(e);
-            }
-        }
-        OutputFormat::GoTemplate(template) => {
-            let (text, error) = template.print_obj(&one_or_list(values()));
             ctx.out_raw(text);
             if let Some(e) = error {
                 return ctx.fail(e);

@@ -39,6 +39,38 @@ impl OutputFormat {
     }
 }
 
+/// Prints `value` through a template printer (`-o jsonpath…`, `-o go-template…`): what it wrote,
+/// then its error if execution failed. Any other printer is the caller's.
+pub(crate) fn print_template(
+    ctx: &mut Ctx,
+    printer: &OutputFormat,
+    value: &serde_json::Value,
+) -> Result<(), Failed> {
+    use crate::printers::output;
+    let (text, error) = match printer {
+        OutputFormat::JsonPath { template, as_json } => {
+            let result = if *as_json {
+                output::jsonpath_as_json(template, value)
+            } else {
+                output::jsonpath(template, value)
+            };
+            match result {
+                Ok(text) => (text, None),
+                Err(e) => (String::new(), Some(e.0)),
+            }
+        }
+        OutputFormat::GoTemplate(template) => template.print_obj(value),
+        _ => return Ok(()),
+    };
+    if !text.is_empty() {
+        ctx.out_raw(text);
+    }
+    match error {
+        Some(e) => ctx.fail(e),
+        None => Ok(()),
+    }
+}
+
 /// Checks that `-o TEXT` names a printer, before anything is fetched (kubectl's `Complete`).
 pub(crate) fn check_known(ctx: &mut Ctx, text: &str) -> Result<(), Failed> {
     let known = match text.split_once('=') {

@@ -19,13 +19,7 @@ pub struct RolloutPanelProps {
 /// One daemon pod on its node's row: revision (old/new, short hash), name, readiness and the
 /// "available in Ns" countdown while minReadySeconds runs.
 fn pod_badge(p: &RolloutPod) -> Html {
-    let state = if p.terminating {
-        "terminating"
-    } else if p.ready {
-        "ready"
-    } else {
-        "not ready"
-    };
+    let state = pod_state(p.terminating, p.ready);
     let short_hash: String = p.revision.chars().take(5).collect();
     html! {
         <span class={classes!("rp-pod", if p.new { "new" } else { "old" })}
@@ -37,6 +31,17 @@ fn pod_badge(p: &RolloutPod) -> Html {
                 <span class="rp-countdown">{format!("available in {secs}s")}</span>
             }
         </span>
+    }
+}
+
+/// A pod's state as the panel words it.
+fn pod_state(terminating: bool, ready: bool) -> &'static str {
+    if terminating {
+        "terminating"
+    } else if ready {
+        "ready"
+    } else {
+        "not ready"
     }
 }
 
@@ -93,13 +98,7 @@ pub fn rollout_panel(props: &RolloutPanelProps) -> Html {
 /// partition starts (the ordinals from there up take the new template).
 fn stateful_set(view: &StatefulRolloutView) -> Html {
     let pod = |p: &OrdinalPod| {
-        let state = if p.terminating {
-            "terminating"
-        } else if p.ready {
-            "ready"
-        } else {
-            "not ready"
-        };
+        let state = pod_state(p.terminating, p.ready);
         html! {
             <span class={classes!("rp-pod", if p.new { "new" } else { "old" })} data-pod={p.name.clone()}>
                 <span class="rp-rev">{if p.new { "new" } else { "old" }}</span>
