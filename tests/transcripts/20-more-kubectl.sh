@@ -88,3 +88,7 @@ kubectl run bad-overrides --image=busybox --overrides='{bad'
 kubectl run bad-type --image=busybox --override-type=x --overrides='{}'
 kubectl run merged --image=busybox --override-type=strategic --overrides='{"spec":{"containers":[{"name":"merged","image":"nginx:1.27"}]}}'
 kubectl get pod pinned merged -o custom-columns=NAME:.metadata.name,NODE:.spec.nodeName,IMAGE:.spec.containers[0].image
+sim node add --count 3 --prefix extra-
+sim node add --count 0
+sim node add --count 2 --prefix extra-
+kubectl get nodes -l '!node-role.kubernetes.io/control-plane' -o name

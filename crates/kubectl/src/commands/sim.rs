@@ -169,6 +169,33 @@ fn curl(ctx: &mut Ctx, words: &[String]) -> CmdResult {
     }
 }
 
+/// The most nodes one `sim node add --count` adds.
+const MAX_NODE_COUNT: usize = 5_000;
+
+/// The names `sim node add` creates: its NAME, or with `--count N` the prefix (`--prefix`, else
+/// NAME, else `node-`) and numbers 1..=N zero-padded to N's width (`node-0001` … `node-5000`).
+fn node_names(parsed: &crate::flags::Parsed) -> Result<Vec<String>, String> {
+    let Some(count) = parsed.get("count") else {
+        return Ok(parsed.args.first().cloned().into_iter().collect());
+    };
+    let count: usize = match count.parse() {
+        Ok(n) if (1..=MAX_NODE_COUNT).contains(&n) => n,
+        _ => {
+            return Err(format!(
+                "--count must be a number from 1 to {MAX_NODE_COUNT}, not {count:?}"
+            ))
+        }
+    };
+    let prefix = parsed
+        .get("prefix")
+        .or(parsed.args.first().map(String::as_str))
+        .unwrap_or("node-");
+    let width = count.to_string().len();
+    Ok((1..=count)
+        .map(|i| format!("{prefix}{i:0width$}"))
+        .collect())
+}
+
 /// `sim explain ds/NAME [NODE] [-n NS]`: the controller's verdict per node, with every reason.
 fn explain(ctx: &mut Ctx, words: &[String]) -> CmdResult {
     let parsed = parse_flags(ctx, "sim explain", words, &[])?;
@@ -336,10 +363,16 @@ fn node(ctx: &mut Ctx, words: &[String]) -> CmdResult {
                     value("memory", None),
                     value("pods", None),
                     boolean("control-plane", None),
+                    value("count", None),
+                    value("prefix", None),
                 ],
             )?;
-            let Some(name) = parsed.args.first() else {
-                return ctx.fail("sim node add needs a NAME");
+            let names = match node_names(&parsed) {
+                Ok(names) => names,
+                Err(message) => return ctx.fail(message),
+            };
+            let Some(name) = names.first() else {
+                return ctx.fail("sim node add needs a NAME (or --count N [--prefix P])");
             };
             let mut options = NodeOptions::new(name);
             options.control_plane = parsed.flag("control-plane");
@@ -381,13 +414,26 @@ fn node(ctx: &mut Ctx, words: &[String]) -> CmdResult {
                     *field = v.to_string();
                 }
             }
-            match ctx.cluster.add_node(&options) {
-                Ok(_) => {
-                    ctx.out(format!("node/{name} created"));
-                    Ok(())
+            for (done, name) in names.iter().enumerate() {
+                options.name = name.clone();
+                if let Err(e) = ctx.cluster.add_node(&options) {
+                    if done > 0 {
+                        ctx.out(format!(
+                            "{done} nodes created: {} … {}",
+                            names[0],
+                            names[done - 1]
+                        ));
+                    }
+                    return ctx.api_fail(&e, None);
                 }
-                Err(e) => ctx.api_fail(&e, None),
             }
+            // One line per node, or a summary for a batch (thousands of lines help nobody).
+            ctx.out(match names.as_slice() {
+                [one] => format!("node/{one} created"),
+                [first, .., last] => format!("{} nodes created: {first} … {last}", names.len()),
+                [] => String::new(),
+            });
+            Ok(())
         }
         "fail" | "recover" => {
             let Some(name) = rest.first() else {
