@@ -273,23 +273,22 @@ impl Cluster {
         kind: Kind,
         namespace: &str,
         name: &str,
-    ) -> Option<Object> {
+    ) {
         if matches!(kind, Kind::Node | Kind::Pod) {
             self.scheduling_queue.cluster_change += 1;
         }
         let ns = if kind.namespaced() { namespace } else { "" };
-        let removed = self
-            .store
-            .remove(kind, &(ns.to_string(), name.to_string()), self.now_ms);
-        if let Some(Object::Pod(pod)) = &removed {
+        let key = (ns.to_string(), name.to_string());
+        if kind != Kind::Pod {
+            self.store.remove(kind, &key, self.now_ms);
+            return;
+        }
+        if let Some(pod) = self.store.remove_pod(&key, self.now_ms) {
             if let Some(uid) = &pod.metadata.uid {
                 self.pods_runtime.remove(uid);
             }
-            self.scheduling_queue
-                .unschedulable
-                .remove(&(ns.to_string(), name.to_string()));
+            self.scheduling_queue.unschedulable.remove(&key);
         }
-        removed
     }
 
     fn namespace_for(&self, object: &Object) -> String {

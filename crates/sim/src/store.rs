@@ -424,10 +424,7 @@ impl Store {
                 .nodes
                 .remove(key)
                 .map(|n| Object::Node(Arc::unwrap_or_clone(n))),
-            Kind::Pod => self
-                .pods
-                .remove(key)
-                .map(|p| Object::Pod(Arc::unwrap_or_clone(p))),
+            Kind::Pod => return self.remove_pod(key, time_ms).map(|p| Object::Pod(Pod::clone(&p))),
             Kind::DaemonSet => self.daemon_sets.remove(key).map(Object::DaemonSet),
             Kind::ControllerRevision => self
                 .controller_revisions
@@ -445,6 +442,16 @@ impl Store {
             self.log(WatchEventType::Deleted, kind, key.clone(), time_ms);
         }
         removed
+    }
+
+    /// Removes a pod (and its place in the node index); returns the shared handle, so removing a
+    /// pod that a loop still holds copies nothing.
+    pub(crate) fn remove_pod(&mut self, key: &Key, time_ms: i64) -> Option<Arc<Pod>> {
+        self.index_pod(key, None);
+        let removed = self.pods.remove(key)?;
+        self.resource_version += 1;
+        self.log(WatchEventType::Deleted, Kind::Pod, key.clone(), time_ms);
+        Some(removed)
     }
 
     /// Files a pod under the node it is (now) bound to, moving it from the node it was bound to.
