@@ -255,9 +255,15 @@ impl Cluster {
         let relevant = match &object {
             Object::Node(_) => true,
             Object::Pod(pod) => {
-                let node_of = |p: &Pod| p.spec.as_ref().and_then(|s| s.node_name.clone());
-                let (ns, name) = key_of(&pod.metadata);
-                self.store.pod(&ns, &name).map(node_of) != Some(node_of(pod))
+                fn node_of(p: &Pod) -> Option<&str> {
+                    p.spec.as_ref().and_then(|s| s.node_name.as_deref())
+                }
+                let meta = &pod.metadata;
+                let stored = self.store.pod(
+                    meta.namespace.as_deref().unwrap_or_default(),
+                    meta.name.as_deref().unwrap_or_default(),
+                );
+                stored.map(node_of) != Some(node_of(pod))
             }
             _ => false,
         };

@@ -173,7 +173,9 @@ pub(crate) fn update_pod(cluster: &mut Cluster, ns: &str, name: &str, f: impl Fn
     };
     let mut pod = Pod::clone(&old);
     f(&mut pod);
-    if pod != *old {
+    // Status first: that is what the kubelet writes, so a change is found without comparing the
+    // (unchanged) metadata and spec field by field.
+    if pod.status != old.status || pod.metadata != old.metadata || pod.spec != old.spec {
         cluster.write(Object::Pod(pod));
     }
 }

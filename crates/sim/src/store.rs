@@ -3,11 +3,63 @@
 
 use dsplay_api::types::*;
 use dsplay_api::{Kind, Object};
+use std::borrow::Borrow;
+use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 /// Key of a stored object: (namespace, name); namespace is "" for cluster-scoped kinds.
 pub type Key = (String, String);
+
+/// A (namespace, name) pair a [`Key`] map can be searched with: a stored key or two borrowed
+/// strings, so a lookup allocates no key. Ordered like `Key` (namespace, then name).
+pub(crate) trait KeyRef {
+    /// The namespace and the name.
+    fn pair(&self) -> (&str, &str);
+}
+
+impl KeyRef for Key {
+    fn pair(&self) -> (&str, &str) {
+        (&self.0, &self.1)
+    }
+}
+
+impl KeyRef for (&str, &str) {
+    fn pair(&self) -> (&str, &str) {
+        (self.0, self.1)
+    }
+}
+
+impl<'a> Borrow<dyn KeyRef + 'a> for Key {
+    fn borrow(&self) -> &(dyn KeyRef + 'a) {
+        self
+    }
+}
+
+impl PartialEq for dyn KeyRef + '_ {
+    fn eq(&self, other: &Self) -> bool {
+        self.pair() == other.pair()
+    }
+}
+
+impl Eq for dyn KeyRef + '_ {}
+
+impl PartialOrd for dyn KeyRef + '_ {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for dyn KeyRef + '_ {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.pair().cmp(&other.pair())
+    }
+}
+
+/// The borrowed search key of `(namespace, name)` in a [`Key`] map.
+pub(crate) fn key_ref<'a>(pair: &'a (&'a str, &'a str)) -> &'a (dyn KeyRef + 'a) {
+    pair
+}
 
 /// What happened to an object, as a watch stream reports it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -187,11 +239,11 @@ impl Store {
     }
     /// One node as a shared handle.
     pub(crate) fn node_handle(&self, name: &str) -> Option<&Arc<Node>> {
-        self.nodes.get(&(String::new(), name.to_string()))
+        self.nodes.get(key_ref(&("", name)))
     }
     /// One pod as a shared handle.
     pub(crate) fn pod_handle(&self, namespace: &str, name: &str) -> Option<&Arc<Pod>> {
-        self.pods.get(&(namespace.to_string(), name.to_string()))
+        self.pods.get(key_ref(&(namespace, name)))
     }
     /// Pods with an ownerReference to `uid` (a DaemonSet's pods, released ones excluded), in key order.
     pub fn pods_owned_by<'a>(&'a self, uid: &'a str) -> impl Iterator<Item = &'a Pod> + 'a {
@@ -229,13 +281,11 @@ impl Store {
     }
     /// One Deployment.
     pub fn deployment(&self, namespace: &str, name: &str) -> Option<&Deployment> {
-        self.deployments
-            .get(&(namespace.to_string(), name.to_string()))
+        self.deployments.get(key_ref(&(namespace, name)))
     }
     /// One ReplicaSet.
     pub fn replica_set(&self, namespace: &str, name: &str) -> Option<&ReplicaSet> {
-        self.replica_sets
-            .get(&(namespace.to_string(), name.to_string()))
+        self.replica_sets.get(key_ref(&(namespace, name)))
     }
     /// All Services, by namespace then name.
     pub fn services(&self) -> impl Iterator<Item = &Service> {
@@ -243,8 +293,7 @@ impl Store {
     }
     /// One Service.
     pub fn service(&self, namespace: &str, name: &str) -> Option<&Service> {
-        self.services
-            .get(&(namespace.to_string(), name.to_string()))
+        self.services.get(key_ref(&(namespace, name)))
     }
     /// All EndpointSlices, by namespace then name.
     pub fn endpoint_slices(&self) -> impl Iterator<Item = &EndpointSlice> {
@@ -252,8 +301,7 @@ impl Store {
     }
     /// One node.
     pub fn node(&self, name: &str) -> Option<&Node> {
-        self.nodes
-            .get(&(String::new(), name.to_string()))
+        self.nodes.get(key_ref(&("", name)))
             .map(|n| &**n)
     }
     /// One pod.
@@ -262,17 +310,15 @@ impl Store {
     }
     /// One DaemonSet.
     pub fn daemon_set(&self, namespace: &str, name: &str) -> Option<&DaemonSet> {
-        self.daemon_sets
-            .get(&(namespace.to_string(), name.to_string()))
+        self.daemon_sets.get(key_ref(&(namespace, name)))
     }
     /// One namespace.
     pub fn namespace(&self, name: &str) -> Option<&Namespace> {
-        self.namespaces.get(&(String::new(), name.to_string()))
+        self.namespaces.get(key_ref(&("", name)))
     }
     /// One PriorityClass.
     pub fn priority_class(&self, name: &str) -> Option<&PriorityClass> {
-        self.priority_classes
-            .get(&(String::new(), name.to_string()))
+        self.priority_classes.get(key_ref(&("", name)))
     }
 
     /// Any object by kind and key, cloned into the `Object` enum.
