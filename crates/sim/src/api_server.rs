@@ -274,12 +274,7 @@ impl Cluster {
     }
 
     /// Removes an object from the store (internal).
-    pub(crate) fn remove_object(
-        &mut self,
-        kind: Kind,
-        namespace: &str,
-        name: &str,
-    ) {
+    pub(crate) fn remove_object(&mut self, kind: Kind, namespace: &str, name: &str) {
         if matches!(kind, Kind::Node | Kind::Pod) {
             self.scheduling_queue.cluster_change += 1;
         }
@@ -326,11 +321,15 @@ impl Cluster {
         if let Object::Pod(pod) = object {
             self.admit_pod(pod)?;
         }
+        let mut generated = false;
         {
             let meta = object.metadata_mut();
             if meta.name.as_deref().unwrap_or("").is_empty() {
                 match meta.generate_name.clone().filter(|g| !g.is_empty()) {
-                    Some(prefix) => meta.name = Some(names::generate_name(&mut self.rng, &prefix)),
+                    Some(prefix) => {
+                        meta.name = Some(names::generate_name(&mut self.rng, &prefix));
+                        generated = true;
+                    }
                     None => {
                         return Err(ApiError::Invalid {
                             kind,
@@ -348,9 +347,21 @@ impl Cluster {
         if self.store.get(kind, &namespace, &name).is_some() {
             return Err(ApiError::AlreadyExists { kind, name });
         }
-        let errors = validation::validate_create(object);
+        // A pod like the last one that passed (same but for its generated name and node) passes.
+        let passed_before = match object {
+            Object::Pod(pod) if generated => self.validation_memo.passes(pod),
+            _ => false,
+        };
+        let errors = if passed_before {
+            Vec::new()
+        } else {
+            validation::validate_create(object)
+        };
         if !errors.is_empty() {
             return Err(ApiError::Invalid { kind, name, errors });
+        }
+        if let (Object::Pod(pod), true, false) = (&*object, generated, passed_before) {
+            self.validation_memo.remember(pod);
         }
         if let Object::PriorityClass(pc) = object {
             self.validate_priority_class(pc)?;
