@@ -4,7 +4,6 @@
 use dsplay_api::types::*;
 use dsplay_api::{Kind, Object};
 use std::borrow::Borrow;
-use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
@@ -36,25 +35,31 @@ impl<'a> Borrow<dyn KeyRef + 'a> for Key {
     }
 }
 
-impl PartialEq for dyn KeyRef + '_ {
-    fn eq(&self, other: &Self) -> bool {
-        self.pair() == other.pair()
-    }
+/// Orders a borrowed search key (a `dyn Trait`) by what its method returns, so that a map keyed
+/// by the owned form can be searched with it.
+macro_rules! ord_by {
+    ($ty:ty, $method:ident) => {
+        impl PartialEq for $ty {
+            fn eq(&self, other: &Self) -> bool {
+                self.$method() == other.$method()
+            }
+        }
+        impl Eq for $ty {}
+        impl PartialOrd for $ty {
+            fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+                Some(self.cmp(other))
+            }
+        }
+        impl Ord for $ty {
+            fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+                self.$method().cmp(&other.$method())
+            }
+        }
+    };
 }
+pub(crate) use ord_by;
 
-impl Eq for dyn KeyRef + '_ {}
-
-impl PartialOrd for dyn KeyRef + '_ {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl Ord for dyn KeyRef + '_ {
-    fn cmp(&self, other: &Self) -> Ordering {
-        self.pair().cmp(&other.pair())
-    }
-}
+ord_by!(dyn KeyRef + '_, pair);
 
 /// The borrowed search key of `(namespace, name)` in a [`Key`] map.
 pub(crate) fn key_ref<'a>(pair: &'a (&'a str, &'a str)) -> &'a (dyn KeyRef + 'a) {
@@ -97,9 +102,12 @@ pub struct Store {
     /// clone the cluster (rewind snapshots), without deep-copying thousands of objects.
     pub(crate) nodes: BTreeMap<Key, Arc<Node>>,
     pub(crate) pods: BTreeMap<Key, Arc<Pod>>,
-    pub(crate) daemon_sets: BTreeMap<Key, DaemonSet>,
+    /// Shared too: the DaemonSet controller holds one through a sync without copying it.
+    pub(crate) daemon_sets: BTreeMap<Key, Arc<DaemonSet>>,
     pub(crate) controller_revisions: BTreeMap<Key, ControllerRevision>,
-    pub(crate) events: BTreeMap<Key, Event>,
+    /// Shared as well: an event is large, and a B-tree moves its values around on every insert
+    /// and removal (thousands of events come and go in a long rollout).
+    pub(crate) events: BTreeMap<Key, Arc<Event>>,
     pub(crate) priority_classes: BTreeMap<Key, PriorityClass>,
     pub(crate) deployments: BTreeMap<Key, Deployment>,
     pub(crate) replica_sets: BTreeMap<Key, ReplicaSet>,
@@ -257,7 +265,7 @@ impl Store {
     }
     /// All DaemonSets, by namespace then name.
     pub fn daemon_sets(&self) -> impl Iterator<Item = &DaemonSet> {
-        self.daemon_sets.values()
+        self.daemon_sets.values().map(|d| &**d)
     }
     /// All ControllerRevisions, by namespace then name.
     pub fn controller_revisions(&self) -> impl Iterator<Item = &ControllerRevision> {
@@ -265,7 +273,7 @@ impl Store {
     }
     /// All events, by namespace then name.
     pub fn events(&self) -> impl Iterator<Item = &Event> {
-        self.events.values()
+        self.events.values().map(|e| &**e)
     }
     /// All PriorityClasses, by name.
     pub fn priority_classes(&self) -> impl Iterator<Item = &PriorityClass> {
@@ -301,8 +309,7 @@ impl Store {
     }
     /// One node.
     pub fn node(&self, name: &str) -> Option<&Node> {
-        self.nodes.get(key_ref(&("", name)))
-            .map(|n| &**n)
+        self.nodes.get(key_ref(&("", name))).map(|n| &**n)
     }
     /// One pod.
     pub fn pod(&self, namespace: &str, name: &str) -> Option<&Pod> {
@@ -310,6 +317,10 @@ impl Store {
     }
     /// One DaemonSet.
     pub fn daemon_set(&self, namespace: &str, name: &str) -> Option<&DaemonSet> {
+        self.daemon_set_handle(namespace, name).map(|d| &**d)
+    }
+    /// One DaemonSet as a shared handle.
+    pub(crate) fn daemon_set_handle(&self, namespace: &str, name: &str) -> Option<&Arc<DaemonSet>> {
         self.daemon_sets.get(key_ref(&(namespace, name)))
     }
     /// One namespace.
@@ -335,13 +346,19 @@ impl Store {
             Kind::Namespace => self.namespaces.get(&key).cloned().map(Object::Namespace),
             Kind::Node => self.nodes.get(&key).map(|n| Object::Node(Node::clone(n))),
             Kind::Pod => self.pods.get(&key).map(|p| Object::Pod(Pod::clone(p))),
-            Kind::DaemonSet => self.daemon_sets.get(&key).cloned().map(Object::DaemonSet),
+            Kind::DaemonSet => self
+                .daemon_sets
+                .get(&key)
+                .map(|d| Object::DaemonSet(DaemonSet::clone(d))),
             Kind::ControllerRevision => self
                 .controller_revisions
                 .get(&key)
                 .cloned()
                 .map(Object::ControllerRevision),
-            Kind::Event => self.events.get(&key).cloned().map(Object::Event),
+            Kind::Event => self
+                .events
+                .get(&key)
+                .map(|e| Object::Event(Event::clone(e))),
             Kind::PriorityClass => self
                 .priority_classes
                 .get(&key)
@@ -369,19 +386,14 @@ impl Store {
                 .collect(),
             Kind::Node => self.nodes().cloned().map(Object::Node).collect(),
             Kind::Pod => self.pods().cloned().map(Object::Pod).collect(),
-            Kind::DaemonSet => self
-                .daemon_sets
-                .values()
-                .cloned()
-                .map(Object::DaemonSet)
-                .collect(),
+            Kind::DaemonSet => self.daemon_sets().cloned().map(Object::DaemonSet).collect(),
             Kind::ControllerRevision => self
                 .controller_revisions
                 .values()
                 .cloned()
                 .map(Object::ControllerRevision)
                 .collect(),
-            Kind::Event => self.events.values().cloned().map(Object::Event).collect(),
+            Kind::Event => self.events().cloned().map(Object::Event).collect(),
             Kind::PriorityClass => self
                 .priority_classes
                 .values()
@@ -443,11 +455,11 @@ impl Store {
                 self.index_pod(&key, bound_node(&o));
                 self.pods.insert(key.clone(), Arc::new(o)).is_some()
             }
-            Object::DaemonSet(o) => self.daemon_sets.insert(key.clone(), o).is_some(),
+            Object::DaemonSet(o) => self.daemon_sets.insert(key.clone(), Arc::new(o)).is_some(),
             Object::ControllerRevision(o) => {
                 self.controller_revisions.insert(key.clone(), o).is_some()
             }
-            Object::Event(o) => self.events.insert(key.clone(), o).is_some(),
+            Object::Event(o) => self.events.insert(key.clone(), Arc::new(o)).is_some(),
             Object::PriorityClass(o) => self.priority_classes.insert(key.clone(), o).is_some(),
             Object::Deployment(o) => self.deployments.insert(key.clone(), o).is_some(),
             Object::ReplicaSet(o) => self.replica_sets.insert(key.clone(), o).is_some(),
@@ -470,13 +482,23 @@ impl Store {
                 .nodes
                 .remove(key)
                 .map(|n| Object::Node(Arc::unwrap_or_clone(n))),
-            Kind::Pod => return self.remove_pod(key, time_ms).map(|p| Object::Pod(Pod::clone(&p))),
-            Kind::DaemonSet => self.daemon_sets.remove(key).map(Object::DaemonSet),
+            Kind::Pod => {
+                return self
+                    .remove_pod(key, time_ms)
+                    .map(|p| Object::Pod(Pod::clone(&p)))
+            }
+            Kind::DaemonSet => self
+                .daemon_sets
+                .remove(key)
+                .map(|d| Object::DaemonSet(Arc::unwrap_or_clone(d))),
             Kind::ControllerRevision => self
                 .controller_revisions
                 .remove(key)
                 .map(Object::ControllerRevision),
-            Kind::Event => self.events.remove(key).map(Object::Event),
+            Kind::Event => self
+                .events
+                .remove(key)
+                .map(|e| Object::Event(Arc::unwrap_or_clone(e))),
             Kind::PriorityClass => self.priority_classes.remove(key).map(Object::PriorityClass),
             Kind::Deployment => self.deployments.remove(key).map(Object::Deployment),
             Kind::ReplicaSet => self.replica_sets.remove(key).map(Object::ReplicaSet),

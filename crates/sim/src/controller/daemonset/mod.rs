@@ -96,7 +96,7 @@ pub(crate) fn sync_all(cluster: &mut Cluster) {
 /// update strategy runs in the same sync as manage.
 #[doc(alias = "syncDaemonSet")]
 pub(crate) fn sync_daemon_set(cluster: &mut Cluster, ns: &str, name: &str) {
-    let Some(ds) = cluster.store.daemon_set(ns, name).cloned() else {
+    let Some(ds) = cluster.store.daemon_set_handle(ns, name).cloned() else {
         return;
     };
     let Some(spec) = ds.spec.as_ref() else { return };
@@ -131,7 +131,7 @@ pub(crate) fn sync_daemon_set(cluster: &mut Cluster, ns: &str, name: &str) {
     {
         Some((_, hash)) => (ds, hash, true),
         None => match history::construct_history(cluster, &ds) {
-            Some((ds, hash)) => (ds, hash, false),
+            Some((ds, hash)) => (Arc::new(ds), hash, false),
             None => return,
         },
     };
