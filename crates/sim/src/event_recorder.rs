@@ -221,20 +221,28 @@ fn hashed(parts: IdentityParts) -> Hashed {
     (identity_hash(&parts), parts)
 }
 
-/// FNV-1a (64 bit) over the parts, each tagged, so `None` and `Some("")` differ: deterministic
-/// across runs and platforms, which the ordered index needs.
+/// A 64-bit FNV-style hash over the parts, eight bytes at a time, each part behind its length (or
+/// a marker for `None`): deterministic across runs and platforms, which the ordered index needs.
+/// Equal hashes of different identities only cost a comparison of the strings.
 fn identity_hash(parts: &IdentityParts) -> u64 {
     let (uid, name, reason, message, component) = *parts;
     let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut mix = |word: u64| hash = (hash ^ word).wrapping_mul(0x0100_0000_01b3).rotate_left(23);
     for part in [uid, name, Some(reason), Some(message), Some(component)] {
-        let bytes = part.map_or(&[0u8][..], str::as_bytes);
-        for &b in [u8::from(part.is_some())]
-            .iter()
-            .chain(bytes)
-            .chain(&[0xff])
-        {
-            hash = (hash ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        let Some(text) = part else {
+            mix(u64::MAX);
+            continue;
+        };
+        mix(text.len() as u64);
+        let mut chunks = text.as_bytes().chunks_exact(8);
+        for chunk in &mut chunks {
+            mix(u64::from_le_bytes(
+                <[u8; 8]>::try_from(chunk).unwrap_or_default(),
+            ));
         }
+        let mut tail = [0u8; 8];
+        tail[..chunks.remainder().len()].copy_from_slice(chunks.remainder());
+        mix(u64::from_le_bytes(tail));
     }
     hash
 }
