@@ -57,6 +57,12 @@ kubectl events -A --types=Warning
 kubectl events --types=Bad
 kubectl events --for=kindnet
 kubectl events --for=nope/x
+kubectl events -n kube-system --for=ds/kindnet -o json
+kubectl events -n kube-system --for=ds/kindnet -o yaml
+kubectl events -n kube-system --for=ds/kindnet -o name
+kubectl events -n kube-system --for=ds/kindnet --no-headers
+kubectl events -n kube-system --for=ds/kindnet -o jsonpath='{.items[*].reason}{"\n"}'
+kubectl events -o wide
 kubectl edit ds/nope
 kubectl edit
 kubectl exec web -- ls
@@ -77,3 +83,8 @@ kubectl get nodes -o custom-columns=N:.metadata.name --show-labels
 kubectl get nope --show-labels -o yaml
 kubectl rollout history ds -n kube-system
 kubectl rollout history daemonsets
+kubectl run pinned --image=busybox --overrides='{"spec":{"nodeName":"kind-worker2"}}'
+kubectl run bad-overrides --image=busybox --overrides='{bad'
+kubectl run bad-type --image=busybox --override-type=x --overrides='{}'
+kubectl run merged --image=busybox --override-type=strategic --overrides='{"spec":{"containers":[{"name":"merged","image":"nginx:1.27"}]}}'
+kubectl get pod pinned merged -o custom-columns=NAME:.metadata.name,NODE:.spec.nodeName,IMAGE:.spec.containers[0].image

@@ -8,7 +8,7 @@
 //! `lessons/`: the built-in lesson files and `index.json`, the list of their names, which the app
 //! fetches when the learner opens the catalogue (so they add nothing to the first load).
 
-use crate::{root, setup, sh, Result};
+use crate::{root, setup, sh, size_budget, Result};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -51,7 +51,7 @@ pub fn run() -> Result<PathBuf> {
     }
     bundle_editor(&dist.join("editor.js"))?;
     copy_lessons(&root.join("lessons"), &dist.join("lessons"))?;
-    report_sizes(&dist);
+    size_budget::check(&dist)?;
     Ok(dist)
 }
 
@@ -126,35 +126,4 @@ fn copy_dir(from: &Path, to: &Path) -> Result {
         }
     }
     Ok(())
-}
-
-/// Prints raw and gzip sizes of what a browser downloads (gzip via the `gzip` tool if present).
-fn report_sizes(dist: &Path) {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dist)
-        .into_iter()
-        .flatten()
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.is_file())
-        .collect();
-    files.sort();
-    let (mut raw_total, mut gz_total) = (0u64, 0u64);
-    for file in files {
-        let raw = std::fs::metadata(&file).map(|m| m.len()).unwrap_or(0);
-        let gz = Command::new("gzip")
-            .args(["-9", "-c"])
-            .arg(&file)
-            .output()
-            .map(|o| o.stdout.len() as u64)
-            .unwrap_or(0);
-        raw_total += raw;
-        gz_total += gz;
-        eprintln!(
-            "xtask: dist/{:<22} {:>9} bytes  {:>8} gzip",
-            file.file_name().unwrap_or_default().to_string_lossy(),
-            raw,
-            gz
-        );
-    }
-    eprintln!("xtask: dist/ total               {raw_total:>9} bytes  {gz_total:>8} gzip");
 }

@@ -9,6 +9,7 @@ mod flags;
 mod parity;
 mod serve;
 mod setup;
+mod size_budget;
 mod test;
 #[cfg(test)]
 mod tidy;

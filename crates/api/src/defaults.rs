@@ -15,6 +15,15 @@ pub fn apply_defaults(object: &mut Object) {
                 .get_or_insert_with(|| "PreemptLowerPriority".to_string());
         }
         Object::Service(svc) => crate::service::default_service(svc),
+        Object::StatefulSet(sts) => default_stateful_set(sts),
+        Object::PersistentVolumeClaim(pvc) => default_persistent_volume_claim(pvc),
+        Object::PersistentVolume(pv) => default_persistent_volume(pv),
+        Object::StorageClass(sc) => {
+            sc.reclaim_policy
+                .get_or_insert_with(|| "Delete".to_string());
+            sc.volume_binding_mode
+                .get_or_insert_with(|| "Immediate".to_string());
+        }
         _ => {}
     }
 }
@@ -109,6 +118,68 @@ pub fn default_replica_set(rs: &mut ReplicaSet) {
     if let Some(pod_spec) = spec.template.as_mut().and_then(|t| t.spec.as_mut()) {
         default_pod_spec(pod_spec);
     }
+}
+
+/// `SetDefaults_StatefulSet` (apps/v1): OrderedReady, RollingUpdate with partition 0, the
+/// PVC retention policy Retain/Retain, replicas 1, revisionHistoryLimit 10; then the generated
+/// defaulters' pod template and claim template defaults.
+#[doc(alias = "SetDefaults_StatefulSet")]
+pub fn default_stateful_set(sts: &mut StatefulSet) {
+    let spec = sts.spec.get_or_insert_with(Default::default);
+    spec.pod_management_policy
+        .get_or_insert_with(|| "OrderedReady".to_string());
+    let strategy = spec.update_strategy.get_or_insert_with(Default::default);
+    if strategy.type_.is_none() {
+        strategy.type_ = Some("RollingUpdate".to_string());
+        strategy.rolling_update.get_or_insert_with(Default::default);
+    }
+    if strategy.type_.as_deref() == Some("RollingUpdate") {
+        if let Some(rolling) = strategy.rolling_update.as_mut() {
+            rolling.partition.get_or_insert(0);
+        }
+    }
+    let retention = spec
+        .persistent_volume_claim_retention_policy
+        .get_or_insert_with(Default::default);
+    retention
+        .when_deleted
+        .get_or_insert_with(|| "Retain".to_string());
+    retention
+        .when_scaled
+        .get_or_insert_with(|| "Retain".to_string());
+    spec.replicas.get_or_insert(1);
+    spec.revision_history_limit.get_or_insert(10);
+    // v1.32's `serviceName` is a plain string field: an absent one reads back as "".
+    spec.service_name.get_or_insert_with(String::new);
+    if let Some(pod_spec) = spec.template.spec.as_mut() {
+        default_pod_spec(pod_spec);
+    }
+    for claim in spec.volume_claim_templates.iter_mut().flatten() {
+        default_persistent_volume_claim(claim);
+    }
+}
+
+/// `SetDefaults_PersistentVolumeClaim` and `SetDefaults_PersistentVolumeClaimSpec`: phase
+/// Pending, volumeMode Filesystem.
+#[doc(alias = "SetDefaults_PersistentVolumeClaim")]
+pub fn default_persistent_volume_claim(pvc: &mut PersistentVolumeClaim) {
+    let spec = pvc.spec.get_or_insert_with(Default::default);
+    spec.volume_mode
+        .get_or_insert_with(|| "Filesystem".to_string());
+    let status = pvc.status.get_or_insert_with(Default::default);
+    status.phase.get_or_insert_with(|| "Pending".to_string());
+}
+
+/// `SetDefaults_PersistentVolume`: phase Pending, reclaimPolicy Retain, volumeMode Filesystem.
+#[doc(alias = "SetDefaults_PersistentVolume")]
+pub fn default_persistent_volume(pv: &mut PersistentVolume) {
+    let spec = pv.spec.get_or_insert_with(Default::default);
+    spec.persistent_volume_reclaim_policy
+        .get_or_insert_with(|| "Retain".to_string());
+    spec.volume_mode
+        .get_or_insert_with(|| "Filesystem".to_string());
+    let status = pv.status.get_or_insert_with(Default::default);
+    status.phase.get_or_insert_with(|| "Pending".to_string());
 }
 
 /// `SetDefaults_PodSpec` + container defaults.

@@ -28,7 +28,9 @@ pub mod types {
         ControllerRevision, DaemonSet, DaemonSetSpec, DaemonSetStatus, DaemonSetUpdateStrategy,
         Deployment, DeploymentCondition, DeploymentSpec, DeploymentStatus, DeploymentStrategy,
         ReplicaSet, ReplicaSetCondition, ReplicaSetSpec, ReplicaSetStatus, RollingUpdateDaemonSet,
-        RollingUpdateDeployment,
+        RollingUpdateDeployment, RollingUpdateStatefulSetStrategy, StatefulSet,
+        StatefulSetPersistentVolumeClaimRetentionPolicy, StatefulSetSpec, StatefulSetStatus,
+        StatefulSetUpdateStrategy,
     };
     pub use k8s_openapi::api::core::v1::{
         Affinity, Container, ContainerStatus, Event, EventSource, Namespace, Node, NodeAffinity,
@@ -36,11 +38,17 @@ pub mod types {
         NodeStatus, ObjectReference, Pod, PodCondition, PodSpec, PodStatus, PodTemplateSpec, Taint,
         Toleration,
     };
+    pub use k8s_openapi::api::core::v1::{
+        PersistentVolume, PersistentVolumeClaim, PersistentVolumeClaimSpec,
+        PersistentVolumeClaimStatus, PersistentVolumeClaimVolumeSource, PersistentVolumeSpec,
+        PersistentVolumeStatus, Volume,
+    };
     pub use k8s_openapi::api::core::v1::{Service, ServicePort, ServiceSpec, ServiceStatus};
     pub use k8s_openapi::api::discovery::v1::{
         Endpoint, EndpointConditions, EndpointPort, EndpointSlice,
     };
     pub use k8s_openapi::api::scheduling::v1::PriorityClass;
+    pub use k8s_openapi::api::storage::v1::StorageClass;
     pub use k8s_openapi::apimachinery::pkg::api::resource::Quantity;
     pub use k8s_openapi::apimachinery::pkg::apis::meta::v1::{
         LabelSelector, LabelSelectorRequirement, MicroTime, ObjectMeta, OwnerReference, Time,

@@ -28,11 +28,19 @@ pub enum Kind {
     Service,
     /// discovery.k8s.io/v1 EndpointSlice.
     EndpointSlice,
+    /// apps/v1 StatefulSet.
+    StatefulSet,
+    /// core/v1 PersistentVolumeClaim.
+    PersistentVolumeClaim,
+    /// core/v1 PersistentVolume (cluster scoped).
+    PersistentVolume,
+    /// storage.k8s.io/v1 StorageClass (cluster scoped).
+    StorageClass,
 }
 
 impl Kind {
     /// Every kind, in a fixed order.
-    pub const ALL: [Kind; 11] = [
+    pub const ALL: [Kind; 15] = [
         Kind::Namespace,
         Kind::Node,
         Kind::Pod,
@@ -44,6 +52,10 @@ impl Kind {
         Kind::ReplicaSet,
         Kind::Service,
         Kind::EndpointSlice,
+        Kind::StatefulSet,
+        Kind::PersistentVolumeClaim,
+        Kind::PersistentVolume,
+        Kind::StorageClass,
     ];
 
     /// The `kind:` string of manifests.
@@ -60,17 +72,24 @@ impl Kind {
             Kind::ReplicaSet => "ReplicaSet",
             Kind::Service => "Service",
             Kind::EndpointSlice => "EndpointSlice",
+            Kind::StatefulSet => "StatefulSet",
+            Kind::PersistentVolumeClaim => "PersistentVolumeClaim",
+            Kind::PersistentVolume => "PersistentVolume",
+            Kind::StorageClass => "StorageClass",
         }
     }
 
     /// The `apiVersion:` the API server serves the kind at.
     pub fn api_version(self) -> &'static str {
         match self {
-            Kind::DaemonSet | Kind::ControllerRevision | Kind::Deployment | Kind::ReplicaSet => {
-                "apps/v1"
-            }
+            Kind::DaemonSet
+            | Kind::ControllerRevision
+            | Kind::Deployment
+            | Kind::ReplicaSet
+            | Kind::StatefulSet => "apps/v1",
             Kind::PriorityClass => "scheduling.k8s.io/v1",
             Kind::EndpointSlice => "discovery.k8s.io/v1",
+            Kind::StorageClass => "storage.k8s.io/v1",
             _ => "v1",
         }
     }
@@ -78,11 +97,14 @@ impl Kind {
     /// The API group ("" for core), used in `daemonset.apps/x` style names.
     pub fn group(self) -> &'static str {
         match self {
-            Kind::DaemonSet | Kind::ControllerRevision | Kind::Deployment | Kind::ReplicaSet => {
-                "apps"
-            }
+            Kind::DaemonSet
+            | Kind::ControllerRevision
+            | Kind::Deployment
+            | Kind::ReplicaSet
+            | Kind::StatefulSet => "apps",
             Kind::PriorityClass => "scheduling.k8s.io",
             Kind::EndpointSlice => "discovery.k8s.io",
+            Kind::StorageClass => "storage.k8s.io",
             _ => "",
         }
     }
@@ -101,6 +123,10 @@ impl Kind {
             Kind::ReplicaSet => "replicasets",
             Kind::Service => "services",
             Kind::EndpointSlice => "endpointslices",
+            Kind::StatefulSet => "statefulsets",
+            Kind::PersistentVolumeClaim => "persistentvolumeclaims",
+            Kind::PersistentVolume => "persistentvolumes",
+            Kind::StorageClass => "storageclasses",
         }
     }
 
@@ -118,12 +144,23 @@ impl Kind {
             Kind::ReplicaSet => &["rs"],
             Kind::Service => &["svc"],
             Kind::EndpointSlice => &[],
+            Kind::StatefulSet => &["sts"],
+            Kind::PersistentVolumeClaim => &["pvc"],
+            Kind::PersistentVolume => &["pv"],
+            Kind::StorageClass => &["sc"],
         }
     }
 
     /// Whether objects of the kind live in a namespace.
     pub fn namespaced(self) -> bool {
-        !matches!(self, Kind::Namespace | Kind::Node | Kind::PriorityClass)
+        !matches!(
+            self,
+            Kind::Namespace
+                | Kind::Node
+                | Kind::PriorityClass
+                | Kind::PersistentVolume
+                | Kind::StorageClass
+        )
     }
 
     /// `daemonset.apps` / `pod`: the qualified lower-case singular kubectl prints before `/name`.
@@ -190,6 +227,15 @@ pub enum Object {
     Service(Service),
     /// An EndpointSlice.
     EndpointSlice(EndpointSlice),
+    /// A StatefulSet.
+    StatefulSet(StatefulSet),
+    /// A PersistentVolumeClaim.
+    PersistentVolumeClaim(PersistentVolumeClaim),
+    /// A PersistentVolume (boxed: its spec lists every volume source, which makes it the largest
+    /// object by far).
+    PersistentVolume(Box<PersistentVolume>),
+    /// A StorageClass.
+    StorageClass(StorageClass),
 }
 
 impl Object {
@@ -207,6 +253,10 @@ impl Object {
             Object::ReplicaSet(_) => Kind::ReplicaSet,
             Object::Service(_) => Kind::Service,
             Object::EndpointSlice(_) => Kind::EndpointSlice,
+            Object::StatefulSet(_) => Kind::StatefulSet,
+            Object::PersistentVolumeClaim(_) => Kind::PersistentVolumeClaim,
+            Object::PersistentVolume(_) => Kind::PersistentVolume,
+            Object::StorageClass(_) => Kind::StorageClass,
         }
     }
 
@@ -224,6 +274,10 @@ impl Object {
             Object::ReplicaSet(o) => &o.metadata,
             Object::Service(o) => &o.metadata,
             Object::EndpointSlice(o) => &o.metadata,
+            Object::StatefulSet(o) => &o.metadata,
+            Object::PersistentVolumeClaim(o) => &o.metadata,
+            Object::PersistentVolume(o) => &o.metadata,
+            Object::StorageClass(o) => &o.metadata,
         }
     }
 
@@ -241,6 +295,10 @@ impl Object {
             Object::ReplicaSet(o) => &mut o.metadata,
             Object::Service(o) => &mut o.metadata,
             Object::EndpointSlice(o) => &mut o.metadata,
+            Object::StatefulSet(o) => &mut o.metadata,
+            Object::PersistentVolumeClaim(o) => &mut o.metadata,
+            Object::PersistentVolume(o) => &mut o.metadata,
+            Object::StorageClass(o) => &mut o.metadata,
         }
     }
 
@@ -249,9 +307,17 @@ impl Object {
         self.metadata().name.as_deref().unwrap_or("")
     }
 
-    /// The object as JSON with `apiVersion` and `kind` set (k8s-openapi adds them on serialize).
+    /// The object as JSON with `apiVersion` and `kind` set (k8s-openapi adds them on serialize),
+    /// as the API server writes it: an Event's `eventTime` is `null` when unset (Go's `MicroTime`
+    /// is a struct, which `omitempty` never omits), where k8s-openapi leaves the field out.
+    ///
+    /// Upstream: staging/src/k8s.io/api/core/v1/types.go Event (`EventTime metav1.MicroTime`).
     pub fn to_json(&self) -> serde_json::Value {
-        serde_json::to_value(self).unwrap_or(serde_json::Value::Null)
+        let mut json = serde_json::to_value(self).unwrap_or(serde_json::Value::Null);
+        if let (Object::Event(_), serde_json::Value::Object(fields)) = (self, &mut json) {
+            fields.entry("eventTime").or_insert(serde_json::Value::Null);
+        }
+        json
     }
 }
 
@@ -265,4 +331,25 @@ pub fn older_first(a: &ObjectMeta, b: &ObjectMeta) -> std::cmp::Ordering {
         .map(|t| t.0)
         .cmp(&b.creation_timestamp.as_ref().map(|t| t.0))
         .then_with(|| a.name.cmp(&b.name))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_event_without_event_time_serialises_it_as_null_like_the_api_server() {
+        let event = Object::Event(Event {
+            metadata: ObjectMeta {
+                name: Some("demo.1".into()),
+                ..Default::default()
+            },
+            ..Default::default()
+        });
+        let json = event.to_json();
+        assert_eq!(json.get("eventTime"), Some(&serde_json::Value::Null));
+        // Other kinds are left as k8s-openapi writes them.
+        let node = Object::Node(Default::default());
+        assert_eq!(node.to_json().get("eventTime"), None);
+    }
 }

@@ -16,7 +16,7 @@ pub mod session;
 pub mod tokenizer;
 
 pub use command_output::{Chunk, CommandOutput, Stream};
-pub use commands::{parse_duration, EditTarget};
+pub use commands::{parse_duration, EditTarget, Request};
 pub use file_input::read_manifest_file;
 pub use selection::Selection;
 pub use session::{Session, SessionOptions};

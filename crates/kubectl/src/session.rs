@@ -1,7 +1,7 @@
 //! A session: one cluster and the commands run on it (the web app keeps its own replayable log).
 
 use crate::command_output::{Chunk, CommandOutput, Stream};
-use crate::commands::{self, Ctx, EditTarget, FileReader, Watch};
+use crate::commands::{self, Ctx, EditTarget, FileReader, Request, Watch};
 use dsplay_sim::Cluster;
 
 /// How a session starts.
@@ -33,6 +33,8 @@ pub struct Session {
     namespace: String,
     /// With an editor (the web app): what `kubectl edit` opened and the front end has not taken.
     edits: Option<Vec<EditTarget>>,
+    /// With a front end that shows traffic: the `sim curl` answers it has not taken.
+    requests: Option<Vec<Request>>,
 }
 
 impl Session {
@@ -49,6 +51,7 @@ impl Session {
             watch: None,
             namespace: "default".to_string(),
             edits: None,
+            requests: None,
         }
     }
 
@@ -75,6 +78,7 @@ impl Session {
                         watch: self.watch.take(),
                         namespace: self.namespace.clone(),
                         edits: self.edits.take(),
+                        requests: self.requests.take(),
                     };
                     let success = commands::run(&mut ctx, &command.args).is_ok();
                     // A watch lives until the next `sim` command has run (it prints while that one
@@ -83,6 +87,7 @@ impl Session {
                     self.watch = ctx.watch.take().filter(|_| !is_sim);
                     self.namespace = ctx.namespace;
                     self.edits = ctx.edits;
+                    self.requests = ctx.requests;
                     let chunks = ctx.chunks;
                     // Lesson goals look at every change, API writes included.
                     self.cluster.observe_now();
@@ -124,6 +129,19 @@ impl Session {
     /// The objects `kubectl edit` opened since the last call (empty without an editor).
     pub fn take_edits(&mut self) -> Vec<EditTarget> {
         self.edits.as_mut().map(std::mem::take).unwrap_or_default()
+    }
+
+    /// Keeps the answers of `sim curl` for [`Session::take_requests`] (the web app animates them).
+    pub fn enable_request_log(&mut self) {
+        self.requests.get_or_insert_with(Vec::new);
+    }
+
+    /// The `sim curl` requests answered since the last call (empty unless enabled).
+    pub fn take_requests(&mut self) -> Vec<Request> {
+        self.requests
+            .as_mut()
+            .map(std::mem::take)
+            .unwrap_or_default()
     }
 
     /// The cluster, for views.

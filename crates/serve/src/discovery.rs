@@ -70,8 +70,13 @@ fn subresources(kind: Kind) -> Vec<Subresource> {
                 Some(("policy", "v1")),
             ),
         ],
-        Kind::DaemonSet | Kind::Node | Kind::Namespace | Kind::Service => vec![status],
-        Kind::Deployment | Kind::ReplicaSet => vec![scale, status],
+        Kind::DaemonSet
+        | Kind::Node
+        | Kind::Namespace
+        | Kind::Service
+        | Kind::PersistentVolumeClaim
+        | Kind::PersistentVolume => vec![status],
+        Kind::Deployment | Kind::ReplicaSet | Kind::StatefulSet => vec![scale, status],
         _ => vec![],
     }
 }
@@ -79,9 +84,12 @@ fn subresources(kind: Kind) -> Vec<Subresource> {
 /// The `kubectl get all` category.
 fn categories(kind: Kind) -> Vec<&'static str> {
     match kind {
-        Kind::Pod | Kind::DaemonSet | Kind::Deployment | Kind::ReplicaSet | Kind::Service => {
-            vec!["all"]
-        }
+        Kind::Pod
+        | Kind::DaemonSet
+        | Kind::Deployment
+        | Kind::ReplicaSet
+        | Kind::StatefulSet
+        | Kind::Service => vec!["all"],
         _ => vec![],
     }
 }

@@ -271,7 +271,10 @@ fn resource_verb(state: &mut State, resource: &ResourcePath, req: &Request) -> R
             )
         }
         ("GET", Some(name), Some("scale"))
-            if matches!(resource.kind, Kind::Deployment | Kind::ReplicaSet) =>
+            if matches!(
+                resource.kind,
+                Kind::Deployment | Kind::ReplicaSet | Kind::StatefulSet
+            ) =>
         {
             plain(crate::scale::get(
                 state.cluster(),
@@ -281,7 +284,10 @@ fn resource_verb(state: &mut State, resource: &ResourcePath, req: &Request) -> R
             ))
         }
         ("PATCH" | "PUT", Some(name), Some("scale"))
-            if matches!(resource.kind, Kind::Deployment | Kind::ReplicaSet) =>
+            if matches!(
+                resource.kind,
+                Kind::Deployment | Kind::ReplicaSet | Kind::StatefulSet
+            ) =>
         {
             let patch_type = if req.method == "PATCH" {
                 match PatchType::from_content_type(&req.content_type) {

@@ -1,8 +1,9 @@
-//! The `scale` subresource of Deployments and ReplicaSets (`autoscaling/v1` `Scale`): what
-//! `kubectl scale` reads and patches.
+//! The `scale` subresource of Deployments, ReplicaSets and StatefulSets (`autoscaling/v1`
+//! `Scale`): what `kubectl scale` reads and patches.
 //!
 //! Upstream: `pkg/registry/apps/deployment/storage/storage.go` `ScaleREST`,
-//! `scaleFromDeployment`; `pkg/registry/apps/replicaset/storage/storage.go`.
+//! `scaleFromDeployment`; `pkg/registry/apps/replicaset/storage/storage.go`;
+//! `pkg/registry/apps/statefulset/storage/storage.go`.
 
 use crate::patch::{apply_patch, PatchType};
 use crate::status::{self, Reply};
@@ -11,7 +12,7 @@ use dsplay_api::{Kind, Object};
 use dsplay_sim::{ApiError, Cluster};
 use serde_json::{json, Value};
 
-/// The `Scale` view of a Deployment or ReplicaSet.
+/// The `Scale` view of a Deployment, ReplicaSet or StatefulSet.
 fn scale_of(object: &Object) -> Option<Value> {
     let (spec_replicas, status_replicas, selector) = match object {
         Object::Deployment(d) => (
@@ -23,6 +24,11 @@ fn scale_of(object: &Object) -> Option<Value> {
             rs.spec.as_ref().and_then(|s| s.replicas).unwrap_or(0),
             rs.status.as_ref().map_or(0, |s| s.replicas),
             rs.spec.as_ref().map(|s| &s.selector),
+        ),
+        Object::StatefulSet(sts) => (
+            sts.spec.as_ref().and_then(|s| s.replicas).unwrap_or(0),
+            sts.status.as_ref().map_or(0, |s| s.replicas),
+            sts.spec.as_ref().map(|s| &s.selector),
         ),
         _ => return None,
     };
@@ -93,6 +99,9 @@ pub fn write(
         }
         Object::ReplicaSet(rs) => {
             rs.spec.get_or_insert_with(Default::default).replicas = Some(replicas as i32)
+        }
+        Object::StatefulSet(sts) => {
+            sts.spec.get_or_insert_with(Default::default).replicas = Some(replicas as i32)
         }
         _ => {}
     }

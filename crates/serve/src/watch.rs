@@ -108,6 +108,10 @@ fn still_waiting(state: &State, key: &(Kind, String, String)) -> bool {
             dsplay_kubectl::printers::rollout_status::deployment_status_message(d),
             Ok((_, false))
         ),
+        Object::StatefulSet(sts) => matches!(
+            dsplay_kubectl::printers::rollout_status::stateful_set_status_message(sts),
+            Ok((_, false))
+        ),
         _ => false,
     }
 }

@@ -125,6 +125,12 @@ impl Cluster {
                 name: name.to_string(),
             });
         };
+        if let Object::PersistentVolumeClaim(claim) = &object {
+            if crate::volume_binding::keep_claim_in_use(self, claim) {
+                self.reconcile();
+                return Ok(());
+            }
+        }
         match object {
             Object::Pod(pod) => self.delete_pod(&pod, options.grace_period_seconds),
             Object::Namespace(_) => {
@@ -222,17 +228,21 @@ impl Cluster {
     }
 
     fn orphan_dependents(&mut self, owner_uid: &str) {
-        let dependents: Vec<Object> = [Kind::Pod, Kind::ControllerRevision]
-            .into_iter()
-            .flat_map(|k| self.store.list(k))
-            .filter(|o| {
-                o.metadata()
-                    .owner_references
-                    .iter()
-                    .flatten()
-                    .any(|r| r.uid == owner_uid)
-            })
-            .collect();
+        let dependents: Vec<Object> = [
+            Kind::Pod,
+            Kind::ControllerRevision,
+            Kind::PersistentVolumeClaim,
+        ]
+        .into_iter()
+        .flat_map(|k| self.store.list(k))
+        .filter(|o| {
+            o.metadata()
+                .owner_references
+                .iter()
+                .flatten()
+                .any(|r| r.uid == owner_uid)
+        })
+        .collect();
         for mut dependent in dependents {
             let meta = dependent.metadata_mut();
             let refs: Vec<OwnerReference> = meta
@@ -321,6 +331,9 @@ impl Cluster {
         if let Object::Pod(pod) = object {
             self.admit_pod(pod)?;
         }
+        if let Object::PersistentVolumeClaim(claim) = object {
+            crate::volume_binding::admit_claim(self, claim);
+        }
         let mut generated = false;
         {
             let meta = object.metadata_mut();
@@ -375,6 +388,9 @@ impl Cluster {
         }
         let uid = match kind {
             Kind::Service | Kind::EndpointSlice => names::uid(&mut self.service_rng),
+            Kind::StorageClass | Kind::PersistentVolume | Kind::PersistentVolumeClaim => {
+                names::uid(&mut self.storage_rng)
+            }
             _ => names::uid(&mut self.rng),
         };
         let now = k8s_time(self.now_ms);
@@ -399,6 +415,13 @@ impl Cluster {
             Object::ReplicaSet(rs) => {
                 rs.metadata.generation = Some(1);
                 rs.status = Some(ReplicaSetStatus::default());
+            }
+            Object::StatefulSet(sts) => {
+                sts.metadata.generation = Some(1);
+                sts.status = Some(StatefulSetStatus {
+                    available_replicas: Some(0),
+                    ..Default::default()
+                });
             }
             Object::Namespace(ns) => {
                 ns.spec = Some(k8s_openapi::api::core::v1::NamespaceSpec {
@@ -536,6 +559,11 @@ fn carry_server_fields(old: &Object, new: &mut Object) {
         (Object::Deployment(o), Object::Deployment(n)) => n.status = o.status.clone(),
         (Object::ReplicaSet(o), Object::ReplicaSet(n)) => n.status = o.status.clone(),
         (Object::Service(o), Object::Service(n)) => n.status = o.status.clone(),
+        (Object::StatefulSet(o), Object::StatefulSet(n)) => n.status = o.status.clone(),
+        (Object::PersistentVolumeClaim(o), Object::PersistentVolumeClaim(n)) => {
+            n.status = o.status.clone()
+        }
+        (Object::PersistentVolume(o), Object::PersistentVolume(n)) => n.status = o.status.clone(),
         (Object::Namespace(o), Object::Namespace(n)) => {
             n.status = o.status.clone();
             n.spec = o.spec.clone();
@@ -544,13 +572,15 @@ fn carry_server_fields(old: &Object, new: &mut Object) {
     }
 }
 
-/// Generation bookkeeping on Deployment and ReplicaSet update: any spec change bumps it.
+/// Generation bookkeeping on Deployment, ReplicaSet and StatefulSet update: any spec change bumps it.
 ///
-/// Upstream: pkg/registry/apps/deployment/strategy.go and replicaset/strategy.go PrepareForUpdate.
+/// Upstream: pkg/registry/apps/deployment/strategy.go, replicaset/strategy.go and
+/// statefulset/strategy.go PrepareForUpdate.
 fn bump_apps_generation(old: &Object, new: &mut Object) {
     let changed = match (old, &*new) {
         (Object::Deployment(o), Object::Deployment(n)) => o.spec != n.spec,
         (Object::ReplicaSet(o), Object::ReplicaSet(n)) => o.spec != n.spec,
+        (Object::StatefulSet(o), Object::StatefulSet(n)) => o.spec != n.spec,
         _ => return,
     };
     let generation = old.metadata().generation.unwrap_or(1);

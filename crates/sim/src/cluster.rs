@@ -41,6 +41,8 @@ pub(crate) enum Timer {
     ResyncApps,
     /// A Deployment's progress deadline passes (dropped once its rollout completes).
     ProgressDeadline { namespace: String, name: String },
+    /// Re-sync StatefulSets (minReadySeconds).
+    ResyncStatefulSets,
 }
 
 /// Where each loop has read the watch log up to: a pass handles only what changed since its last
@@ -52,6 +54,7 @@ pub(crate) struct LoopCursors {
     pub gc: ChangeCursor,
     pub scheduling: ChangeCursor,
     pub kubelet: ChangeCursor,
+    pub volume_binding: ChangeCursor,
 }
 
 /// One simulated cluster: the store, the clock, and the state of every loop.
@@ -63,6 +66,9 @@ pub struct Cluster {
     /// A second stream of the seed for Services and EndpointSlices (uids, cluster IPs, node ports,
     /// slice names), so adding a Service leaves every other random name of a run unchanged.
     pub(crate) service_rng: ChaCha8Rng,
+    /// A third stream for storage objects (StorageClasses, PersistentVolumeClaims and the volumes
+    /// provisioned for them), so kind's default StorageClass leaves every other name unchanged.
+    pub(crate) storage_rng: ChaCha8Rng,
     pub(crate) seed: u64,
     pub(crate) timers: BTreeMap<(i64, u64), Timer>,
     pub(crate) timer_seq: u64,
@@ -74,6 +80,8 @@ pub struct Cluster {
     pub(crate) daemon_sets: crate::controller::daemonset::DaemonSetController,
     /// The taint eviction controller's private state.
     pub(crate) taint_eviction: crate::controller::taint_eviction::TaintEviction,
+    /// The StatefulSet controller's private state.
+    pub(crate) stateful_sets: crate::controller::statefulset::StatefulSetController,
     /// The EndpointSlice controller's private state.
     pub(crate) endpoint_slices: crate::controller::endpointslice::EndpointSliceController,
     /// The scheduler loop's memory of pods that did not fit.
@@ -112,7 +120,8 @@ impl Cluster {
             store: Store::default(),
             now_ms: EPOCH_MS,
             rng: ChaCha8Rng::seed_from_u64(seed),
-            service_rng: service_rng(seed),
+            service_rng: rng_stream(seed, 1),
+            storage_rng: rng_stream(seed, 2),
             seed,
             timers: BTreeMap::new(),
             timer_seq: 0,
@@ -124,6 +133,7 @@ impl Cluster {
             taint_eviction: Default::default(),
             scheduling_queue: Default::default(),
             endpoint_slices: Default::default(),
+            stateful_sets: Default::default(),
             next_pod_cidr: 0,
             cursors: LoopCursors::default(),
             event_index: BTreeMap::new(),
@@ -235,6 +245,8 @@ impl Cluster {
             crate::controller::daemonset::sync_all(self);
             crate::controller::deployment::sync_all(self);
             crate::controller::replicaset::sync_all(self);
+            crate::controller::statefulset::sync_all(self);
+            crate::volume_binding::sync(self);
             crate::scheduling::sync(self);
             crate::kubelet::sync(self);
             crate::controller::endpointslice::sync_all(self);
@@ -293,6 +305,7 @@ impl Cluster {
             Timer::PodGc => crate::controller::gc::pod_gc(self),
             // The next pass syncs every ReplicaSet and Deployment (time moved, not the store).
             Timer::ResyncApps => self.apps.resync = true,
+            Timer::ResyncStatefulSets => self.stateful_sets.resync = true,
             Timer::ProgressDeadline { namespace, name } => {
                 self.deadline_timers.remove(&(namespace, name));
                 self.apps.resync = true;
@@ -352,7 +365,8 @@ impl Cluster {
     pub fn reseed(&mut self, seed: u64) {
         self.seed = seed;
         self.rng = ChaCha8Rng::seed_from_u64(seed);
-        self.service_rng = service_rng(seed);
+        self.service_rng = rng_stream(seed, 1);
+        self.storage_rng = rng_stream(seed, 2);
     }
 
     /// Whether a node has been failed with `sim node fail` and not recovered.
@@ -361,10 +375,11 @@ impl Cluster {
     }
 }
 
-/// The seed's stream 1, which the Service registry and the EndpointSlice controller draw from.
-fn service_rng(seed: u64) -> ChaCha8Rng {
+/// Another stream of the seed: 1 for the Service registry and the EndpointSlice controller, 2
+/// for storage objects.
+fn rng_stream(seed: u64, stream: u64) -> ChaCha8Rng {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    rng.set_stream(1);
+    rng.set_stream(stream);
     rng
 }
 

@@ -65,13 +65,13 @@ pub fn build_node(options: &NodeOptions) -> Node {
     labels.extend(options.labels.clone());
     taints.extend(options.taints.clone());
     let resources: BTreeMap<String, Quantity> = [
-        ("cpu", options.cpu.clone()),
-        ("ephemeral-storage", "100Gi".to_string()),
-        ("memory", options.memory.clone()),
-        ("pods", options.pods.clone()),
+        ("cpu", options.cpu.as_str()),
+        ("memory", options.memory.as_str()),
+        ("pods", options.pods.as_str()),
     ]
     .into_iter()
-    .map(|(k, v)| (k.to_string(), Quantity(v)))
+    .chain(HOST_RESOURCES.iter().copied())
+    .map(|(k, v)| (k.to_string(), Quantity(v.to_string())))
     .collect();
     Node {
         metadata: ObjectMeta {
@@ -95,6 +95,17 @@ pub fn build_node(options: &NodeOptions) -> Node {
     }
 }
 
+/// What the kubelet reports of the host besides cpu, memory and pods: its disk, and the huge page
+/// sizes an x86-64 kernel supports (none reserved), as every kind node lists them.
+///
+/// Upstream: pkg/kubelet/cm/container_manager_linux.go (hugepage capacity from cadvisor);
+/// pkg/kubelet/nodestatus/setters.go MachineInfo.
+const HOST_RESOURCES: &[(&str, &str)] = &[
+    ("ephemeral-storage", "100Gi"),
+    ("hugepages-1Gi", "0"),
+    ("hugepages-2Mi", "0"),
+];
+
 /// Fills what the kubelet reports for a new node: conditions, addresses, node info, pod CIDR.
 pub fn complete_node(index: u32, now: &Time, node: &mut Node) {
     let name = node.metadata.name.clone().unwrap_or_default();
@@ -106,15 +117,11 @@ pub fn complete_node(index: u32, now: &Time, node: &mut Node) {
         spec.provider_id = Some(format!("kind://docker/kind/{name}"));
     }
     let status = node.status.get_or_insert_with(Default::default);
-    let defaults: BTreeMap<String, Quantity> = [
-        ("cpu", "4"),
-        ("ephemeral-storage", "100Gi"),
-        ("memory", "8Gi"),
-        ("pods", "110"),
-    ]
-    .into_iter()
-    .map(|(k, v)| (k.to_string(), Quantity(v.to_string())))
-    .collect();
+    let defaults: BTreeMap<String, Quantity> = [("cpu", "4"), ("memory", "8Gi"), ("pods", "110")]
+        .into_iter()
+        .chain(HOST_RESOURCES.iter().copied())
+        .map(|(k, v)| (k.to_string(), Quantity(v.to_string())))
+        .collect();
     let capacity = status.capacity.get_or_insert_with(|| defaults.clone());
     for (k, v) in &defaults {
         capacity.entry(k.clone()).or_insert_with(|| v.clone());
@@ -397,6 +404,7 @@ pub fn install_kind_cluster(cluster: &mut Cluster) {
         preload_node_images(cluster, name);
         if options.control_plane {
             create_all(cluster, crate::kind_addons::KIND_ADDONS);
+            create_all(cluster, crate::kind_addons::KIND_STORAGE_CLASS);
         }
     }
     create_all(cluster, KIND_SERVICES);

@@ -1,13 +1,30 @@
 //! kind's two Deployments: CoreDNS (kubeadm's addon, in kube-system) and the local-path
 //! provisioner (kind's default StorageClass backend, in its own namespace `local-path-storage`).
 //! Both tolerate the control-plane taint and are scheduled while the control plane is the only
-//! node, so, as on a fresh kind cluster, their pods run there.
+//! node, so, as on a fresh kind cluster, their pods run there. The provisioner serves kind's
+//! default StorageClass `standard`.
 
 /// Images of the addons; the kind node image ships them.
 pub const ADDON_IMAGES: [&str; 2] = [
     "registry.k8s.io/coredns/coredns:v1.11.3",
     "docker.io/kindest/local-path-provisioner:v20241212-8ac705d0",
 ];
+
+/// kind's default StorageClass, served by the local-path provisioner (kind applies it with
+/// `kubectl apply`, hence the last-applied annotation).
+pub const KIND_STORAGE_CLASS: &str = r#"
+apiVersion: storage.k8s.io/v1
+kind: StorageClass
+metadata:
+  name: standard
+  annotations:
+    kubectl.kubernetes.io/last-applied-configuration: |
+      {"apiVersion":"storage.k8s.io/v1","kind":"StorageClass","metadata":{"annotations":{"storageclass.kubernetes.io/is-default-class":"true"},"name":"standard"},"provisioner":"rancher.io/local-path","reclaimPolicy":"Delete","volumeBindingMode":"WaitForFirstConsumer"}
+    storageclass.kubernetes.io/is-default-class: "true"
+provisioner: rancher.io/local-path
+reclaimPolicy: Delete
+volumeBindingMode: WaitForFirstConsumer
+"#;
 
 /// The addon manifests, in creation order.
 pub const KIND_ADDONS: &str = r#"

@@ -26,6 +26,7 @@ mod service_account_admission;
 mod service_alloc;
 pub mod store;
 mod validation_memo;
+pub mod volume_binding;
 
 pub use api_server::{DeleteOptions, Propagation};
 pub use cluster::Cluster;

@@ -200,25 +200,55 @@ fn resolve_service<'a>(store: &'a Store, namespace: &str, host: &str) -> Option<
     }
 }
 
+/// Cluster DNS for a pod behind a headless Service: `<hostname>.<svc>` with the pod's search path,
+/// or `<hostname>.<svc>.<ns>[.svc[.cluster.local]]` — the address of the ready endpoint listed under
+/// that hostname (a StatefulSet's pod: `web-0.nginx`). The search path tries this form first.
+fn resolve_pod_record(store: &Store, namespace: &str, host: &str) -> Option<String> {
+    let host = host.trim_end_matches('.');
+    let host = host.strip_suffix(".cluster.local").unwrap_or(host);
+    let parts: Vec<&str> = host.split('.').collect();
+    let (hostname, svc) = match parts.as_slice() {
+        [hostname, svc] => (*hostname, store.service(namespace, svc)?),
+        [hostname, svc, ns] | [hostname, svc, ns, "svc"] => (*hostname, store.service(ns, svc)?),
+        _ => return None,
+    };
+    if !dsplay_api::service::is_headless(svc) {
+        return None;
+    }
+    service_slices(store, svc)
+        .flat_map(|s| s.endpoints.iter())
+        .filter(|e| e.conditions.as_ref().and_then(|c| c.ready).unwrap_or(true))
+        .find(|e| e.hostname.as_deref() == Some(hostname))
+        .and_then(|e| e.addresses.first().cloned())
+}
+
+/// The EndpointSlices of a Service (its namespace, its `kubernetes.io/service-name` label).
+fn service_slices<'a>(
+    store: &'a Store,
+    svc: &'a Service,
+) -> impl Iterator<Item = &'a EndpointSlice> {
+    let namespace = svc.metadata.namespace.as_deref();
+    let name = svc.metadata.name.as_deref();
+    store.endpoint_slices().filter(move |s| {
+        s.metadata.namespace.as_deref() == namespace
+            && s.metadata
+                .labels
+                .as_ref()
+                .and_then(|l| l.get(LABEL_SERVICE_NAME))
+                .map(String::as_str)
+                == name
+    })
+}
+
 /// The ready endpoints of a Service's slices for one service port: (address, port, pod, node).
 fn ready_endpoints(
     store: &Store,
     svc: &Service,
     port: &ServicePort,
 ) -> Vec<(String, String, Option<String>)> {
-    let namespace = svc.metadata.namespace.as_deref().unwrap_or("");
-    let name = svc.metadata.name.as_deref().unwrap_or("");
     let port_name = port.name.as_deref().unwrap_or("");
     let mut out = Vec::new();
-    for slice in store.endpoint_slices().filter(|s| {
-        s.metadata.namespace.as_deref() == Some(namespace)
-            && s.metadata
-                .labels
-                .as_ref()
-                .and_then(|l| l.get(LABEL_SERVICE_NAME))
-                .map(String::as_str)
-                == Some(name)
-    }) {
+    for slice in service_slices(store, svc) {
         let has_port = slice
             .ports
             .iter()
@@ -370,6 +400,9 @@ pub fn curl(
     } else {
         if !client.cluster_dns {
             return Err(CurlError::Resolve(host));
+        }
+        if let Some(ip) = resolve_pod_record(store, &client.namespace, &host) {
+            return connect(store, rng, &client, &ip, port).ok_or_else(refused);
         }
         let svc = resolve_service(store, &client.namespace, &host)
             .ok_or_else(|| CurlError::Resolve(host.clone()))?;

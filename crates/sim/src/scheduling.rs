@@ -46,7 +46,7 @@ pub(crate) fn sync(cluster: &mut Cluster) {
         .iter()
         .chain(cluster.scheduling_queue.unschedulable.keys())
         .collect();
-    let mut pending: Vec<Arc<Pod>> = candidates
+    let pending: Vec<Arc<Pod>> = candidates
         .into_iter()
         .filter_map(|(ns, name)| cluster.store.pod_handle(ns, name))
         .filter(|p| is_pending(p))
@@ -59,6 +59,47 @@ pub(crate) fn sync(cluster: &mut Cluster) {
         })
         .cloned()
         .collect();
+    if pending.is_empty() {
+        return;
+    }
+    // VolumeBinding: a pod whose claim is missing waits (PreFilter), a pod whose volumes are
+    // pinned to nodes is scheduled among those nodes only, on its own.
+    let mut pinned: Vec<(Arc<Pod>, BTreeSet<String>)> = Vec::new();
+    let mut plain = Vec::new();
+    for pod in pending {
+        match crate::volume_binding::volume_node_constraint(cluster, &pod) {
+            Err(reason) => {
+                let n = cluster.store.nodes.len();
+                let message = format!(
+                    "0/{n} nodes are available: {reason}. preemption: 0/{n} nodes are available: {n} {}.",
+                    preemption::NOT_HELPFUL
+                );
+                let result = ScheduleResult::Unschedulable {
+                    message,
+                    nominated_node: None,
+                    victims: Vec::new(),
+                };
+                apply_result(cluster, &pod, result, change);
+            }
+            Ok(Some(nodes)) => pinned.push((pod, nodes)),
+            Ok(None) => plain.push(pod),
+        }
+    }
+    for (pod, nodes) in pinned {
+        let mut rng = cluster.rng.clone();
+        let result = schedule_cycle(
+            &cluster.store,
+            std::slice::from_ref(&pod),
+            Some(&nodes),
+            &mut rng,
+        )
+        .pop();
+        cluster.rng = rng;
+        if let Some(result) = result {
+            apply_result(cluster, &pod, result, change);
+        }
+    }
+    let mut pending = plain;
     if pending.is_empty() {
         return;
     }
@@ -152,6 +193,7 @@ fn apply_result(cluster: &mut Cluster, pod: &Pod, result: ScheduleResult, change
                 last_transition_time: Some(now),
                 ..Default::default()
             });
+            crate::volume_binding::bind_pod_volumes(cluster, &current, &node);
             cluster.write(Object::Pod(current));
             cluster.record_event(
                 &reference,

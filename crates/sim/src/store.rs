@@ -113,6 +113,10 @@ pub struct Store {
     pub(crate) replica_sets: BTreeMap<Key, ReplicaSet>,
     pub(crate) services: BTreeMap<Key, Service>,
     pub(crate) endpoint_slices: BTreeMap<Key, EndpointSlice>,
+    pub(crate) stateful_sets: BTreeMap<Key, StatefulSet>,
+    pub(crate) persistent_volume_claims: BTreeMap<Key, PersistentVolumeClaim>,
+    pub(crate) persistent_volumes: BTreeMap<Key, PersistentVolume>,
+    pub(crate) storage_classes: BTreeMap<Key, StorageClass>,
     pub(crate) resource_version: u64,
     pub(crate) watch_log: Vec<WatchEvent>,
     /// Node name → keys of the pods bound to it (`spec.nodeName`): the kubelet's and the
@@ -122,6 +126,8 @@ pub struct Store {
     revisions_version: u64,
     /// The resourceVersion of the last Event write or removal.
     events_version: u64,
+    /// Writes and removals of storage objects (StorageClasses, volumes, claims).
+    storage_writes: u64,
 }
 
 /// A loop's read position in the watch log (an informer's resume point), so each pass of a loop
@@ -144,6 +150,12 @@ pub(crate) struct Changes {
     pub replica_sets: BTreeSet<Key>,
     /// A Deployment or ReplicaSet was deleted (its dependents may now be orphans).
     pub apps_owner_deleted: bool,
+    /// A StatefulSet was deleted (its pods and revisions may now be orphans).
+    pub stateful_set_deleted: bool,
+    /// StatefulSet keys.
+    pub stateful_sets: BTreeSet<Key>,
+    /// PersistentVolumeClaim keys.
+    pub claims: BTreeSet<Key>,
 }
 
 impl ChangeCursor {
@@ -173,6 +185,15 @@ impl ChangeCursor {
                 }
                 Kind::Deployment if event.event_type == WatchEventType::Deleted => {
                     changes.apps_owner_deleted = true;
+                }
+                Kind::StatefulSet => {
+                    changes.stateful_sets.insert(key());
+                    if event.event_type == WatchEventType::Deleted {
+                        changes.stateful_set_deleted = true;
+                    }
+                }
+                Kind::PersistentVolumeClaim => {
+                    changes.claims.insert(key());
                 }
                 _ => {}
             }
@@ -307,6 +328,45 @@ impl Store {
     pub fn endpoint_slices(&self) -> impl Iterator<Item = &EndpointSlice> {
         self.endpoint_slices.values()
     }
+    /// All StatefulSets, by namespace then name.
+    pub fn stateful_sets(&self) -> impl Iterator<Item = &StatefulSet> {
+        self.stateful_sets.values()
+    }
+    /// One StatefulSet.
+    pub fn stateful_set(&self, namespace: &str, name: &str) -> Option<&StatefulSet> {
+        self.stateful_sets
+            .get(&(namespace.to_string(), name.to_string()))
+    }
+    /// All PersistentVolumeClaims, by namespace then name.
+    pub fn persistent_volume_claims(&self) -> impl Iterator<Item = &PersistentVolumeClaim> {
+        self.persistent_volume_claims.values()
+    }
+    /// One PersistentVolumeClaim.
+    pub fn persistent_volume_claim(
+        &self,
+        namespace: &str,
+        name: &str,
+    ) -> Option<&PersistentVolumeClaim> {
+        self.persistent_volume_claims
+            .get(&(namespace.to_string(), name.to_string()))
+    }
+    /// All PersistentVolumes, by name.
+    pub fn persistent_volumes(&self) -> impl Iterator<Item = &PersistentVolume> {
+        self.persistent_volumes.values()
+    }
+    /// One PersistentVolume.
+    pub fn persistent_volume(&self, name: &str) -> Option<&PersistentVolume> {
+        self.persistent_volumes
+            .get(&(String::new(), name.to_string()))
+    }
+    /// All StorageClasses, by name.
+    pub fn storage_classes(&self) -> impl Iterator<Item = &StorageClass> {
+        self.storage_classes.values()
+    }
+    /// One StorageClass.
+    pub fn storage_class(&self, name: &str) -> Option<&StorageClass> {
+        self.storage_classes.get(&(String::new(), name.to_string()))
+    }
     /// One node.
     pub fn node(&self, name: &str) -> Option<&Node> {
         self.nodes.get(key_ref(&("", name))).map(|n| &**n)
@@ -372,6 +432,26 @@ impl Store {
                 .get(&key)
                 .cloned()
                 .map(Object::EndpointSlice),
+            Kind::StatefulSet => self
+                .stateful_sets
+                .get(&key)
+                .cloned()
+                .map(Object::StatefulSet),
+            Kind::PersistentVolumeClaim => self
+                .persistent_volume_claims
+                .get(&key)
+                .cloned()
+                .map(Object::PersistentVolumeClaim),
+            Kind::PersistentVolume => self
+                .persistent_volumes
+                .get(&key)
+                .cloned()
+                .map(|pv| Object::PersistentVolume(Box::new(pv))),
+            Kind::StorageClass => self
+                .storage_classes
+                .get(&key)
+                .cloned()
+                .map(Object::StorageClass),
         }
     }
 
@@ -418,6 +498,26 @@ impl Store {
                 .cloned()
                 .map(Object::EndpointSlice)
                 .collect(),
+            Kind::StatefulSet => self
+                .stateful_sets()
+                .cloned()
+                .map(Object::StatefulSet)
+                .collect(),
+            Kind::PersistentVolumeClaim => self
+                .persistent_volume_claims()
+                .cloned()
+                .map(Object::PersistentVolumeClaim)
+                .collect(),
+            Kind::PersistentVolume => self
+                .persistent_volumes()
+                .cloned()
+                .map(|pv| Object::PersistentVolume(Box::new(pv)))
+                .collect(),
+            Kind::StorageClass => self
+                .storage_classes()
+                .cloned()
+                .map(Object::StorageClass)
+                .collect(),
         }
     }
 
@@ -434,6 +534,12 @@ impl Store {
     /// The resourceVersion of the last Event write or removal.
     pub fn events_version(&self) -> u64 {
         self.events_version
+    }
+
+    /// The resourceVersion less the writes of storage objects: a counter that kind's default
+    /// StorageClass and the volumes of StatefulSets leave alone, for names derived from it.
+    pub fn resource_version_without_storage(&self) -> u64 {
+        self.resource_version - self.storage_writes
     }
 
     /// Every change so far, oldest first.
@@ -465,6 +571,15 @@ impl Store {
             Object::ReplicaSet(o) => self.replica_sets.insert(key.clone(), o).is_some(),
             Object::Service(o) => self.services.insert(key.clone(), o).is_some(),
             Object::EndpointSlice(o) => self.endpoint_slices.insert(key.clone(), o).is_some(),
+            Object::StatefulSet(o) => self.stateful_sets.insert(key.clone(), o).is_some(),
+            Object::PersistentVolumeClaim(o) => self
+                .persistent_volume_claims
+                .insert(key.clone(), o)
+                .is_some(),
+            Object::PersistentVolume(o) => {
+                self.persistent_volumes.insert(key.clone(), *o).is_some()
+            }
+            Object::StorageClass(o) => self.storage_classes.insert(key.clone(), o).is_some(),
         };
         let event_type = if existed {
             WatchEventType::Modified
@@ -504,6 +619,16 @@ impl Store {
             Kind::ReplicaSet => self.replica_sets.remove(key).map(Object::ReplicaSet),
             Kind::Service => self.services.remove(key).map(Object::Service),
             Kind::EndpointSlice => self.endpoint_slices.remove(key).map(Object::EndpointSlice),
+            Kind::StatefulSet => self.stateful_sets.remove(key).map(Object::StatefulSet),
+            Kind::PersistentVolumeClaim => self
+                .persistent_volume_claims
+                .remove(key)
+                .map(Object::PersistentVolumeClaim),
+            Kind::PersistentVolume => self
+                .persistent_volumes
+                .remove(key)
+                .map(|pv| Object::PersistentVolume(Box::new(pv))),
+            Kind::StorageClass => self.storage_classes.remove(key).map(Object::StorageClass),
         };
         if removed.is_some() {
             self.resource_version += 1;
@@ -548,6 +673,9 @@ impl Store {
         match kind {
             Kind::ControllerRevision => self.revisions_version = self.resource_version,
             Kind::Event => self.events_version = self.resource_version,
+            Kind::StorageClass | Kind::PersistentVolume | Kind::PersistentVolumeClaim => {
+                self.storage_writes += 1
+            }
             _ => {}
         }
         self.watch_log.push(WatchEvent {

@@ -8,6 +8,7 @@ use crate::components::cluster_view::ClusterView;
 use crate::components::editor::Editor;
 use crate::components::events::Events;
 use crate::components::explain_panel::ExplainPanel;
+use crate::components::layout::Workbench;
 use crate::components::lesson_catalogue::LessonCatalogue;
 use crate::components::lesson_panel::LessonPanel;
 use crate::components::long_run_bar::LongRunBar;
@@ -416,32 +417,30 @@ pub fn app() -> Html {
                     <button class="btn small" aria-label="Close share link" onclick={let s = share_link.clone(); Callback::from(move |_| s.set(None))}>{"×"}</button>
                 </div>
             }
-            <main class="layout">
-                if !embed {
-                    <div class="col-side">
-                        if let Some(lesson) = state.lesson.clone() {
-                            <LessonPanel {lesson} {labels}
-                                on_step={let d = state.dispatcher(); Callback::from(move |i| d.dispatch(Action::LessonStep(i)))}
-                                on_solution={dispatch(|_| Action::RunSolution).reform(|_: ()| ())}
-                                on_restart={lessons.restart.clone()} on_exit={on_exit_lesson}
-                                on_fill={on_fill} on_run={on_command.reform(|line: String| line)} />
-                        }
-                        <Editor initial={(*editor_initial).clone()} error={state.editor_error.clone()} {on_apply}
-                            drift={drift.map(|(_, name)| AttrValue::from(format!("daemonset.apps/{name}")))} {on_load_live}
-                            editing={state.editing.as_ref().map(|e| AttrValue::from(e.object.clone()))} />
-                        {pod_panel.clone()}
-                        {explain_panel.clone()}
-                        {rollout_panel.clone()}
-                    </div>
-                }
-                <div class="col-main">
+            <Workbench {embed}
+                lesson={state.lesson.clone().map(|lesson| html! {
+                    <LessonPanel {lesson} {labels}
+                        on_step={let d = state.dispatcher(); Callback::from(move |i| d.dispatch(Action::LessonStep(i)))}
+                        on_solution={dispatch(|_| Action::RunSolution).reform(|_: ()| ())}
+                        on_restart={lessons.restart.clone()} on_exit={on_exit_lesson}
+                        on_fill={on_fill} on_run={on_command.reform(|line: String| line)} />
+                })}
+                editor={html! {
+                    <Editor initial={(*editor_initial).clone()} error={state.editor_error.clone()} {on_apply}
+                        drift={drift.map(|(_, name)| AttrValue::from(format!("daemonset.apps/{name}")))} {on_load_live}
+                        editing={state.editing.as_ref().map(|e| AttrValue::from(e.object.clone()))} />
+                }}
+                panels={html! { <>{pod_panel.clone()}{explain_panel.clone()}{rollout_panel.clone()}</> }}
+                cluster={html! {
                     <ClusterView model={model.clone()} show_system={state.show_system}
                         {on_toggle_system}
                         on_command={on_card_command} on_add_node={open_dialog}
-                        {on_explain} selected={state.selected.clone()} />
-                    if embed {
-                        // Float over the cluster (a docs column has no room for them under it);
-                        // the rollout diagnosis opens on demand.
+                        {on_explain} selected={state.selected.clone()} flights={state.flights.clone()} />
+                }}
+                status={if embed {
+                    // Float over the cluster (a docs column has no room for them under it);
+                    // the rollout diagnosis opens on demand.
+                    html! {
                         <div class="embed-overlays">
                             {pod_panel}
                             {explain_panel}
@@ -452,16 +451,15 @@ pub fn app() -> Html {
                                 </details>
                             }
                         </div>
-                    } else {
-                        // Full width: kubectl's table is wider than the side column.
-                        <StatusBar table={AttrValue::from(state.ds_table.clone())} more={state.workload_tables.clone()} />
                     }
-                    <div class="bottom">
-                        <Terminal entries={state.terminal.clone()} names={names} {history} on_run={on_command.clone()} readonly={params.readonly} fill={(*fill).clone()} namespace={state.namespace()} />
-                        <Events rows={event_rows} />
-                    </div>
-                </div>
-            </main>
+                } else {
+                    // Full width: kubectl's table is wider than the side column.
+                    html! { <StatusBar table={AttrValue::from(state.ds_table.clone())} more={state.workload_tables.clone()} /> }
+                }}
+                terminal={html! {
+                    <Terminal entries={state.terminal.clone()} names={names} {history} on_run={on_command.clone()} readonly={params.readonly} fill={(*fill).clone()} namespace={state.namespace()} />
+                }}
+                events={html! { <Events rows={event_rows} /> }} />
             if *dialog_open {
                 <NodeDialog suggested_name={suggested} on_command={on_command} on_close={close_dialog} />
             }

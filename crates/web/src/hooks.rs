@@ -5,5 +5,6 @@ pub mod autosave;
 pub mod clock;
 pub mod lessons;
 pub mod long_run;
+pub mod media_query;
 pub mod message_api;
 pub mod shortcuts;

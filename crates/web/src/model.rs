@@ -3,18 +3,19 @@
 //! **Architecture Invariant:** no Yew or DOM here, so it is unit-tested natively. Everything is
 //! sorted (nodes by name, pods by name, events newest first) so rendering is deterministic.
 
+pub mod owners;
 pub mod pod_details;
 pub mod rollout;
+pub mod traffic;
 pub mod workload_tables;
 
 use crate::timeline::Mark;
 use dsplay_api::pod::is_pod_ready;
 use dsplay_api::quantity;
 use dsplay_api::taints::format_taint;
-use dsplay_api::types::{ControllerRevision, Event, Node, Pod};
+use dsplay_api::types::{Event, Node, Pod};
 use dsplay_kubectl::printers::age::human_duration;
 use dsplay_kubectl::printers::get::{node_status, pod_ready_status_restarts};
-use dsplay_sim::controller::daemonset::util::{revision_hash_label, REVISION_HASH_LABEL};
 use dsplay_sim::explain::NodeExplanation;
 use dsplay_sim::scheduler::node_resources_fit::{allocatable, pod_requests};
 use dsplay_sim::{Cluster, Store};
@@ -39,12 +40,16 @@ pub struct PodView {
     pub status: String,
     /// The Ready condition is True.
     pub ready: bool,
-    /// `labels["controller-revision-hash"]` (empty if none).
+    /// `labels["controller-revision-hash"]`, else `labels["pod-template-hash"]` (empty if none).
     pub revision: String,
-    /// The revision number of that hash in its DaemonSet's history (0 if unknown).
+    /// The revision number of that hash in its owner's history (0 if unknown).
     pub revision_number: i64,
-    /// The hash is its DaemonSet's newest revision (or the pod has no owner history).
+    /// The hash is its owner's newest revision (or the pod has no owner history).
     pub current_revision: bool,
+    /// The workload the pod belongs to (`DaemonSet`, `Deployment`, `StatefulSet`, …; empty for
+    /// a bare pod) and its name.
+    pub owner_kind: String,
+    pub owner_name: String,
     /// `metadata.deletionTimestamp` is set.
     pub terminating: bool,
     /// One of kind's own pods: in kube-system or kind's `local-path-storage` (drawn quieter,
@@ -112,6 +117,8 @@ pub struct ClusterModel {
     pub on_deleted_nodes: Vec<PodView>,
     /// Events, newest first (at most [`MAX_EVENTS`]).
     pub events: Vec<EventRow>,
+    /// A Service of the learner's that node cards can send a request to: (name, URL).
+    pub service_target: Option<(String, String)>,
 }
 
 /// How many events the list keeps.
@@ -120,11 +127,11 @@ pub const MAX_EVENTS: usize = 60;
 impl ClusterModel {
     /// Reads the view model from the store at virtual time `now`.
     pub fn from_store(store: &Store, now: chrono::DateTime<chrono::Utc>) -> ClusterModel {
-        let revisions = revision_numbers(store.controller_revisions());
+        let owners = owners::Owners::new(store);
         let mut by_node: BTreeMap<String, Vec<PodView>> = BTreeMap::new();
         let mut unscheduled = Vec::new();
         for pod in store.pods() {
-            let view = pod_view(pod, &revisions, now);
+            let view = pod_view(pod, &owners, now);
             if view.node.is_empty() {
                 unscheduled.push(view);
             } else {
@@ -153,47 +160,9 @@ impl ClusterModel {
             unscheduled,
             on_deleted_nodes,
             events: event_rows(store.events(), now),
+            service_target: traffic::service_target(store),
         }
     }
-}
-
-/// `(namespace, hash)` → (revision number, is the newest revision of its owner).
-type Revisions = BTreeMap<(String, String), (i64, bool)>;
-
-fn revision_numbers<'a>(revisions: impl Iterator<Item = &'a ControllerRevision>) -> Revisions {
-    let mut newest: BTreeMap<(String, String), i64> = BTreeMap::new();
-    let mut all = Vec::new();
-    for cr in revisions {
-        let namespace = cr.metadata.namespace.clone().unwrap_or_default();
-        let owner = cr
-            .metadata
-            .owner_references
-            .as_ref()
-            .and_then(|refs| refs.first())
-            .map(|r| r.name.clone())
-            .unwrap_or_default();
-        let hash = cr
-            .metadata
-            .labels
-            .as_ref()
-            .and_then(|l| l.get(REVISION_HASH_LABEL).cloned())
-            .or_else(|| {
-                let name = cr.metadata.name.as_deref()?;
-                name.strip_prefix(&format!("{owner}-")).map(str::to_string)
-            })
-            .unwrap_or_default();
-        let entry = newest
-            .entry((namespace.clone(), owner.clone()))
-            .or_insert(cr.revision);
-        *entry = (*entry).max(cr.revision);
-        all.push((namespace, owner, hash, cr.revision));
-    }
-    all.into_iter()
-        .map(|(namespace, owner, hash, revision)| {
-            let is_newest = newest.get(&(namespace.clone(), owner)) == Some(&revision);
-            ((namespace, hash), (revision, is_newest))
-        })
-        .collect()
 }
 
 /// The tag of an image reference: after the last `:` of its last path part (so a registry port is
@@ -206,7 +175,7 @@ fn image_tag(image: &str) -> &str {
     last.rsplit_once(':').map_or("latest", |(_, tag)| tag)
 }
 
-fn pod_view(pod: &Pod, revisions: &Revisions, now: chrono::DateTime<chrono::Utc>) -> PodView {
+fn pod_view(pod: &Pod, owners: &owners::Owners, now: chrono::DateTime<chrono::Utc>) -> PodView {
     let meta = &pod.metadata;
     let name = meta.name.clone().unwrap_or_default();
     let namespace = meta.namespace.clone().unwrap_or_else(|| "default".into());
@@ -216,11 +185,12 @@ fn pod_view(pod: &Pod, revisions: &Revisions, now: chrono::DateTime<chrono::Utc>
         .and_then(|s| s.phase.clone())
         .unwrap_or_else(|| "Pending".into());
     let (_, status, _) = pod_ready_status_restarts(pod, now);
-    let revision = revision_hash_label(meta);
-    let (revision_number, current_revision) = revisions
-        .get(&(namespace.clone(), revision.clone()))
-        .copied()
-        .unwrap_or((0, true));
+    let owners::PodRevision {
+        hash: revision,
+        number: revision_number,
+        current: current_revision,
+    } = owners.revision(meta);
+    let owner = owners.owner(meta);
     let requests = pod_requests(pod);
     let image = pod
         .spec
@@ -252,6 +222,8 @@ fn pod_view(pod: &Pod, revisions: &Revisions, now: chrono::DateTime<chrono::Utc>
         revision,
         revision_number,
         current_revision,
+        owner_kind: owner.as_ref().map(|(k, _)| k.clone()).unwrap_or_default(),
+        owner_name: owner.map(|(_, n)| n).unwrap_or_default(),
         terminating: meta.deletion_timestamp.is_some(),
     }
 }

@@ -9,6 +9,7 @@ use crate::lesson_state::{ActiveLesson, LoadedLesson};
 use crate::long_run::SLICE_BUDGET_MS;
 use crate::model::pod_details::PodDetails;
 use crate::model::rollout::RolloutView;
+use crate::model::traffic::Flight;
 use crate::model::{ClusterModel, DsExplanation};
 use crate::persist::{advance_entry, parse_advance_entry, Saved};
 use crate::timeline::{cut_log, Mark};
@@ -203,6 +204,8 @@ pub struct State {
     pub lesson: Option<ActiveLesson>,
     /// The embed's `script=`: Reset runs it again.
     pub reset_script: Option<Rc<str>>,
+    /// The requests the last command made (`sim curl`), for the cluster view to animate.
+    pub flights: Rc<Vec<Flight>>,
 }
 
 impl PartialEq for State {
@@ -250,6 +253,7 @@ impl State {
     /// [`State::restore`] on `session` rather than a new default one.
     fn restore_on(mut session: Session, saved: &Saved) -> State {
         session.enable_editor();
+        session.enable_request_log();
         let now = session.cluster().now();
         let mut state = State {
             session: Rc::new(RefCell::new(session)),
@@ -285,6 +289,7 @@ impl State {
             refreshed_at: (u64::MAX, i64::MIN),
             lesson: None,
             reset_script: None,
+            flights: Rc::default(),
         };
         for entry in &saved.log {
             match parse_advance_entry(entry) {
@@ -299,6 +304,8 @@ impl State {
                 }
             }
         }
+        // Replayed requests are not new: nothing flies when a session is restored.
+        state.flights = Rc::default();
         state.refresh();
         state
     }
@@ -412,6 +419,7 @@ impl State {
             None => self.session.borrow_mut().execute(line),
         };
         self.take_edit();
+        self.take_flights();
         let end = self.clock_ms();
         Rc::make_mut(&mut self.ends).push(end);
         let success = outputs.iter().all(|o| o.success);
@@ -681,3 +689,4 @@ mod requests;
 mod running;
 #[cfg(test)]
 mod tests;
+mod traffic;

@@ -337,6 +337,10 @@ pub fn decode_value(value: serde_yaml::Value) -> Result<Manifest, ManifestError>
         Kind::ReplicaSet => decode(json, kind, Object::ReplicaSet),
         Kind::Service => decode(json, kind, Object::Service),
         Kind::EndpointSlice => decode(json, kind, Object::EndpointSlice),
+        Kind::StatefulSet => decode(json, kind, Object::StatefulSet),
+        Kind::PersistentVolumeClaim => decode(json, kind, Object::PersistentVolumeClaim),
+        Kind::PersistentVolume => decode(json, kind, |pv| Object::PersistentVolume(Box::new(pv))),
+        Kind::StorageClass => decode(json, kind, Object::StorageClass),
     }
 }
 
@@ -363,9 +367,10 @@ fn decode<T: DeserializeOwned>(
     kind: Kind,
     wrap: fn(T) -> Object,
 ) -> Result<Manifest, ManifestError> {
-    let explicit_empty_selector =
-        matches!(kind, Kind::DaemonSet | Kind::Deployment | Kind::ReplicaSet)
-            && is_explicit_empty_selector(&json);
+    let explicit_empty_selector = matches!(
+        kind,
+        Kind::DaemonSet | Kind::Deployment | Kind::ReplicaSet | Kind::StatefulSet
+    ) && is_explicit_empty_selector(&json);
     let decode_error = |message: String| ManifestError::Decode {
         kind: kind.name().to_string(),
         version: kind
@@ -417,6 +422,7 @@ fn mark_explicit_empty_selector(object: &mut Object) {
         Object::DaemonSet(ds) => ds.spec.as_mut().map(|s| &mut s.selector),
         Object::Deployment(d) => d.spec.as_mut().map(|s| &mut s.selector),
         Object::ReplicaSet(rs) => rs.spec.as_mut().map(|s| &mut s.selector),
+        Object::StatefulSet(sts) => sts.spec.as_mut().map(|s| &mut s.selector),
         _ => None,
     };
     if let Some(selector) = selector {
@@ -436,6 +442,7 @@ fn malformed_quantity(object: &Object) -> Option<String> {
             .as_ref()
             .and_then(|s| s.template.as_ref())
             .and_then(|t| t.spec.as_ref()),
+        Object::StatefulSet(sts) => sts.spec.as_ref().and_then(|s| s.template.spec.as_ref()),
         _ => None,
     }?;
     let containers = pod_spec

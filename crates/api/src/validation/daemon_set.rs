@@ -54,8 +54,22 @@ fn validate_daemon_set_spec(spec: &DaemonSetSpec) -> Errors {
 
 /// A nil selector (absent in the manifest) selects nothing. k8s-openapi cannot tell nil from `{}`, so the
 /// manifest decoder marks an explicit `{}` with an empty (non-nil) `matchExpressions` list.
-fn selector_is_nil(s: &LabelSelector) -> bool {
+pub(super) fn selector_is_nil(s: &LabelSelector) -> bool {
     s.match_labels.is_none() && s.match_expressions.is_none()
+}
+
+/// ``spec.template.metadata.labels: Invalid value: map[string]string{…}: `selector` does not
+/// match template `labels` ``, the apps/v1 workloads' shared error.
+pub(super) fn selector_mismatch(labels: Option<&BTreeMap<String, String>>) -> FieldError {
+    let shown = match labels {
+        Some(l) => go_string_map(l),
+        None => "map[string]string(nil)".to_string(),
+    };
+    FieldError::invalid(
+        "spec.template.metadata.labels",
+        shown,
+        "`selector` does not match template `labels`",
+    )
 }
 
 fn selector_is_empty(s: &LabelSelector) -> bool {
@@ -82,15 +96,7 @@ fn validate_selector_matches_template(spec: &DaemonSetSpec) -> Errors {
     if parsed.matches(labels.as_ref().unwrap_or(&BTreeMap::new())) {
         return Vec::new();
     }
-    let shown = match &labels {
-        Some(l) => go_string_map(l),
-        None => "map[string]string(nil)".to_string(),
-    };
-    vec![FieldError::invalid(
-        "spec.template.metadata.labels",
-        shown,
-        "`selector` does not match template `labels`",
-    )]
+    vec![selector_mismatch(labels.as_ref())]
 }
 
 /// `spec.selector: Invalid value: v1.LabelSelector{…}: empty selector is invalid for daemonset`.
@@ -106,7 +112,7 @@ fn validate_selector_not_empty(s: &LabelSelector) -> Errors {
 }
 
 /// `spec.template.spec.restartPolicy: Unsupported value: "OnFailure": supported values: "Always"`.
-fn validate_daemon_set_restart_policy(spec: &PodSpec) -> Errors {
+pub(super) fn validate_daemon_set_restart_policy(spec: &PodSpec) -> Errors {
     let policy = spec.restart_policy.as_deref().unwrap_or("");
     if policy == "Always" {
         return Vec::new();

@@ -4,9 +4,10 @@
 //! `ValidatePodTemplateSpecForReplicaSet`).
 
 use super::daemon_set::{
-    int_or_percent_value, validate_not_more_than_100_percent, validate_positive_int_or_percent,
+    int_or_percent_value, selector_is_nil, selector_mismatch, validate_daemon_set_restart_policy,
+    validate_not_more_than_100_percent, validate_positive_int_or_percent,
 };
-use super::go_value::{go_label_selector, go_quote, go_string_map};
+use super::go_value::{go_label_selector, go_quote};
 use super::meta::{validate_label_selector, validate_nonnegative, validate_object_meta, NameRule};
 use super::pod::validate_pod_template_spec;
 use super::{Errors, FieldError};
@@ -93,12 +94,6 @@ fn validate_replica_set_spec(spec: &ReplicaSetSpec) -> Errors {
     errors
 }
 
-/// A nil selector (absent in the manifest); an explicit `{}` is marked by the manifest decoder with
-/// an empty, non-nil `matchExpressions`.
-fn selector_is_nil(s: &LabelSelector) -> bool {
-    s.match_labels.is_none() && s.match_expressions.is_none()
-}
-
 /// `spec.selector: Required value`, the selector's own syntax, and `empty selector is invalid for
 /// deployment` (upstream says "deployment" for ReplicaSets too).
 fn validate_selector(s: &LabelSelector) -> Errors {
@@ -144,26 +139,11 @@ fn validate_pod_template_spec_for_replica_set(
     let labels = template.metadata.as_ref().and_then(|m| m.labels.clone());
     let explicit_empty = !selector_is_nil(selector) && parsed.is_empty();
     if !explicit_empty && !parsed.matches(labels.as_ref().unwrap_or(&BTreeMap::new())) {
-        let shown = match &labels {
-            Some(l) => go_string_map(l),
-            None => "map[string]string(nil)".to_string(),
-        };
-        errors.push(FieldError::invalid(
-            "spec.template.metadata.labels",
-            shown,
-            "`selector` does not match template `labels`",
-        ));
+        errors.push(selector_mismatch(labels.as_ref()));
     }
     errors.extend(validate_pod_template_spec(template, "spec.template"));
     let pod_spec = template.spec.clone().unwrap_or_default();
-    let policy = pod_spec.restart_policy.as_deref().unwrap_or("");
-    if policy != "Always" {
-        errors.push(FieldError::not_supported(
-            "spec.template.spec.restartPolicy",
-            go_quote(policy),
-            &["Always"],
-        ));
-    }
+    errors.extend(validate_daemon_set_restart_policy(&pod_spec));
     if let Some(deadline) = pod_spec.active_deadline_seconds {
         errors.push(FieldError::invalid(
             "spec.template.spec.activeDeadlineSeconds",

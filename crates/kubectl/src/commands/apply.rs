@@ -127,6 +127,17 @@ fn modified_configuration(object: &Object) -> String {
         annotations.remove(LAST_APPLIED);
         meta.insert("annotations".into(), serde_json::Value::Object(annotations));
     }
+    // The typed claim templates gain apiVersion and kind when serialized; kubectl sends the
+    // manifest's own fields, which seldom have them.
+    if let Some(templates) = json
+        .pointer_mut("/spec/volumeClaimTemplates")
+        .and_then(|t| t.as_array_mut())
+    {
+        for template in templates.iter_mut().filter_map(|t| t.as_object_mut()) {
+            template.remove("apiVersion");
+            template.remove("kind");
+        }
+    }
     serde_json::to_string(&json).unwrap_or_default() + "\n"
 }
 

@@ -4,11 +4,14 @@
 //! Upstream: staging/src/k8s.io/kubectl/pkg/cmd/events/events.go (`Validate`, `Run`: the
 //! `--for` field selector, `SortableEvents`) and event_printer.go (`PrintObj`, `getInterval`).
 
+use super::output_format::{self, OutputFormat};
 use super::{namespace, parse_flags, CmdResult, Ctx, Failed};
 use crate::flags::{boolean, value, FlagSpec};
 use crate::printers::events::{describe_sort_time, event_interval};
+use crate::printers::output::{self, GoStruct};
 use crate::printers::tabwriter::TabWriter;
 use dsplay_api::types::Event;
+use dsplay_api::Object;
 
 const EVENTS_FLAGS: &[FlagSpec] = &[
     boolean("all-namespaces", Some('A')),
@@ -16,11 +19,89 @@ const EVENTS_FLAGS: &[FlagSpec] = &[
     value("types", None),
     boolean("watch", Some('w')),
     value("chunk-size", None),
+    value("output", Some('o')),
+    boolean("no-headers", None),
 ];
+
+/// The formats `kubectl events -o` knows: its PrintFlags' `AllowedFormats`, sorted (no table
+/// formats: the table is the default printer).
+const EVENTS_FORMATS: &str = "go-template,go-template-file,json,jsonpath,jsonpath-as-json,jsonpath-file,name,template,templatefile,yaml";
+
+/// `corev1.EventList` and what it holds, in Go's field order (`kubectl events -o json` encodes the
+/// typed list its client returned). Upstream: staging/src/k8s.io/api/core/v1/types.go Event,
+/// EventSource, ObjectReference, EventSeries; apimachinery's ObjectMeta and ListMeta.
+const EVENT_LIST: GoStruct = GoStruct {
+    fields: &[
+        ("kind", None),
+        ("apiVersion", None),
+        ("metadata", None),
+        ("items", Some(&EVENT)),
+    ],
+};
+const EVENT: GoStruct = GoStruct {
+    fields: &[
+        ("kind", None),
+        ("apiVersion", None),
+        ("metadata", Some(&OBJECT_META)),
+        ("involvedObject", Some(&OBJECT_REFERENCE)),
+        ("reason", None),
+        ("message", None),
+        ("source", Some(&EVENT_SOURCE)),
+        ("firstTimestamp", None),
+        ("lastTimestamp", None),
+        ("count", None),
+        ("type", None),
+        ("eventTime", None),
+        ("series", Some(&EVENT_SERIES)),
+        ("action", None),
+        ("related", Some(&OBJECT_REFERENCE)),
+        ("reportingComponent", None),
+        ("reportingInstance", None),
+    ],
+};
+const OBJECT_META: GoStruct = GoStruct {
+    fields: &[
+        ("name", None),
+        ("generateName", None),
+        ("namespace", None),
+        ("selfLink", None),
+        ("uid", None),
+        ("resourceVersion", None),
+        ("generation", None),
+        ("creationTimestamp", None),
+        ("deletionTimestamp", None),
+        ("deletionGracePeriodSeconds", None),
+        ("labels", None),
+        ("annotations", None),
+        ("ownerReferences", None),
+        ("finalizers", None),
+    ],
+};
+const OBJECT_REFERENCE: GoStruct = GoStruct {
+    fields: &[
+        ("kind", None),
+        ("namespace", None),
+        ("name", None),
+        ("uid", None),
+        ("apiVersion", None),
+        ("resourceVersion", None),
+        ("fieldPath", None),
+    ],
+};
+const EVENT_SOURCE: GoStruct = GoStruct {
+    fields: &[("component", None), ("host", None)],
+};
+const EVENT_SERIES: GoStruct = GoStruct {
+    fields: &[("count", None), ("lastObservedTime", None)],
+};
 
 /// `kubectl events`.
 pub(crate) fn events(ctx: &mut Ctx, words: &[String]) -> CmdResult {
     let parsed = parse_flags(ctx, "events", words, EVENTS_FLAGS)?;
+    let printer = match parsed.get("output").filter(|o| !o.is_empty()) {
+        None => None,
+        Some(text) => Some(events_printer(ctx, text)?),
+    };
     let types = parsed.all("types");
     if types
         .iter()
@@ -78,12 +159,18 @@ pub(crate) fn events(ctx: &mut Ctx, words: &[String]) -> CmdResult {
         return Ok(());
     }
     events.sort_by_key(|e| describe_sort_time(e));
+    if let Some(printer) = printer {
+        let events: Vec<Event> = events.into_iter().cloned().collect();
+        return print_event_list(ctx, &printer, events);
+    }
     let now = ctx.cluster.now();
     let mut w = TabWriter::for_table();
     let prefix = if all { "NAMESPACE\t" } else { "" };
-    w.write(&format!(
-        "{prefix}LAST SEEN\tTYPE\tREASON\tOBJECT\tMESSAGE\n"
-    ));
+    if !parsed.flag("no-headers") {
+        w.write(&format!(
+            "{prefix}LAST SEEN\tTYPE\tREASON\tOBJECT\tMESSAGE\n"
+        ));
+    }
     for e in events {
         if all {
             w.write(&format!(
@@ -105,6 +192,65 @@ pub(crate) fn events(ctx: &mut Ctx, words: &[String]) -> CmdResult {
     if parsed.flag("watch") {
         ctx.err("error: \"kubectl events --watch\" is not available in the playground: use kubectl get events -w");
         return Err(Failed);
+    }
+    Ok(())
+}
+
+/// The printer `kubectl events -o TEXT` names, or kubectl's error for a format it lacks.
+///
+/// Upstream: staging/src/k8s.io/kubectl/pkg/cmd/events/events.go Complete (`PrintFlags.ToPrinter`).
+fn events_printer(ctx: &mut Ctx, text: &str) -> Result<OutputFormat, Failed> {
+    let name = text.split_once('=').map_or(text, |(name, _)| name);
+    let bare = matches!(name, "json" | "yaml" | "name");
+    if !EVENTS_FORMATS.split(',').any(|f| f == name) || (bare && name != text) {
+        ctx.err(format!("error: unable to match a printer suitable for the output format \"{text}\", allowed formats are: {EVENTS_FORMATS}"));
+        return Err(Failed);
+    }
+    output_format::parse(ctx, text)
+}
+
+/// `kubectl events -o …`: the typed `EventList` (kind and apiVersion set, empty list metadata)
+/// through the printer. The playground keeps no `managedFields`, which a real cluster's events
+/// carry in this output.
+///
+/// Upstream: staging/src/k8s.io/kubectl/pkg/cmd/events/events.go Run.
+fn print_event_list(ctx: &mut Ctx, printer: &OutputFormat, events: Vec<Event>) -> CmdResult {
+    let items: Vec<serde_json::Value> = events
+        .into_iter()
+        .map(|e| Object::Event(e).to_json())
+        .collect();
+    let list = serde_json::json!({
+        "apiVersion": "v1",
+        "items": items,
+        "kind": "EventList",
+        "metadata": {},
+    });
+    match printer {
+        OutputFormat::Yaml => ctx.out(output::to_yaml(&list)),
+        OutputFormat::Json => ctx.out(output::to_json_typed(&list, &EVENT_LIST)),
+        // kubectl's name printer refuses a typed list ("list types are not supported by name
+        // printing") and `Run` drops the error: nothing is printed, and the command succeeds.
+        OutputFormat::Name => {}
+        OutputFormat::JsonPath { template, as_json } => {
+            let result = if *as_json {
+                output::jsonpath_as_json(template, &list)
+            } else {
+                output::jsonpath(template, &list)
+            };
+            match result {
+                Ok(text) => ctx.out_raw(text),
+                Err(e) => return ctx.fail(e.0),
+            }
+        }
+        OutputFormat::GoTemplate(template) => {
+            let (text, error) = template.print_obj(&list);
+            ctx.out_raw(text);
+            if let Some(e) = error {
+                return ctx.fail(e);
+            }
+        }
+        // Not among the formats `events_printer` accepts.
+        OutputFormat::Table { .. } | OutputFormat::CustomColumns(_) => {}
     }
     Ok(())
 }

@@ -171,7 +171,7 @@ pub(crate) fn get(ctx: &mut Ctx, words: &[String]) -> CmdResult {
     let mut args = parsed.args.clone();
     let all = args[0] == "all";
     if all {
-        args[0] = "pods,services,daemonsets,deployments,replicasets".to_string();
+        args[0] = "pods,services,daemonsets,deployments,replicasets,statefulsets".to_string();
     }
     let requests = resource_args(ctx, &args)?;
     let printer = output_format::parse(ctx, &format)?;
@@ -298,7 +298,9 @@ pub(crate) fn get(ctx: &mut Ctx, words: &[String]) -> CmdResult {
                 kind_prefix: None,
             };
             let mut blocks = Vec::new();
-            let multi = selected.iter().filter(|(_, v)| !v.is_empty()).count() > 1 || all;
+            // The server answers one Table per requested type, empty or not, and kubectl prefixes
+            // the names as soon as more than one came back (`multipleGVKsRequested`).
+            let multi = kinds.len() > 1 || all;
             for (kind, objects) in &selected {
                 if objects.is_empty() {
                     continue;
@@ -476,6 +478,32 @@ pub(crate) fn describe_object(cluster: &Cluster, o: &Object) -> String {
             &events_for(cluster, slice.metadata.uid.as_deref()),
             now,
         ),
+        Object::StatefulSet(sts) => {
+            let uid = sts.metadata.uid.clone().unwrap_or_default();
+            let pods: Vec<&Pod> = store.pods_owned_by(&uid).collect();
+            d::describe_stateful_set(sts, &pods, &events_for(cluster, Some(&uid)), now)
+        }
+        Object::PersistentVolumeClaim(claim) => {
+            let name = claim.metadata.name.clone().unwrap_or_default();
+            let used_by: Vec<&str> = store
+                .pods()
+                .filter(|p| p.metadata.namespace == claim.metadata.namespace)
+                .filter(|p| dsplay_sim::volume_binding::pod_claim_names(p).contains(&name))
+                .filter_map(|p| p.metadata.name.as_deref())
+                .collect();
+            d::describe_persistent_volume_claim(
+                claim,
+                &used_by,
+                &events_for(cluster, claim.metadata.uid.as_deref()),
+                now,
+            )
+        }
+        Object::PersistentVolume(pv) => {
+            d::describe_persistent_volume(pv, &events_for(cluster, pv.metadata.uid.as_deref()), now)
+        }
+        Object::StorageClass(sc) => {
+            d::describe_storage_class(sc, &events_for(cluster, sc.metadata.uid.as_deref()), now)
+        }
         other => format!("Name:         {}\n", other.name()),
     }
 }

@@ -43,6 +43,13 @@ use dsplay_sim::{ApiError, Cluster};
 pub type FileReader = fn(&str) -> Result<String, String>;
 
 /// What a command can touch and where its output goes.
+/// A request `sim curl` made and the pod that answered it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Request {
+    pub from: dsplay_sim::routing::Source,
+    pub answer: dsplay_sim::routing::Answer,
+}
+
 pub(crate) struct Ctx<'a> {
     pub cluster: &'a mut Cluster,
     pub stdin: Option<&'a str>,
@@ -55,6 +62,8 @@ pub(crate) struct Ctx<'a> {
     pub namespace: String,
     /// Where `kubectl edit` leaves the object it opens, when the front end has an editor.
     pub edits: Option<Vec<EditTarget>>,
+    /// Where `sim curl` logs who answered, when the front end animates requests.
+    pub requests: Option<Vec<Request>>,
 }
 
 /// A command failed; its message has been written already.

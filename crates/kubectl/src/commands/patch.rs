@@ -76,7 +76,7 @@ pub(crate) fn patch(ctx: &mut Ctx, words: &[String]) -> CmdResult {
 /// A strategic merge patch approximated as JSON merge patch, except that lists of objects with a
 /// `name` key (containers, env, ports, volumes) merge element-wise by name, and `$patch: replace`/
 /// `$patch: delete` directives are honoured.
-fn strategic_merge(target: &mut serde_json::Value, patch: &serde_json::Value) {
+pub(super) fn strategic_merge(target: &mut serde_json::Value, patch: &serde_json::Value) {
     use serde_json::Value;
     match (target, patch) {
         (Value::Object(t), Value::Object(p)) => {

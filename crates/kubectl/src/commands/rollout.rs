@@ -1,4 +1,5 @@
-//! `kubectl rollout status|history|undo|restart` for DaemonSets (Deployments: `rollout_deployment`).
+//! `kubectl rollout status|history|undo|restart` for DaemonSets and StatefulSets, whose history is
+//! ControllerRevisions (Deployments: `rollout_deployment`).
 
 use super::{int64_flag, parse_flags, resource_args, wait_deadline, CmdResult, Ctx, Failed};
 use crate::flags::{value, FlagSpec};
@@ -7,44 +8,68 @@ use dsplay_api::{Kind, Object};
 use dsplay_sim::ApiError;
 use std::time::Duration;
 
-fn target(ctx: &mut Ctx, verb: &str, args: &[String]) -> Result<String, Failed> {
+fn target(ctx: &mut Ctx, verb: &str, args: &[String]) -> Result<(Kind, String), Failed> {
     let requests = resource_args(ctx, args)?;
     let Some((kind, Some(name))) = requests.first().cloned() else {
         ctx.err(format!("error: required resource not specified\nSee 'kubectl rollout {verb} -h' for help and examples"));
         return Err(Failed);
     };
-    if kind != Kind::DaemonSet {
+    if !matches!(kind, Kind::DaemonSet | Kind::StatefulSet) {
         ctx.err(format!(
             "error: no status viewer has been implemented for {}",
             kind.name()
         ));
         return Err(Failed);
     }
-    Ok(name)
+    Ok((kind, name))
 }
 
-/// `rollout history daemonsets` without a name: every DaemonSet of the namespace, by name, as the
-/// resource builder lists them; `None` when the words name an object (or are not DaemonSets).
+/// The pod template of a DaemonSet or StatefulSet.
+fn owner_template(owner: &Object) -> PodTemplateSpec {
+    match owner {
+        Object::DaemonSet(ds) => ds.spec.as_ref().map(|s| s.template.clone()),
+        Object::StatefulSet(sts) => sts.spec.as_ref().map(|s| s.template.clone()),
+        _ => None,
+    }
+    .unwrap_or_default()
+}
+
+/// The owner with another pod template.
+fn with_template(owner: &Object, template: PodTemplateSpec) -> Object {
+    let mut next = owner.clone();
+    match &mut next {
+        Object::DaemonSet(ds) => ds.spec.get_or_insert_with(Default::default).template = template,
+        Object::StatefulSet(sts) => {
+            sts.spec.get_or_insert_with(Default::default).template = template
+        }
+        _ => {}
+    }
+    next
+}
+
+/// `rollout history daemonsets|statefulsets` without a name: every object of the type in the
+/// namespace, by name, as the resource builder lists them; `None` when the words name an object
+/// (or another type).
 ///
 /// Upstream: `staging/src/k8s.io/kubectl/pkg/cmd/rollout/rollout_history.go` `RunHistory`
 /// (`ResourceTypeOrNameArgs(true, …)` visits every object of the type).
-fn every_daemon_set(ctx: &mut Ctx, args: &[String], ns: &str) -> Option<Vec<DaemonSet>> {
+fn every_revision_owner(ctx: &mut Ctx, args: &[String], ns: &str) -> Option<Vec<Object>> {
     match args {
         [word] if !word.contains('/') => {}
         _ => return None,
     }
     let requests = resource_args(ctx, args).ok()?;
-    let [(Kind::DaemonSet, None)] = requests.as_slice() else {
+    let [(kind @ (Kind::DaemonSet | Kind::StatefulSet), None)] = requests.as_slice() else {
         return None;
     };
-    let mut all: Vec<DaemonSet> = ctx
+    let mut all: Vec<Object> = ctx
         .cluster
         .store()
-        .daemon_sets()
-        .filter(|ds| ds.metadata.namespace.as_deref() == Some(ns))
-        .cloned()
+        .list(*kind)
+        .into_iter()
+        .filter(|o| o.metadata().namespace.as_deref() == Some(ns))
         .collect();
-    all.sort_by(|a, b| a.metadata.name.cmp(&b.metadata.name));
+    all.sort_by(|a, b| a.name().cmp(b.name()));
     Some(all)
 }
 
@@ -115,9 +140,9 @@ pub(crate) fn rollout(ctx: &mut Ctx, words: &[String]) -> CmdResult {
     }
     let ns = super::namespace(&parsed);
     if sub == "history" && parsed.get("revision").is_none() {
-        if let Some(all) = every_daemon_set(ctx, &rest, &ns) {
-            for ds in &all {
-                history(ctx, ds, None)?;
+        if let Some(all) = every_revision_owner(ctx, &rest, &ns) {
+            for owner in &all {
+                history(ctx, owner, None)?;
             }
             return Ok(());
         }
@@ -144,19 +169,17 @@ pub(crate) fn rollout(ctx: &mut Ctx, words: &[String]) -> CmdResult {
             _ => {}
         }
     }
-    let name = target(ctx, &sub, &rest)?;
-    let Some(ds) = ctx.cluster.store().daemon_set(&ns, &name).cloned() else {
+    let (kind, name) = target(ctx, &sub, &rest)?;
+    let Some(ds) = ctx.cluster.store().get(kind, &ns, &name) else {
         ctx.err(super::api_error_text(
-            &ApiError::NotFound {
-                kind: Kind::DaemonSet,
-                name,
-            },
+            &ApiError::NotFound { kind, name },
             None,
         ));
         return Err(Failed);
     };
+    let prefix = kind.qualified_singular();
     match sub.as_str() {
-        "status" => status(ctx, &ns, &name, &parsed),
+        "status" => status(ctx, kind, &ns, &name, &parsed),
         "history" => history(ctx, &ds, parsed.get("revision")),
         "undo" => {
             let dry_run = match parsed.get("dry-run").unwrap_or("none") {
@@ -172,8 +195,7 @@ pub(crate) fn rollout(ctx: &mut Ctx, words: &[String]) -> CmdResult {
             undo(ctx, &ds, to_revision.unwrap_or(0), dry_run)
         }
         "restart" => {
-            let mut ds = ds;
-            let template = &mut ds.spec.get_or_insert_with(Default::default).template;
+            let mut template = owner_template(&ds);
             let annotations = template
                 .metadata
                 .get_or_insert_with(Default::default)
@@ -183,14 +205,15 @@ pub(crate) fn rollout(ctx: &mut Ctx, words: &[String]) -> CmdResult {
                 "kubectl.kubernetes.io/restartedAt".into(),
                 ctx.cluster.now().format("%Y-%m-%dT%H:%M:%SZ").to_string(),
             );
+            let restarted = with_template(&ds, template);
             // Upstream `restart.go` `RunRestart`: the same restartedAt (second resolution) makes
             // an empty patch, which kubectl refuses.
-            if ctx.cluster.store().daemon_set(&ns, &name) == Some(&ds) {
+            if restarted == ds {
                 return ctx.fail(format!("failed to create patch for {name}: if restart has already been triggered within the past second, please wait before attempting to trigger another"));
             }
-            match ctx.cluster.update(Object::DaemonSet(ds)) {
+            match ctx.cluster.update(restarted) {
                 Ok(_) => {
-                    ctx.out(format!("daemonset.apps/{name} restarted"));
+                    ctx.out(format!("{prefix}/{name} restarted"));
                     Ok(())
                 }
                 Err(e) => ctx.api_fail(&e, None),
@@ -199,21 +222,36 @@ pub(crate) fn rollout(ctx: &mut Ctx, words: &[String]) -> CmdResult {
         // Upstream: `polymorphichelpers/objectpauser.go` / `objectresumer.go` (`pausing is not
         // supported`), prefixed by `rollout_pause.go` `RunPause` with the resource and name.
         verb => ctx.fail(format!(
-            "daemonsets.apps \"{name}\" {}ing is not supported",
+            "{} \"{name}\" {}ing is not supported",
+            kind.qualified_plural(),
             verb.trim_end_matches('e')
         )),
     }
 }
 
-fn status(ctx: &mut Ctx, ns: &str, name: &str, parsed: &crate::flags::Parsed) -> CmdResult {
+fn status(
+    ctx: &mut Ctx,
+    kind: Kind,
+    ns: &str,
+    name: &str,
+    parsed: &crate::flags::Parsed,
+) -> CmdResult {
     let watch = parsed.get("watch").is_none_or(|w| w != "false");
     // A real kubectl without --timeout waits forever; the simulated one gives up after an hour of
     // virtual time (a crash-looping rollout would otherwise step its back-off timers forever).
     let deadline = wait_deadline(ctx, parsed, "--timeout", Duration::from_secs(3600))?;
-    watch_rollout_status(ctx, Kind::DaemonSet, name, watch, deadline, |c| {
-        let ds = c.store().daemon_set(ns, name)?;
-        let status = crate::printers::rollout_status::status_message(ds);
-        Some((ds.metadata.resource_version.clone(), status))
+    watch_rollout_status(ctx, kind, name, watch, deadline, |c| {
+        match c.store().get(kind, ns, name)? {
+            Object::StatefulSet(sts) => Some((
+                sts.metadata.resource_version.clone(),
+                crate::printers::rollout_status::stateful_set_status_message(&sts),
+            )),
+            Object::DaemonSet(ds) => Some((
+                ds.metadata.resource_version.clone(),
+                crate::printers::rollout_status::status_message(&ds),
+            )),
+            _ => None,
+        }
     })
 }
 
@@ -276,33 +314,29 @@ pub(super) fn watch_rollout_status(
     }
 }
 
-fn revisions(ctx: &Ctx, ds: &DaemonSet) -> Vec<ControllerRevision> {
-    dsplay_sim::controller::daemonset::history::controlled_revisions(ctx.cluster.store(), ds)
-        .into_iter()
-        .cloned()
-        .collect()
+fn revisions(ctx: &Ctx, owner: &Object) -> Vec<ControllerRevision> {
+    dsplay_sim::controller::daemonset::history::revisions_controlled_by(
+        ctx.cluster.store(),
+        owner.metadata(),
+    )
+    .into_iter()
+    .cloned()
+    .collect()
 }
 
 fn revision_template(revision: &ControllerRevision) -> PodTemplateSpec {
-    let mut value = revision
+    revision
         .data
         .as_ref()
-        .map(|d| d.0.clone())
-        .unwrap_or_default();
-    let template = value
-        .pointer_mut("/spec/template")
-        .map(serde_json::Value::take)
-        .unwrap_or_default();
-    let mut template = template;
-    if let Some(map) = template.as_object_mut() {
-        map.remove("$patch");
-    }
-    serde_json::from_value(template).unwrap_or_default()
+        .and_then(|d| dsplay_sim::controller::daemonset::history::template_from_patch(&d.0))
+        .unwrap_or_default()
 }
 
-fn history(ctx: &mut Ctx, ds: &DaemonSet, revision: Option<&str>) -> CmdResult {
-    let name = ds.metadata.name.clone().unwrap_or_default();
-    let revs = revisions(ctx, ds);
+/// `DaemonSetHistoryViewer` / `StatefulSetHistoryViewer`: the revisions, or one revision's template.
+fn history(ctx: &mut Ctx, owner: &Object, revision: Option<&str>) -> CmdResult {
+    let name = owner.name().to_string();
+    let prefix = format!("{}/", owner.kind().qualified_singular());
+    let revs = revisions(ctx, owner);
     if let Some(wanted) = revision
         .and_then(|r| r.parse::<i64>().ok())
         .filter(|r| *r != 0)
@@ -311,9 +345,8 @@ fn history(ctx: &mut Ctx, ds: &DaemonSet, revision: Option<&str>) -> CmdResult {
             return ctx.fail("unable to find the specified revision");
         };
         let template = revision_template(rev);
-        ctx.out(crate::printers::describe::rollout_history_revision(
-            &name, wanted, &template,
-        ));
+        let text = crate::printers::describe::rollout_history_revision(&name, wanted, &template);
+        ctx.out(text.replacen("daemonset.apps/", &prefix, 1));
         return Ok(());
     }
     let rows: Vec<(i64, Option<String>)> = revs
@@ -329,7 +362,8 @@ fn history(ctx: &mut Ctx, ds: &DaemonSet, revision: Option<&str>) -> CmdResult {
             )
         })
         .collect();
-    ctx.out(crate::printers::get::rollout_history(&name, &rows));
+    let text = crate::printers::get::rollout_history(&name, &rows);
+    ctx.out(text.replacen("daemonset.apps/", &prefix, 1));
     Ok(())
 }
 
@@ -337,10 +371,11 @@ fn history(ctx: &mut Ctx, ds: &DaemonSet, revision: Option<&str>) -> CmdResult {
 /// prints the template it would roll back to; a server dry run changes nothing.
 ///
 /// Upstream: `staging/src/k8s.io/kubectl/pkg/polymorphichelpers/rollback.go`
-/// `DaemonSetRollbacker.Rollback`, `printPodTemplate`.
-fn undo(ctx: &mut Ctx, ds: &DaemonSet, to: i64, dry_run: Option<&str>) -> CmdResult {
-    let name = ds.metadata.name.clone().unwrap_or_default();
-    let revs = revisions(ctx, ds);
+/// `DaemonSetRollbacker.Rollback`, `StatefulSetRollbacker.Rollback`, `printPodTemplate`.
+fn undo(ctx: &mut Ctx, owner: &Object, to: i64, dry_run: Option<&str>) -> CmdResult {
+    let name = owner.name().to_string();
+    let prefix = owner.kind().qualified_singular();
+    let revs = revisions(ctx, owner);
     let target = if to == 0 {
         if revs.len() < 2 {
             return ctx.fail("no last revision to roll back to");
@@ -355,31 +390,25 @@ fn undo(ctx: &mut Ctx, ds: &DaemonSet, to: i64, dry_run: Option<&str>) -> CmdRes
     let template = revision_template(&target);
     if dry_run == Some("client") {
         ctx.out(format!(
-            "daemonset.apps/{name} will roll back to {} (dry run)",
+            "{prefix}/{name} will roll back to {} (dry run)",
             crate::printers::describe::print_template(&template)
         ));
         return Ok(());
     }
-    let current = ds
-        .spec
-        .as_ref()
-        .map(|s| s.template.clone())
-        .unwrap_or_default();
+    let current = owner_template(owner);
     if serde_json::to_value(&template).ok() == serde_json::to_value(&current).ok() {
-        ctx.out(format!("daemonset.apps/{name} skipped rollback (current template already matches revision {to})"));
-        return Ok(());
-    }
-    if dry_run == Some("server") {
         ctx.out(format!(
-            "daemonset.apps/{name} rolled back (server dry run)"
+            "{prefix}/{name} skipped rollback (current template already matches revision {to})"
         ));
         return Ok(());
     }
-    let mut next = ds.clone();
-    next.spec.get_or_insert_with(Default::default).template = template;
-    match ctx.cluster.update(Object::DaemonSet(next)) {
+    if dry_run == Some("server") {
+        ctx.out(format!("{prefix}/{name} rolled back (server dry run)"));
+        return Ok(());
+    }
+    match ctx.cluster.update(with_template(owner, template)) {
         Ok(_) => {
-            ctx.out(format!("daemonset.apps/{name} rolled back"));
+            ctx.out(format!("{prefix}/{name} rolled back"));
             Ok(())
         }
         Err(e) => ctx.api_fail(&e, None),

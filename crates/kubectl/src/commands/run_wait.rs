@@ -20,6 +20,7 @@ pub(crate) fn run(ctx: &mut Ctx, words: &[String]) -> CmdResult {
             value("labels", Some('l')),
             value("restart", None),
             value("overrides", None),
+            value("override-type", None),
             value("port", None),
             boolean("dry-run", None),
             value("command", None),
@@ -77,13 +78,47 @@ pub(crate) fn run(ctx: &mut Ctx, words: &[String]) -> CmdResult {
         }),
         status: None,
     };
-    match ctx.cluster.create(Object::Pod(pod)) {
+    let mut object = Object::Pod(pod);
+    if let Some(overrides) = parsed.get("overrides").filter(|o| !o.is_empty()) {
+        let kind = parsed.get("override-type").unwrap_or("merge");
+        object = match apply_overrides(&object, overrides, kind) {
+            Ok(object) => object,
+            Err(message) => return ctx.fail(message),
+        };
+    }
+    match ctx.cluster.create(object) {
         Ok(_) => {
             ctx.out(format!("pod/{name} created"));
             Ok(())
         }
         Err(e) => ctx.api_fail(&e, None),
     }
+}
+
+/// `--overrides` on the generated pod: a JSON merge patch by default, or `--override-type`
+/// `strategic` / `json` (RFC 6902), then decoded again as the pod.
+///
+/// Upstream: staging/src/k8s.io/kubectl/pkg/cmd/util/override_options.go Overrider.Apply;
+/// helpers.go Merge, StrategicMerge, JSONPatch.
+fn apply_overrides(object: &Object, overrides: &str, kind: &str) -> Result<Object, String> {
+    let mut doc = object.to_json();
+    let value = || serde_json::from_str::<serde_json::Value>(overrides);
+    match kind {
+        "merge" => json_patch::merge(&mut doc, &value().map_err(|_| "Invalid JSON Patch")?),
+        "strategic" => {
+            super::patch::strategic_merge(&mut doc, &value().map_err(|e| e.to_string())?)
+        }
+        "json" => {
+            let patch: json_patch::Patch =
+                serde_json::from_str(overrides).map_err(|e| e.to_string())?;
+            json_patch::patch(&mut doc, &patch).map_err(|e| e.to_string())?;
+        }
+        other => return Err(format!("invalid override type: {other}")),
+    }
+    let yaml = serde_yaml::to_value(&doc).map_err(|e| e.to_string())?;
+    dsplay_api::manifest::decode_value(yaml)
+        .map(|m| m.object)
+        .map_err(|e| e.to_string())
 }
 
 /// `kubectl wait --for=condition=Ready|delete|jsonpath=… KIND [NAME] [-l …] [--timeout=30s]`:

@@ -66,10 +66,12 @@ pub(crate) fn scale(ctx: &mut Ctx, words: &[String]) -> CmdResult {
             ));
         }
     }
-    if requests
-        .iter()
-        .any(|(kind, _)| !matches!(kind, Kind::Deployment | Kind::ReplicaSet))
-    {
+    if requests.iter().any(|(kind, _)| {
+        !matches!(
+            kind,
+            Kind::Deployment | Kind::ReplicaSet | Kind::StatefulSet
+        )
+    }) {
         ctx.err("Error from server (NotFound): the server could not find the requested resource");
         return Err(super::Failed);
     }
@@ -84,6 +86,9 @@ pub(crate) fn scale(ctx: &mut Ctx, words: &[String]) -> CmdResult {
             }
             Object::ReplicaSet(rs) => {
                 rs.spec.get_or_insert_with(Default::default).replicas = Some(replicas as i32)
+            }
+            Object::StatefulSet(sts) => {
+                sts.spec.get_or_insert_with(Default::default).replicas = Some(replicas as i32)
             }
             _ => {}
         }

@@ -57,6 +57,12 @@ pub(crate) fn set(ctx: &mut Ctx, words: &[String]) -> CmdResult {
                 .get_or_insert_with(Default::default)
                 .spec
                 .get_or_insert_with(Default::default),
+            Object::StatefulSet(sts) => sts
+                .spec
+                .get_or_insert_with(Default::default)
+                .template
+                .spec
+                .get_or_insert_with(Default::default),
             _ => {
                 return ctx.fail(format!(
                     "setting image on {} is not supported in the playground",

@@ -154,6 +154,12 @@ fn curl(ctx: &mut Ctx, words: &[String]) -> CmdResult {
     match ctx.cluster.curl(&source, url) {
         Ok(answer) => {
             ctx.out(format!("pod/{} on node/{}", answer.pod, answer.node));
+            if let Some(requests) = ctx.requests.as_mut() {
+                requests.push(super::Request {
+                    from: source,
+                    answer,
+                });
+            }
             Ok(())
         }
         Err(e) => {

@@ -4,17 +4,20 @@
 
 use super::get::{table_for, Query};
 use crate::printers::table::TableOptions;
+use crate::printers::tabwriter::RememberedWidths;
 use dsplay_api::Kind;
 use dsplay_sim::Cluster;
 use std::collections::BTreeMap;
 
-/// An active watch: what it selects and the last row printed per object.
+/// An active watch: what it selects, the last row printed per object (unaligned) and the column
+/// widths printed so far.
 #[derive(Clone, Debug)]
 pub(crate) struct Watch {
     query: Query,
     kinds: Vec<Kind>,
     options: TableOptions,
     rows: BTreeMap<(Kind, String, String), (String, String)>,
+    widths: RememberedWidths,
 }
 
 impl Watch {
@@ -25,12 +28,22 @@ impl Watch {
         kinds: Vec<Kind>,
         mut options: TableOptions,
     ) -> Watch {
+        // The table `get` printed (with its header) sets the widths the rows keep.
+        let mut widths = RememberedWidths::default();
+        for kind in &kinds {
+            let objects = query.select_in(cluster, *kind);
+            if !objects.is_empty() {
+                let table = table_for(*kind, &objects, cluster);
+                widths.align_table(&table.render_unaligned(&options));
+            }
+        }
         options.no_headers = true;
         let mut watch = Watch {
             query,
             kinds,
             options,
             rows: BTreeMap::new(),
+            widths,
         };
         watch.rows = watch.current(cluster);
         watch
@@ -56,7 +69,7 @@ impl Watch {
                     key,
                     (
                         version,
-                        table_for(*kind, &[object], cluster).render(&self.options),
+                        table_for(*kind, &[object], cluster).render_unaligned(&self.options),
                     ),
                 );
             }
@@ -65,20 +78,21 @@ impl Watch {
     }
 
     /// The rows of objects that changed (or appeared) since the last call; a deleted object's last row
-    /// is printed again, as kubectl prints the DELETED event.
+    /// is printed again, as kubectl prints the DELETED event. Each row is one flush.
     pub(crate) fn changes(&mut self, cluster: &Cluster) -> String {
         let now = self.current(cluster);
-        let mut out = String::new();
-        for (key, (version, row)) in &now {
-            if self.rows.get(key).map(|(v, _)| v) != Some(version) {
-                out.push_str(row);
-            }
-        }
-        for (key, (_, row)) in &self.rows {
-            if !now.contains_key(key) {
-                out.push_str(row);
-            }
-        }
+        let changed = now
+            .iter()
+            .filter(|(key, (version, _))| self.rows.get(*key).map(|(v, _)| v) != Some(version));
+        let deleted = self.rows.iter().filter(|(key, _)| !now.contains_key(*key));
+        let rows: Vec<String> = changed
+            .chain(deleted)
+            .map(|(_, (_, row))| row.clone())
+            .collect();
+        let out = rows
+            .iter()
+            .map(|row| self.widths.align_table(row))
+            .collect();
         self.rows = now;
         out
     }

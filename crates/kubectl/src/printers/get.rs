@@ -634,5 +634,21 @@ pub fn table_for(kind: Kind, objects: &[Object], now: DateTime<Utc>) -> Table {
         Kind::ReplicaSet => typed!(ReplicaSet, super::apps_tables::replica_set_table),
         Kind::Service => typed!(Service, super::service::service_table),
         Kind::EndpointSlice => typed!(EndpointSlice, super::service::endpoint_slice_table),
+        Kind::StatefulSet => typed!(StatefulSet, super::storage_tables::stateful_set_table),
+        Kind::PersistentVolumeClaim => typed!(
+            PersistentVolumeClaim,
+            super::storage_tables::persistent_volume_claim_table
+        ),
+        Kind::PersistentVolume => {
+            let items: Vec<&PersistentVolume> = objects
+                .iter()
+                .filter_map(|o| match o {
+                    Object::PersistentVolume(pv) => Some(&**pv),
+                    _ => None,
+                })
+                .collect();
+            super::storage_tables::persistent_volume_table(&items, now)
+        }
+        Kind::StorageClass => typed!(StorageClass, super::storage_tables::storage_class_table),
     }
 }

@@ -12,5 +12,6 @@ pub mod get;
 pub mod output;
 pub mod rollout_status;
 pub mod service;
+pub mod storage_tables;
 pub mod table;
 pub mod tabwriter;

@@ -1,4 +1,4 @@
-//! `kubectl rollout status` for DaemonSets: the message for one observed state, shared by the
+//! `kubectl rollout status` for DaemonSets, Deployments and StatefulSets: the message for one observed state, shared by the
 //! in-process command and `dsplay serve` (which uses it to know when a waiting client is satisfied).
 
 use dsplay_api::types::DaemonSet;
@@ -77,6 +77,62 @@ pub fn deployment_status_message(
     }
     Ok((
         format!("deployment \"{name}\" successfully rolled out\n"),
+        true,
+    ))
+}
+
+/// The `StatefulSetStatusViewer` message and whether the rollout is done (Err: OnDelete). With a
+/// `rollingUpdate` (the API server always defaults one) the rollout is "partitioned": done once
+/// the pods from the partition up are updated.
+/// Upstream: `staging/src/k8s.io/kubectl/pkg/polymorphichelpers/rollout_status.go`
+/// `StatefulSetStatusViewer.Status`.
+pub fn stateful_set_status_message(
+    sts: &dsplay_api::types::StatefulSet,
+) -> Result<(String, bool), String> {
+    let spec = sts.spec.clone().unwrap_or_default();
+    let strategy = spec.update_strategy.clone().unwrap_or_default();
+    if strategy.type_.as_deref() != Some("RollingUpdate") {
+        return Err("rollout status is only available for RollingUpdate strategy type".into());
+    }
+    let status = sts.status.clone().unwrap_or_default();
+    let observed = status.observed_generation.unwrap_or(0);
+    if observed == 0 || sts.metadata.generation.unwrap_or(0) > observed {
+        return Ok((
+            "Waiting for statefulset spec update to be observed...\n".into(),
+            false,
+        ));
+    }
+    let ready = status.ready_replicas.unwrap_or(0);
+    if let Some(replicas) = spec.replicas {
+        if ready < replicas {
+            return Ok((
+                format!("Waiting for {} pods to be ready...\n", replicas - ready),
+                false,
+            ));
+        }
+    }
+    let updated = status.updated_replicas.unwrap_or(0);
+    if let Some(rolling) = &strategy.rolling_update {
+        if let (Some(replicas), Some(partition)) = (spec.replicas, rolling.partition) {
+            if updated < replicas - partition {
+                return Ok((format!("Waiting for partitioned roll out to finish: {updated} out of {} new pods have been updated...\n", replicas - partition), false));
+            }
+        }
+        return Ok((
+            format!("partitioned roll out complete: {updated} new pods have been updated...\n"),
+            true,
+        ));
+    }
+    let current = status.current_revision.unwrap_or_default();
+    let update = status.update_revision.unwrap_or_default();
+    if update != current {
+        return Ok((format!("waiting for statefulset rolling update to complete {updated} pods at revision {update}...\n"), false));
+    }
+    Ok((
+        format!(
+            "statefulset rolling update complete {} pods at revision {current}...\n",
+            status.current_replicas.unwrap_or(0)
+        ),
         true,
     ))
 }

@@ -64,6 +64,32 @@ impl TabWriter {
 
 /// Aligns `text` in one go (same as writing it all and flushing once).
 pub fn align(text: &str, minwidth: usize, padding: usize) -> String {
+    align_with(text, minwidth, padding, None)
+}
+
+/// Column widths a writer remembers across flushes (the `RememberWidths` flag of the tabwriter
+/// kubectl's printers use): a column is never narrower than it was in an earlier flush, so the
+/// rows `kubectl get -w` prints one by one line up under the first table's header.
+///
+/// Upstream: github.com/liggitt/tabwriter (Writer.format with RememberWidths);
+/// staging/src/k8s.io/cli-runtime/pkg/printers/tabwriter.go GetNewTabWriter.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RememberedWidths(Vec<usize>);
+
+impl RememberedWidths {
+    /// Aligns one flush of kubectl's table writer (minwidth 6, padding 3), widening the
+    /// remembered columns where this text needs more.
+    pub fn align_table(&mut self, text: &str) -> String {
+        align_with(text, 6, 3, Some(&mut self.0))
+    }
+}
+
+fn align_with(
+    text: &str,
+    minwidth: usize,
+    padding: usize,
+    remembered: Option<&mut Vec<usize>>,
+) -> String {
     if text.is_empty() {
         return String::new();
     }
@@ -76,10 +102,11 @@ pub fn align(text: &str, minwidth: usize, padding: usize) -> String {
     let lines: Vec<Vec<&str>> = body.split('\n').map(|l| l.split('\t').collect()).collect();
     let mut out = String::with_capacity(text.len() + text.len() / 2);
     let mut widths = Vec::new();
-    let fmt = Formatter {
+    let mut fmt = Formatter {
         lines: &lines,
         minwidth,
         padding,
+        remembered,
     };
     fmt.format(&mut out, &mut widths, 0, lines.len());
     if ends_with_newline {
@@ -92,6 +119,8 @@ struct Formatter<'a> {
     lines: &'a [Vec<&'a str>],
     minwidth: usize,
     padding: usize,
+    /// With `RememberWidths`: the widest each column has been.
+    remembered: Option<&'a mut Vec<usize>>,
 }
 
 fn cell_width(cell: &str) -> usize {
@@ -99,7 +128,13 @@ fn cell_width(cell: &str) -> usize {
 }
 
 impl Formatter<'_> {
-    fn format(&self, out: &mut String, widths: &mut Vec<usize>, mut line0: usize, line1: usize) {
+    fn format(
+        &mut self,
+        out: &mut String,
+        widths: &mut Vec<usize>,
+        mut line0: usize,
+        line1: usize,
+    ) {
         let column = widths.len();
         let mut this = line0;
         while this < line1 {
@@ -117,6 +152,16 @@ impl Formatter<'_> {
                 }
                 width = width.max(cell_width(line[column]) + self.padding);
                 this += 1;
+            }
+            if let Some(remembered) = self.remembered.as_deref_mut() {
+                if remembered.len() < widths.len() {
+                    remembered.extend_from_slice(&widths[remembered.len()..]);
+                }
+                match remembered.get_mut(column) {
+                    None => remembered.push(width),
+                    Some(max) if *max > width => width = *max,
+                    Some(max) => *max = width,
+                }
             }
             widths.push(width);
             self.format(out, widths, line0, this);
@@ -148,6 +193,31 @@ impl Formatter<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn remembered_widths_keep_later_flushes_under_the_first_ones_columns() {
+        let mut widths = RememberedWidths::default();
+        let header =
+            widths.align_table("NAME\tREADY\tSTATUS\tAGE\nweb-1\t0/1\tContainerCreating\t0s\n");
+        assert_eq!(
+            header.lines().next(),
+            Some("NAME    READY   STATUS              AGE")
+        );
+        // A narrower row alone keeps the remembered widths (plain text/tabwriter would shrink them).
+        assert_eq!(
+            widths.align_table("web-1\t1/1\tRunning\t3s\n"),
+            "web-1   1/1     Running             3s\n"
+        );
+        assert_eq!(
+            align("web-1\t1/1\tRunning\t3s\n", 6, 3),
+            "web-1   1/1   Running   3s\n"
+        );
+        // A wider cell widens its column from then on.
+        widths.align_table("a-much-longer-name\t1/1\tRunning\t3s\n");
+        assert!(widths
+            .align_table("web-1\t1/1\tRunning\t3s\n")
+            .starts_with("web-1                1/1"));
+    }
 
     #[test]
     fn table_layout() {

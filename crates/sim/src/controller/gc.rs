@@ -14,15 +14,19 @@ pub(crate) fn sync(cluster: &mut Cluster) {
         .map(|d| &d.metadata)
         .chain(store.deployments().map(|d| &d.metadata))
         .chain(store.replica_sets().map(|r| &r.metadata))
+        .chain(store.stateful_sets().map(|s| &s.metadata))
         .filter_map(|m| m.uid.clone())
         .collect();
     let dead_owner = |refs: &Option<Vec<OwnerReference>>| {
         refs.iter().flatten().any(|r| {
-            matches!(r.kind.as_str(), "DaemonSet" | "Deployment" | "ReplicaSet")
-                && !live_uids.contains(&r.uid)
+            matches!(
+                r.kind.as_str(),
+                "DaemonSet" | "Deployment" | "ReplicaSet" | "StatefulSet"
+            ) && !live_uids.contains(&r.uid)
         })
     };
-    let owner_deleted = changes.daemon_set_deleted || changes.apps_owner_deleted;
+    let owner_deleted =
+        changes.daemon_set_deleted || changes.apps_owner_deleted || changes.stateful_set_deleted;
     let dead_replica_sets: Vec<(String, String)> = store
         .replica_sets()
         .filter(|r| {
@@ -55,6 +59,7 @@ pub(crate) fn sync(cluster: &mut Cluster) {
         .controller_revisions()
         .filter(|r| {
             changes.daemon_set_deleted
+                || changes.stateful_set_deleted
                 || changes
                     .controller_revisions
                     .contains(&crate::store::key_of(&r.metadata))
@@ -73,6 +78,9 @@ pub(crate) fn sync(cluster: &mut Cluster) {
     }
     for (ns, name) in dead_replica_sets {
         cluster.remove_object(Kind::ReplicaSet, &ns, &name);
+    }
+    if owner_deleted || !changes.pods.is_empty() || !changes.claims.is_empty() {
+        claims_of_dead_owners(cluster);
     }
     foreground_apps(cluster);
     // Foreground deletion: owners marked deleting go once they have no dependents left.
@@ -99,8 +107,8 @@ pub(crate) fn sync(cluster: &mut Cluster) {
     }
 }
 
-/// Foreground deletion of Deployments and ReplicaSets: dependents (ReplicaSets, pods) go first,
-/// the owner once none is left.
+/// Foreground deletion of Deployments, ReplicaSets and StatefulSets: dependents (ReplicaSets,
+/// pods) go first, the owner once none is left.
 fn foreground_apps(cluster: &mut Cluster) {
     let deleting: Vec<(Kind, ObjectMeta)> = cluster
         .store
@@ -111,6 +119,12 @@ fn foreground_apps(cluster: &mut Cluster) {
                 .store
                 .replica_sets()
                 .map(|r| (Kind::ReplicaSet, &r.metadata)),
+        )
+        .chain(
+            cluster
+                .store
+                .stateful_sets()
+                .map(|s| (Kind::StatefulSet, &s.metadata)),
         )
         .filter(|(_, m)| m.deletion_timestamp.is_some())
         .map(|(k, m)| (k, m.clone()))
@@ -151,6 +165,39 @@ fn foreground_apps(cluster: &mut Cluster) {
             .filter(|p| p.metadata.deletion_timestamp.is_none())
         {
             cluster.delete_pod(pod, None);
+        }
+    }
+}
+
+/// Claims whose controller owner (a StatefulSet or a pod, per the StatefulSet's retention policy)
+/// is gone are deleted; a claim a pod still uses waits, Terminating (PVC protection).
+fn claims_of_dead_owners(cluster: &mut Cluster) {
+    let store = &cluster.store;
+    let dead: Vec<PersistentVolumeClaim> = store
+        .persistent_volume_claims()
+        .filter(|c| c.metadata.deletion_timestamp.is_none())
+        .filter(|c| {
+            c.metadata
+                .owner_references
+                .iter()
+                .flatten()
+                .filter(|r| r.controller == Some(true))
+                .any(|r| match r.kind.as_str() {
+                    "StatefulSet" => store
+                        .stateful_sets()
+                        .all(|s| s.metadata.uid.as_deref() != Some(r.uid.as_str())),
+                    "Pod" => store
+                        .pods()
+                        .all(|p| p.metadata.uid.as_deref() != Some(r.uid.as_str())),
+                    _ => false,
+                })
+        })
+        .cloned()
+        .collect();
+    for claim in dead {
+        if !crate::volume_binding::keep_claim_in_use(cluster, &claim) {
+            let (ns, name) = crate::store::key_of(&claim.metadata);
+            cluster.remove_object(Kind::PersistentVolumeClaim, &ns, &name);
         }
     }
 }

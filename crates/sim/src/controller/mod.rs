@@ -6,4 +6,5 @@ pub mod endpointslice;
 pub mod gc;
 pub mod node_lifecycle;
 pub mod replicaset;
+pub mod statefulset;
 pub mod taint_eviction;

@@ -307,3 +307,21 @@ fn node_ports_answer_on_every_node() {
     )
     .is_ok());
 }
+
+/// CoreDNS's records for pods behind a headless Service: `<hostname>.<svc>` resolves to the
+/// address of the ready endpoint with that hostname; other names fall through to Services.
+#[test]
+fn headless_service_pod_records_resolve_to_the_pod() {
+    let mut cluster = Cluster::new(3);
+    create(&mut cluster, "apiVersion: v1\nkind: Service\nmetadata: {name: nginx}\nspec: {clusterIP: None, selector: {app: web}, ports: [{port: 80}]}\n");
+    create(&mut cluster, "apiVersion: apps/v1\nkind: StatefulSet\nmetadata: {name: web}\nspec:\n  serviceName: nginx\n  replicas: 2\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec: {containers: [{name: c, image: nginx, ports: [{containerPort: 80}]}]}\n");
+    cluster.settle(Duration::from_secs(120));
+    let from = Source::Pod("default".into(), "web-1".into());
+    let answer = cluster.curl(&from, "http://web-0.nginx/").expect("answer");
+    assert_eq!(answer.pod, "web-0");
+    let answer = cluster
+        .curl(&from, "http://web-1.nginx.default.svc.cluster.local/")
+        .expect("answer");
+    assert_eq!(answer.pod, "web-1");
+    assert!(cluster.curl(&from, "http://web-7.nginx/").is_err());
+}

@@ -1,7 +1,9 @@
 //! The cluster: one card per node, pods waiting for a node, and the kube-system toggle.
 
 use crate::components::node_card::NodeCard;
-use crate::components::pod_chip::PodChip;
+use crate::components::pod_chip::{owner_class, owner_short, PodChip};
+use crate::components::traffic::Traffic;
+use crate::model::traffic::Flight;
 use crate::model::{ClusterModel, PodView};
 use std::rc::Rc;
 use yew::prelude::*;
@@ -24,6 +26,9 @@ pub struct ClusterViewProps {
     /// The node whose Explain panel is open.
     #[prop_or_default]
     pub selected: Option<String>,
+    /// Requests to animate (the last command's `sim curl`s).
+    #[prop_or_default]
+    pub flights: Rc<Vec<Flight>>,
 }
 
 /// The node cards.
@@ -45,6 +50,18 @@ pub fn cluster_view(props: &ClusterViewProps) -> Html {
         .iter()
         .flat_map(|n| &n.pods)
         .any(|p| !p.current_revision);
+    // With workloads of more than one kind: what the owner badges mean.
+    let mut owner_kinds: Vec<&str> = props
+        .model
+        .nodes
+        .iter()
+        .flat_map(|n| &n.pods)
+        .filter(|p| !p.system)
+        .map(|p| p.owner_kind.as_str())
+        .filter(|k| matches!(*k, "DaemonSet" | "Deployment" | "StatefulSet"))
+        .collect();
+    owner_kinds.sort_unstable();
+    owner_kinds.dedup();
     html! {
         <section class="panel cluster" aria-label="Cluster">
             <header class="panel-head">
@@ -66,9 +83,20 @@ pub fn cluster_view(props: &ClusterViewProps) -> Html {
                     {" · the chip shows the image tag"}
                 </p>
             }
+            if owner_kinds.len() > 1 {
+                <p class="rev-legend owner-legend">
+                    { for owner_kinds.iter().map(|kind| html! {
+                        <>
+                            <span class={classes!("pod-owner", owner_class(kind))} aria-hidden="true">{owner_short(kind)}</span>
+                            {format!("{kind} ")}
+                        </>
+                    }) }
+                </p>
+            }
             <div class="nodes">
                 { for props.model.nodes.iter().map(|n| html! {
                     <NodeCard key={n.name.clone()} node={n.clone()} show_system={props.show_system} on_command={props.on_command.clone()}
+                        service={props.model.service_target.clone()}
                         on_explain={props.on_explain.clone()} selected={props.selected.as_deref() == Some(n.name.as_str())} />
                 }) }
                 if props.model.nodes.is_empty() {
@@ -92,6 +120,7 @@ pub fn cluster_view(props: &ClusterViewProps) -> Html {
                     </ul>
                 </div>
             }
+            <Traffic flights={props.flights.clone()} />
         </section>
     }
 }

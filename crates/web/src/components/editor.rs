@@ -36,6 +36,12 @@ pub struct EditorProps {
     pub editing: Option<AttrValue>,
 }
 
+thread_local! {
+    /// The text of an editor the layout unmounted (a window crossing the phone breakpoint moves
+    /// the panels), with the `initial` it had: the next editor mounts with it, so no typing is lost.
+    static DRAFT: RefCell<Option<(AttrValue, String)>> = const { RefCell::new(None) };
+}
+
 /// The mounted CodeMirror, shared by the effects and the callbacks JS calls.
 type Slot = Rc<RefCell<Option<CodeMirror>>>;
 
@@ -70,6 +76,7 @@ pub fn editor(props: &EditorProps) -> Html {
             let mounted = Rc::new(Cell::new(true));
             let still_mounted = mounted.clone();
             let slot_for_mount = slot.clone();
+            let latest_for_draft = latest.clone();
             wasm_bindgen_futures::spawn_local(async move {
                 if let Err(e) = code_mirror::load().await {
                     gloo::console::error!(format!("the manifest editor failed to load: {e}"));
@@ -78,7 +85,11 @@ pub fn editor(props: &EditorProps) -> Html {
                 let Some(parent) = host.cast::<Element>().filter(|_| still_mounted.get()) else {
                     return;
                 };
-                let text = latest.borrow().clone();
+                let initial = latest.borrow().clone();
+                let text = DRAFT
+                    .with(|draft| draft.borrow_mut().take())
+                    .filter(|(draft_initial, _)| *draft_initial == initial)
+                    .map_or_else(|| initial.to_string(), |(_, text)| text);
                 match CodeMirror::create(&parent, &text, on_change, move || apply()) {
                     Ok(editor) => {
                         let found = check(&text);
@@ -93,7 +104,10 @@ pub fn editor(props: &EditorProps) -> Html {
             // Dropping the editor unmounts it (and breaks the slot ↔ closure cycle).
             move || {
                 mounted.set(false);
-                drop(slot.borrow_mut().take())
+                if let Some(editor) = slot.borrow_mut().take() {
+                    let draft = (latest_for_draft.borrow().clone(), editor.text());
+                    DRAFT.with(|slot| *slot.borrow_mut() = Some(draft));
+                }
             }
         });
     }

@@ -21,6 +21,10 @@ pub struct NodeCardProps {
     /// This node's Explain panel is open.
     #[prop_or_default]
     pub selected: bool,
+    /// A Service of the learner's to send a request to from this node (`sim curl --from node/…`):
+    /// its name and URL.
+    #[prop_or_default]
+    pub service: Option<(String, String)>,
 }
 
 /// A bar of requested vs allocatable.
@@ -165,6 +169,11 @@ pub fn node_card(props: &NodeCardProps) -> Html {
                         <button class="btn small" aria-label={format!("Recover {name}")} onclick={cmd(format!("sim node recover {name}"))}>{"Recover"}</button>
                     } else {
                         <button class="btn small" aria-label={format!("Fail {name}")} onclick={cmd(format!("sim node fail {name}"))}>{"Fail"}</button>
+                    }
+                    if let Some((service, url)) = &props.service {
+                        <button class="btn small" aria-label={format!("Send a request from {name} to Service {service}")}
+                            title={format!("sim curl --from node/{name} {url}")}
+                            onclick={cmd(format!("sim curl --from node/{name} {url}"))}>{"curl"}</button>
                     }
                     <button class={classes!("btn", "small", (*editing).then_some("active"))} aria-pressed={editing.to_string()}
                         aria-label={format!("Edit labels and taints of {name}")}

@@ -51,6 +51,8 @@ pub fn pod_chip(props: &PodChipProps) -> Html {
         },
         if p.current_revision { "current" } else { "old" }
     );
+    let owner = (!p.owner_kind.is_empty())
+        .then(|| (owner_short(&p.owner_kind), owner_class(&p.owner_kind)));
     html! {
         <li class={classes!("pod", stage, revision_class, p.system.then_some("system"))}
             data-pod={p.name.clone()}
@@ -60,14 +62,40 @@ pub fn pod_chip(props: &PodChipProps) -> Html {
             data-ready={p.ready.to_string()}
             data-revision={p.revision.clone()}
             data-terminating={p.terminating.to_string()}
+            data-owner={(!p.owner_kind.is_empty()).then(|| format!("{}/{}", p.owner_kind.to_lowercase(), p.owner_name))}
             style={format!("--rev-hue: {hue}")}
             title={title} {onclick}>
             <span class="pod-dot" aria-hidden="true"></span>
+            if let (false, Some((short, class))) = (p.system, owner) {
+                <span class={classes!("pod-owner", class)} title={format!("{} {}", p.owner_kind, p.owner_name)}
+                    aria-label={format!("{} {}", p.owner_kind, p.owner_name)}>{short}</span>
+            }
             <button type="button" class="pod-name" aria-label={format!("Pod {} details", p.name)}>{&p.name}</button>
             if !p.system {
                 <span class="pod-tag" title="image tag">{format!(":{}", p.image_tag)}</span>
             }
             <span class="pod-status">{&p.status}</span>
         </li>
+    }
+}
+
+/// kubectl's short name of a workload kind, for the owner badge.
+pub fn owner_short(kind: &str) -> &'static str {
+    match kind {
+        "DaemonSet" => "ds",
+        "Deployment" => "deploy",
+        "StatefulSet" => "sts",
+        "ReplicaSet" => "rs",
+        _ => "ctl",
+    }
+}
+
+/// The class colouring a workload kind's badge.
+pub fn owner_class(kind: &str) -> &'static str {
+    match kind {
+        "DaemonSet" => "owner-ds",
+        "Deployment" | "ReplicaSet" => "owner-deploy",
+        "StatefulSet" => "owner-sts",
+        _ => "owner-other",
     }
 }

@@ -3,7 +3,7 @@
 use yew::prelude::*;
 
 /// Every shortcut: (keys, what it does).
-pub const SHORTCUTS: [(&str, &str); 11] = [
+pub const SHORTCUTS: [(&str, &str); 12] = [
     ("Space", "Play / pause the clock"),
     ("→", "Step to the next event"),
     (
@@ -23,6 +23,10 @@ pub const SHORTCUTS: [(&str, &str); 11] = [
     (
         "Tab",
         "Complete a command, node or pod name (in the terminal; with nothing to complete, move on)",
+    ),
+    (
+        "← → ↑ ↓, Home, End",
+        "Resize the side column or the terminal (on a focused splitter; double-click resets)",
     ),
 ];
 

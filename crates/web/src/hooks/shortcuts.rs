@@ -54,7 +54,8 @@ pub fn use_shortcuts(dispatcher: UseReducerDispatcher<State>, on_key: Callback<&
     });
 }
 
-/// The key went to a form field or an editable element (where keys type, not command).
+/// The key went to a form field, an editable element (where keys type, not command) or a splitter
+/// (where the arrow keys resize).
 fn is_typing_target(target: Option<web_sys::EventTarget>) -> bool {
     target
         .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
@@ -62,11 +63,12 @@ fn is_typing_target(target: Option<web_sys::EventTarget>) -> bool {
             matches!(
                 el.tag_name().as_str(),
                 "INPUT" | "TEXTAREA" | "SELECT" | "BUTTON"
-            ) || el
-                .closest("[contenteditable='true']")
-                .ok()
-                .flatten()
-                .is_some()
+            ) || el.get_attribute("role").as_deref() == Some("separator")
+                || el
+                    .closest("[contenteditable='true']")
+                    .ok()
+                    .flatten()
+                    .is_some()
         })
         .unwrap_or(false)
 }

@@ -8,7 +8,7 @@ use dsplay_kubectl::printers::table::{Table, TableOptions};
 use dsplay_sim::Store;
 
 /// kind's own objects: in these namespaces, or the API server's `default/kubernetes` Service.
-fn is_kinds_own(namespace: Option<&str>, name: Option<&str>) -> bool {
+pub(crate) fn is_kinds_own(namespace: Option<&str>, name: Option<&str>) -> bool {
     matches!(namespace, Some("kube-system" | "local-path-storage"))
         || (namespace == Some("default") && name == Some("kubernetes"))
 }

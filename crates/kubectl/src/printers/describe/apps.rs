@@ -4,13 +4,7 @@
 use super::pod_template::pod_template_block;
 use super::{annotations_multiline, labels_multiline, Describe};
 use chrono::{DateTime, Utc};
-use dsplay_api::selector::format_label_selector;
 use dsplay_api::types::*;
-
-fn rfc1123z(t: Option<&Time>) -> String {
-    t.map(|t| super::rfc1123z(&t.0))
-        .unwrap_or_else(|| "Mon, 01 Jan 0001 00:00:00 +0000".into())
-}
 
 /// `printReplicaSetsByLabels`: `NAME (current/desired replicas created)`, comma-separated.
 fn replica_sets_by_labels(rss: &[&ReplicaSet]) -> String {
@@ -57,30 +51,11 @@ pub fn describe_deployment(
     let meta = &d.metadata;
     let spec = d.spec.clone().unwrap_or_default();
     let status = d.status.clone().unwrap_or_default();
-    w.w(
-        0,
-        &format!("Name:\t{}\n", meta.name.as_deref().unwrap_or("")),
-    );
-    w.w(
-        0,
-        &format!("Namespace:\t{}\n", meta.namespace.as_deref().unwrap_or("")),
-    );
-    w.w(
-        0,
-        &format!(
-            "CreationTimestamp:\t{}\n",
-            rfc1123z(meta.creation_timestamp.as_ref())
-        ),
-    );
+    w.name_and_namespace(meta);
+    w.creation_timestamp(meta);
     labels_multiline(&mut w, "Labels", meta.labels.as_ref());
     annotations_multiline(&mut w, "Annotations", meta.annotations.as_ref());
-    w.w(
-        0,
-        &format!(
-            "Selector:\t{}\n",
-            format_label_selector(Some(&spec.selector))
-        ),
-    );
+    w.selector(&spec.selector);
     w.w(
         0,
         &format!(
@@ -161,21 +136,8 @@ pub fn describe_replica_set(
     let meta = &rs.metadata;
     let spec = rs.spec.clone().unwrap_or_default();
     let status = rs.status.clone().unwrap_or_default();
-    w.w(
-        0,
-        &format!("Name:\t{}\n", meta.name.as_deref().unwrap_or("")),
-    );
-    w.w(
-        0,
-        &format!("Namespace:\t{}\n", meta.namespace.as_deref().unwrap_or("")),
-    );
-    w.w(
-        0,
-        &format!(
-            "Selector:\t{}\n",
-            format_label_selector(Some(&spec.selector))
-        ),
-    );
+    w.name_and_namespace(meta);
+    w.selector(&spec.selector);
     labels_multiline(&mut w, "Labels", meta.labels.as_ref());
     annotations_multiline(&mut w, "Annotations", meta.annotations.as_ref());
     if let Some(owner) = meta
@@ -197,17 +159,7 @@ pub fn describe_replica_set(
             spec.replicas.unwrap_or(0)
         ),
     );
-    let (mut running, mut waiting, mut succeeded, mut failed) = (0, 0, 0, 0);
-    for pod in pods {
-        match pod.status.as_ref().and_then(|s| s.phase.as_deref()) {
-            Some("Running") => running += 1,
-            Some("Pending") => waiting += 1,
-            Some("Succeeded") => succeeded += 1,
-            Some("Failed") => failed += 1,
-            _ => {}
-        }
-    }
-    w.w(0, &format!("Pods Status:\t{running} Running / {waiting} Waiting / {succeeded} Succeeded / {failed} Failed\n"));
+    super::pods_status(&mut w, pods.iter().copied());
     pod_template_block(&mut w, &spec.template.clone().unwrap_or_default());
     let rows: Vec<(String, String, String)> = status
         .conditions

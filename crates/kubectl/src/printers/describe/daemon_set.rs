@@ -87,20 +87,12 @@ pub fn describe_daemon_set(
             status.number_misscheduled
         ),
     );
-    let (mut running, mut waiting, mut succeeded, mut failed) = (0, 0, 0, 0);
-    for pod in pods {
-        if meta.uid.is_some() && controller_uid(&pod.metadata) != meta.uid.as_deref() {
-            continue;
-        }
-        match pod.status.as_ref().and_then(|s| s.phase.as_deref()) {
-            Some("Running") => running += 1,
-            Some("Pending") => waiting += 1,
-            Some("Succeeded") => succeeded += 1,
-            Some("Failed") => failed += 1,
-            _ => {}
-        }
-    }
-    w.w(0, &format!("Pods Status:\t{running} Running / {waiting} Waiting / {succeeded} Succeeded / {failed} Failed\n"));
+    super::pods_status(
+        &mut w,
+        pods.iter()
+            .copied()
+            .filter(|p| meta.uid.is_none() || controller_uid(&p.metadata) == meta.uid.as_deref()),
+    );
     pod_template_block(&mut w, &spec.template);
     w.events(events, now);
     w.finish()

@@ -12,6 +12,7 @@ pub mod node;
 pub mod pod;
 pub mod pod_template;
 pub mod service;
+pub mod storage;
 
 pub use apps::{describe_deployment, describe_replica_set};
 pub use cluster_scoped::{describe_namespace, describe_priority_class};
@@ -20,6 +21,10 @@ pub use node::describe_node;
 pub use pod::{describe_pod, pod_qos};
 pub use pod_template::{describe_pod_template, print_template, rollout_history_revision};
 pub use service::{describe_endpoint_slice, describe_service};
+pub use storage::{
+    describe_persistent_volume, describe_persistent_volume_claim, describe_stateful_set,
+    describe_storage_class,
+};
 
 use super::events::events_block;
 use super::tabwriter::TabWriter;
@@ -56,6 +61,56 @@ impl Describe {
     fn finish(self) -> String {
         self.tw.finish()
     }
+
+    /// The `Name:` and `Namespace:` lines most describers open with.
+    fn name_and_namespace(&mut self, meta: &ObjectMeta) {
+        self.w(
+            0,
+            &format!("Name:\t{}\n", meta.name.as_deref().unwrap_or("")),
+        );
+        self.w(
+            0,
+            &format!("Namespace:\t{}\n", meta.namespace.as_deref().unwrap_or("")),
+        );
+    }
+
+    /// `Selector:` of a workload.
+    fn selector(&mut self, selector: &LabelSelector) {
+        self.w(
+            0,
+            &format!(
+                "Selector:\t{}\n",
+                dsplay_api::selector::format_label_selector(Some(selector))
+            ),
+        );
+    }
+
+    /// `CreationTimestamp:` in RFC 1123 form (Go's zero time when unset).
+    fn creation_timestamp(&mut self, meta: &ObjectMeta) {
+        let created = meta
+            .creation_timestamp
+            .as_ref()
+            .map(|t| rfc1123z(&t.0))
+            .unwrap_or_else(|| "Mon, 01 Jan 0001 00:00:00 +0000".into());
+        self.w(0, &format!("CreationTimestamp:\t{created}\n"));
+    }
+}
+
+/// `Pods Status:  R Running / W Waiting / S Succeeded / F Failed` over the controller's pods
+/// (`getPodStatusForController`).
+#[doc(alias = "getPodStatusForController")]
+fn pods_status<'a>(w: &mut Describe, pods: impl IntoIterator<Item = &'a Pod>) {
+    let (mut running, mut waiting, mut succeeded, mut failed) = (0, 0, 0, 0);
+    for pod in pods {
+        match pod.status.as_ref().and_then(|s| s.phase.as_deref()) {
+            Some("Running") => running += 1,
+            Some("Pending") => waiting += 1,
+            Some("Succeeded") => succeeded += 1,
+            Some("Failed") => failed += 1,
+            _ => {}
+        }
+    }
+    w.w(0, &format!("Pods Status:\t{running} Running / {waiting} Waiting / {succeeded} Succeeded / {failed} Failed\n"));
 }
 
 const MAX_ANNOTATION_LEN: usize = 140;

@@ -7,6 +7,7 @@ use k8s_openapi::api::core::v1::{
     Container as CoreContainer, ContainerState, ContainerStatus, Volume,
 };
 
+/// `describeContainerPorts` / `describeContainerHostPorts`: `80/TCP, 53/UDP`.
 fn ports_string(c: &CoreContainer, host: bool) -> String {
     let parts: Vec<String> = c
         .ports
@@ -18,11 +19,8 @@ fn ports_string(c: &CoreContainer, host: bool) -> String {
             } else {
                 p.container_port
             };
-            let mut s = format!("{port}/{}", p.protocol.as_deref().unwrap_or(""));
-            if let Some(name) = p.name.as_deref().filter(|n| !n.is_empty()) {
-                s.push_str(&format!(" ({name})"));
-            }
-            s
+            // kubectl v1.32 prints no port name (v1.33 added ` (name)`).
+            format!("{port}/{}", p.protocol.as_deref().unwrap_or(""))
         })
         .collect();
     parts.join(", ")

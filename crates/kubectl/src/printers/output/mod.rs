@@ -18,7 +18,7 @@ pub mod jsonpath;
 pub mod yaml;
 
 pub use self::custom_columns::{relaxed_json_path_expression, CustomColumns};
-pub use self::json::{to_json, to_json_compact};
+pub use self::json::{to_json, to_json_compact, to_json_typed, GoStruct};
 pub use self::jsonpath::{jsonpath, jsonpath_as_json, jsonpath_first, JsonPathError};
 pub use self::yaml::{to_yaml, yaml_key_cmp};
 

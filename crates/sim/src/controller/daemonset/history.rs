@@ -9,18 +9,51 @@ use dsplay_api::types::*;
 use dsplay_api::{selector, Kind, Object};
 use k8s_openapi::apimachinery::pkg::runtime::RawExtension;
 
-/// The revision data for a template: `{"spec":{"template":{…,"$patch":"replace"}}}`.
+/// The revision data for a DaemonSet's template.
 pub fn revision_data(ds: &DaemonSet) -> serde_json::Value {
-    let template = ds
-        .spec
-        .as_ref()
-        .map(|s| s.template.clone())
-        .unwrap_or_default();
-    let mut template_json = serde_json::to_value(&template).unwrap_or_default();
+    template_patch(
+        &ds.spec
+            .as_ref()
+            .map(|s| s.template.clone())
+            .unwrap_or_default(),
+    )
+}
+
+/// A ControllerRevision's data for a pod template: `{"spec":{"template":{…,"$patch":"replace"}}}`,
+/// the shape both the DaemonSet's and the StatefulSet's `getPatch` store.
+///
+/// Upstream: pkg/controller/daemon/update.go getPatch; pkg/controller/statefulset/stateful_set_utils.go getPatch
+#[doc(alias = "getPatch")]
+pub fn template_patch(template: &PodTemplateSpec) -> serde_json::Value {
+    let mut template_json = serde_json::to_value(template).unwrap_or_default();
     if let Some(map) = template_json.as_object_mut() {
         map.insert("$patch".into(), serde_json::Value::String("replace".into()));
     }
     serde_json::json!({ "spec": { "template": template_json } })
+}
+
+/// A revision's labels: its pod template's labels, and its hash under `key`.
+pub fn revision_labels(
+    template: Option<&PodTemplateSpec>,
+    key: &str,
+    hash: &str,
+) -> std::collections::BTreeMap<String, String> {
+    let mut labels = template
+        .and_then(|t| t.metadata.as_ref())
+        .and_then(|m| m.labels.clone())
+        .unwrap_or_default();
+    labels.insert(key.to_string(), hash.to_string());
+    labels
+}
+
+/// The pod template a revision's data holds (the inverse of [`template_patch`]): what applying
+/// the revision to its owner puts in `spec.template`.
+pub fn template_from_patch(data: &serde_json::Value) -> Option<PodTemplateSpec> {
+    let mut template = data.pointer("/spec/template")?.clone();
+    if let Some(map) = template.as_object_mut() {
+        map.remove("$patch");
+    }
+    serde_json::from_value(template).ok()
 }
 
 /// The revision hash of the DaemonSet's current template.
@@ -117,13 +150,11 @@ pub fn construct_history(cluster: &mut Cluster, ds: &DaemonSet) -> Option<(Daemo
                 return None;
             }
         } else {
-            let mut labels = ds
-                .spec
-                .as_ref()
-                .and_then(|s| s.template.metadata.as_ref())
-                .and_then(|m| m.labels.clone())
-                .unwrap_or_default();
-            labels.insert(REVISION_HASH_LABEL.to_string(), hash.clone());
+            let labels = revision_labels(
+                ds.spec.as_ref().map(|s| &s.template),
+                REVISION_HASH_LABEL,
+                &hash,
+            );
             let annotations = ds.metadata.annotations.clone().map(|mut a| {
                 a.remove("kubectl.kubernetes.io/last-applied-configuration");
                 a
@@ -256,7 +287,15 @@ pub fn cleanup_history(cluster: &mut Cluster, ds: &DaemonSet) -> bool {
 /// (`metav1.IsControlledBy`).
 #[doc(alias = "controlledHistories")]
 pub fn controlled_revisions<'a>(store: &'a Store, ds: &DaemonSet) -> Vec<&'a ControllerRevision> {
-    let uid = ds.metadata.uid.as_deref().unwrap_or_default();
+    revisions_controlled_by(store, &ds.metadata)
+}
+
+/// The ControllerRevisions controlled by the object `owner` describes, oldest revision first.
+pub fn revisions_controlled_by<'a>(
+    store: &'a Store,
+    owner: &ObjectMeta,
+) -> Vec<&'a ControllerRevision> {
+    let uid = owner.uid.as_deref().unwrap_or_default();
     let mut out: Vec<&ControllerRevision> = store
         .controller_revisions()
         .filter(|r| {

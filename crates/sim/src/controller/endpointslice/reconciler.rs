@@ -82,6 +82,9 @@ pub(crate) fn pod_to_endpoint(pod: &Pod, service: &Service) -> Endpoint {
             terminating: Some(terminating),
         }),
         node_name: spec.and_then(|s| s.node_name.clone()),
+        hostname: should_set_hostname(pod, service)
+            .then(|| spec.and_then(|s| s.hostname.clone()))
+            .flatten(),
         target_ref: Some(ObjectReference {
             kind: Some("Pod".into()),
             namespace: pod.metadata.namespace.clone(),
@@ -91,6 +94,19 @@ pub(crate) fn pod_to_endpoint(pod: &Pod, service: &Service) -> Endpoint {
         }),
         ..Default::default()
     }
+}
+
+/// `ShouldSetHostname`: a pod with a hostname whose subdomain is this Service (a StatefulSet's
+/// pod behind its headless Service) is listed under that hostname.
+///
+/// Upstream: pkg/api/v1/endpoints (endpointutil) ShouldSetHostname.
+#[doc(alias = "ShouldSetHostname")]
+fn should_set_hostname(pod: &Pod, service: &Service) -> bool {
+    let spec = pod.spec.as_ref();
+    spec.and_then(|s| s.hostname.as_deref())
+        .is_some_and(|h| !h.is_empty())
+        && spec.and_then(|s| s.subdomain.as_deref()) == service.metadata.name.as_deref()
+        && pod.metadata.namespace == service.metadata.namespace
 }
 
 /// The labels of a Service's slices: the Service's own, its name, the managed-by value, and the

@@ -210,3 +210,36 @@ fn foreground_deletion_removes_the_slices_then_the_service() {
     assert!(slices(&cluster, "agent").is_empty());
     assert!(cluster.store.service("default", "agent").is_none());
 }
+
+/// TestShouldSetHostname (`endpointutil.ShouldSetHostname`, used by `podToEndpoint`): a pod's
+/// hostname is listed only behind the Service its subdomain names, in its namespace.
+#[test]
+fn pod_to_endpoint_sets_hostname_for_its_subdomain_service() {
+    let Object::Service(service) = parse_manifests(
+        "apiVersion: v1\nkind: Service\nmetadata: {name: nginx, namespace: default}\nspec: {clusterIP: None, selector: {app: web}}\n",
+    )
+    .remove(0)
+    .expect("manifest")
+    .object
+    else {
+        unreachable!()
+    };
+    let Object::Pod(mut pod) = parse_manifests(
+        "apiVersion: v1\nkind: Pod\nmetadata: {name: web-0, namespace: default}\nspec: {hostname: web-0, subdomain: nginx, containers: [{name: c, image: nginx}]}\n",
+    )
+    .remove(0)
+    .expect("manifest")
+    .object
+    else {
+        unreachable!()
+    };
+    assert_eq!(
+        pod_to_endpoint(&pod, &service).hostname.as_deref(),
+        Some("web-0")
+    );
+    pod.spec.as_mut().unwrap().subdomain = Some("other".into());
+    assert_eq!(pod_to_endpoint(&pod, &service).hostname, None);
+    pod.spec.as_mut().unwrap().subdomain = Some("nginx".into());
+    pod.metadata.namespace = Some("elsewhere".into());
+    assert_eq!(pod_to_endpoint(&pod, &service).hostname, None);
+}

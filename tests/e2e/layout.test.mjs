@@ -1,0 +1,98 @@
+// The layout (issue 16): splitters a learner drags (or moves with the arrow keys) to give the
+// terminal or the editor room, kept across visits; on a phone the document order is the order shown.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { serveDist, launch, openPlayground, pause, runInTerminal, editorText, fillEditor, screenshot } from './harness.mjs';
+
+let server, browser;
+before(async () => { server = await serveDist(); browser = await launch(); });
+after(async () => { await browser?.close(); await server?.close(); });
+
+const size = (page, selector, dimension) =>
+  page.locator(selector).first().evaluate((e, d) => Math.round(e.getBoundingClientRect()[d]), dimension);
+
+/** Drags the middle of `locator` by (dx, dy) with the mouse. */
+async function drag(page, locator, dx, dy) {
+  const box = await locator.boundingBox();
+  const [x, y] = [box.x + box.width / 2, box.y + box.height / 2];
+  await page.mouse.move(x, y);
+  await page.mouse.down();
+  await page.mouse.move(x + dx / 2, y + dy / 2);
+  await page.mouse.move(x + dx, y + dy);
+  await page.mouse.up();
+}
+
+test('the splitters resize the side column and the terminal by pointer and keyboard, are kept, and reset', async () => {
+  const page = await openPlayground(browser, server.url, { viewport: { width: 1440, height: 900 } });
+  await pause(page);
+  const columns = page.getByRole('separator', { name: 'Resize the side column' });
+  const rows = page.getByRole('separator', { name: 'Resize the terminal' });
+  const side0 = await size(page, '.col-side', 'width');
+  const bottom0 = await size(page, '.bottom', 'height');
+
+  await drag(page, columns, 150, 0);
+  assert.ok(Math.abs(await size(page, '.col-side', 'width') - (side0 + 150)) <= 2, 'the side column follows the pointer');
+  await drag(page, rows, 0, -100);
+  assert.ok(Math.abs(await size(page, '.bottom', 'height') - (bottom0 + 100)) <= 2, 'the terminal grows when dragged up');
+
+  // The keyboard: arrows move the focused splitter (and do not step the clock).
+  const clock = await page.getByLabel('Clock').textContent();
+  await columns.focus();
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('ArrowLeft');
+  assert.ok(Math.abs(await size(page, '.col-side', 'width') - (side0 + 150 - 48)) <= 2, 'two steps of 24 px');
+  assert.equal(await columns.getAttribute('aria-valuenow'), String(side0 + 150 - 48));
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await page.getByLabel('Clock').textContent(), clock, 'ArrowRight on a splitter is not Step');
+
+  // Kept across a reload; a double click restores the default.
+  const [side1, bottom1] = [await size(page, '.col-side', 'width'), await size(page, '.bottom', 'height')];
+  await page.reload();
+  await page.getByRole('heading', { name: 'DaemonSet Playground' }).waitFor();
+  assert.equal(await size(page, '.col-side', 'width'), side1);
+  assert.equal(await size(page, '.bottom', 'height'), bottom1);
+  await columns.dblclick();
+  await rows.dblclick();
+  assert.equal(await size(page, '.col-side', 'width'), side0);
+  assert.equal(await size(page, '.bottom', 'height'), bottom0);
+  await page.context().close();
+});
+
+test('on a phone the document (and Tab) order is cluster, terminal, editor; crossing the breakpoint keeps the typed manifest', async () => {
+  const page = await openPlayground(browser, server.url, { viewport: { width: 1280, height: 800 } });
+  await pause(page);
+  const typed = `${await editorText(page)}\n# typed before the window narrowed`;
+  await fillEditor(page, typed);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.locator('.layout.narrow').waitFor();
+  const order = await page.evaluate(() => {
+    const [cluster, terminal, editor] = ['.cluster', '.terminal', '.editor'].map((s) => document.querySelector(s));
+    const before = (a, b) => Boolean(a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING);
+    return before(cluster, terminal) && before(terminal, editor);
+  });
+  assert.ok(order, 'cluster, then terminal, then editor in the document');
+  assert.equal(await page.getByRole('separator').count(), 0, 'no splitters in one column');
+  assert.equal(await editorText(page), typed, 'the editor kept its text on the phone layout');
+  await screenshot(page, 'layout-phone-after-resize');
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.locator('.layout.wide').waitFor();
+  assert.equal(await editorText(page), typed, 'and back on the wide layout');
+  await page.context().close();
+});
+
+test('at 1440×900 the terminal shows kubectl get pods -o wide one row a line', async () => {
+  const page = await openPlayground(browser, server.url, { viewport: { width: 1440, height: 900 } });
+  await pause(page);
+  await page.getByRole('button', { name: 'Apply', exact: true }).click();
+  await runInTerminal(page, 'sim settle');
+  await runInTerminal(page, 'kubectl get pods -o wide');
+  const output = page.locator('.term-out', { hasText: 'NOMINATED NODE' }).last();
+  // One client rect per line box the text occupies.
+  const [lines, rendered] = await output.evaluate((el) => [
+    el.textContent.trimEnd().split('\n').length,
+    new Set([...el.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top))).size,
+  ]);
+  assert.ok(lines >= 3, `a header and two pods: ${lines}`);
+  assert.equal(rendered, lines, 'no row wraps');
+  await page.context().close();
+});
