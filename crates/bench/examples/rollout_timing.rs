@@ -26,17 +26,32 @@ fn main() {
     println!("initial rollout: {:?}", start.elapsed());
 
     let start = Instant::now();
-    c.add_node(&NodeOptions::new("node-new")).expect("node");
-    c.settle(Duration::from_secs(3600));
+    add_one_node(&mut c);
     println!("add one node: {:?}", start.elapsed());
 
     let start = Instant::now();
-    update_image(&mut c);
-    c.settle(Duration::from_secs(10_000_000));
+    rolling_update(&mut c);
     println!(
         "rolling update: {:?} (virtual {:?}), updatedNumberScheduled {:?}",
         start.elapsed(),
         c.now() - dsplay_sim::cluster::to_datetime(dsplay_sim::cluster::EPOCH_MS),
         status(&c).updated_number_scheduled
     );
+}
+
+/// Adds `node-new` to the rolled-out cluster and settles. A function of its own (never inlined) so
+/// that a profiler can count this phase alone: `valgrind --tool=callgrind --collect-atstart=no
+/// --toggle-collect='rollout_timing::add_one_node' …`.
+#[inline(never)]
+fn add_one_node(c: &mut dsplay_sim::Cluster) {
+    c.add_node(&NodeOptions::new("node-new")).expect("node");
+    c.settle(Duration::from_secs(3600));
+}
+
+/// Changes the image and settles until the rolling update is done (never inlined, like
+/// [`add_one_node`], for `--toggle-collect='rollout_timing::rolling_update'`).
+#[inline(never)]
+fn rolling_update(c: &mut dsplay_sim::Cluster) {
+    update_image(c);
+    c.settle(Duration::from_secs(10_000_000));
 }

@@ -265,9 +265,15 @@ impl Cluster {
         let relevant = match &object {
             Object::Node(_) => true,
             Object::Pod(pod) => {
-                let node_of = |p: &Pod| p.spec.as_ref().and_then(|s| s.node_name.clone());
-                let (ns, name) = key_of(&pod.metadata);
-                self.store.pod(&ns, &name).map(node_of) != Some(node_of(pod))
+                fn node_of(p: &Pod) -> Option<&str> {
+                    p.spec.as_ref().and_then(|s| s.node_name.as_deref())
+                }
+                let meta = &pod.metadata;
+                let stored = self.store.pod(
+                    meta.namespace.as_deref().unwrap_or_default(),
+                    meta.name.as_deref().unwrap_or_default(),
+                );
+                stored.map(node_of) != Some(node_of(pod))
             }
             _ => false,
         };
@@ -278,28 +284,22 @@ impl Cluster {
     }
 
     /// Removes an object from the store (internal).
-    pub(crate) fn remove_object(
-        &mut self,
-        kind: Kind,
-        namespace: &str,
-        name: &str,
-    ) -> Option<Object> {
+    pub(crate) fn remove_object(&mut self, kind: Kind, namespace: &str, name: &str) {
         if matches!(kind, Kind::Node | Kind::Pod) {
             self.scheduling_queue.cluster_change += 1;
         }
         let ns = if kind.namespaced() { namespace } else { "" };
-        let removed = self
-            .store
-            .remove(kind, &(ns.to_string(), name.to_string()), self.now_ms);
-        if let Some(Object::Pod(pod)) = &removed {
+        let key = (ns.to_string(), name.to_string());
+        if kind != Kind::Pod {
+            self.store.remove(kind, &key, self.now_ms);
+            return;
+        }
+        if let Some(pod) = self.store.remove_pod(&key, self.now_ms) {
             if let Some(uid) = &pod.metadata.uid {
                 self.pods_runtime.remove(uid);
             }
-            self.scheduling_queue
-                .unschedulable
-                .remove(&(ns.to_string(), name.to_string()));
+            self.scheduling_queue.unschedulable.remove(&key);
         }
-        removed
     }
 
     fn namespace_for(&self, object: &Object) -> String {
@@ -334,11 +334,15 @@ impl Cluster {
         if let Object::PersistentVolumeClaim(claim) = object {
             crate::volume_binding::admit_claim(self, claim);
         }
+        let mut generated = false;
         {
             let meta = object.metadata_mut();
             if meta.name.as_deref().unwrap_or("").is_empty() {
                 match meta.generate_name.clone().filter(|g| !g.is_empty()) {
-                    Some(prefix) => meta.name = Some(names::generate_name(&mut self.rng, &prefix)),
+                    Some(prefix) => {
+                        meta.name = Some(names::generate_name(&mut self.rng, &prefix));
+                        generated = true;
+                    }
                     None => {
                         return Err(ApiError::Invalid {
                             kind,
@@ -356,9 +360,21 @@ impl Cluster {
         if self.store.get(kind, &namespace, &name).is_some() {
             return Err(ApiError::AlreadyExists { kind, name });
         }
-        let errors = validation::validate_create(object);
+        // A pod like the last one that passed (same but for its generated name and node) passes.
+        let passed_before = match object {
+            Object::Pod(pod) if generated => self.validation_memo.passes(pod),
+            _ => false,
+        };
+        let errors = if passed_before {
+            Vec::new()
+        } else {
+            validation::validate_create(object)
+        };
         if !errors.is_empty() {
             return Err(ApiError::Invalid { kind, name, errors });
+        }
+        if let (Object::Pod(pod), true, false) = (&*object, generated, passed_before) {
+            self.validation_memo.remember(pod);
         }
         if let Object::PriorityClass(pc) = object {
             self.validate_priority_class(pc)?;

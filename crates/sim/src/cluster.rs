@@ -101,6 +101,8 @@ pub struct Cluster {
     pub(crate) apps: crate::controller::replicaset::AppsState,
     /// Deployment key → the key of its pending `ProgressDeadline` timer.
     pub(crate) deadline_timers: BTreeMap<crate::store::Key, (i64, u64)>,
+    /// The last generated-name pod that passed validation (`validation_memo.rs`).
+    pub(crate) validation_memo: crate::validation_memo::ValidationMemo,
 }
 
 impl Cluster {
@@ -140,6 +142,7 @@ impl Cluster {
             observer: None,
             apps: Default::default(),
             deadline_timers: BTreeMap::new(),
+            validation_memo: Default::default(),
         };
         crate::default_cluster::install_base_objects(&mut cluster);
         cluster

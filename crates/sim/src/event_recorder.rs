@@ -6,6 +6,7 @@ use crate::cluster::{k8s_time, Cluster};
 use crate::names;
 use dsplay_api::types::*;
 use dsplay_api::{Kind, Object};
+use std::borrow::Borrow;
 
 /// How long the API server keeps an event after its last write (kube-apiserver `--event-ttl`).
 pub const EVENT_TTL_MS: i64 = 3600 * 1000;
@@ -43,14 +44,16 @@ impl Cluster {
             .clone()
             .unwrap_or_else(|| "default".to_string());
         let now = k8s_time(self.now_ms);
-        // Indexed lookup of the first event with the same identity (was a linear scan of every event).
-        let identity: EventIdentity = (
-            involved.uid.clone(),
-            involved.name.clone(),
-            reason.to_string(),
-            message.to_string(),
-            component.to_string(),
+        // Indexed lookup of the first event with the same identity (was a linear scan of every event),
+        // with a borrowed key: the owned identity is built only for a new event.
+        let identity: IdentityParts = (
+            involved.uid.as_deref(),
+            involved.name.as_deref(),
+            reason,
+            message,
+            component,
         );
+        let search = hashed(identity);
         // The index follows the recorder's own writes and expiries; any other event write (an
         // event created or deleted through the API) makes it rebuild once.
         if self.event_index_version != self.store.events_version() {
@@ -59,13 +62,13 @@ impl Cluster {
         let lookup = |cluster: &Cluster| {
             cluster
                 .event_index
-                .get(&identity)
+                .get(&search as &dyn IdentityRef)
                 .and_then(|k| cluster.store.events.get(k))
-                .filter(|e| event_identity(e) == identity)
-                .cloned()
+                .filter(|e| identity_parts(e) == identity)
+                .map(|e| Event::clone(e))
         };
         let mut existing = lookup(self);
-        if existing.is_none() && self.event_index.contains_key(&identity) {
+        if existing.is_none() && self.event_index.contains_key(&search as &dyn IdentityRef) {
             self.rebuild_event_index();
             existing = lookup(self);
         }
@@ -112,7 +115,9 @@ impl Cluster {
         self.write(Object::Event(event));
         self.event_expiry
             .insert((self.now_ms.saturating_add(EVENT_TTL_MS), key.clone()));
-        self.event_index.entry(identity).or_insert(key);
+        if !self.event_index.contains_key(&search as &dyn IdentityRef) {
+            self.event_index.insert(owned_identity(identity), key);
+        }
         self.event_index_version = self.store.events_version();
     }
 
@@ -137,9 +142,10 @@ impl Cluster {
                 let index_current = self.event_index_version == self.store.events_version();
                 if let Some(Object::Event(gone)) = self.store.remove(Kind::Event, &key, self.now_ms)
                 {
-                    let identity = event_identity(&gone);
-                    if self.event_index.get(&identity) == Some(&key) {
-                        self.event_index.remove(&identity);
+                    let identity = hashed(identity_parts(&gone));
+                    let identity = &identity as &dyn IdentityRef;
+                    if self.event_index.get(identity) == Some(&key) {
+                        self.event_index.remove(identity);
                     }
                     if index_current {
                         self.event_index_version = self.store.events_version();
@@ -163,20 +169,112 @@ impl Cluster {
 }
 
 /// What makes two events the same for aggregation: involved uid and name, reason, message, component.
-pub(crate) type EventIdentity = (Option<String>, Option<String>, String, String, String);
+/// Indexed behind its [`identity_hash`], so that a search compares one number per entry it passes
+/// and the strings only where the hash matches.
+pub(crate) type EventIdentity = (u64, Option<String>, Option<String>, String, String, String);
 
 fn event_identity(e: &Event) -> EventIdentity {
+    owned_identity(identity_parts(e))
+}
+
+/// An [`EventIdentity`] borrowed: what lookups in the index compare, without allocating.
+type IdentityParts<'a> = (Option<&'a str>, Option<&'a str>, &'a str, &'a str, &'a str);
+
+/// The identity of a stored event, borrowed from it.
+fn identity_parts(e: &Event) -> IdentityParts<'_> {
     (
-        e.involved_object.uid.clone(),
-        e.involved_object.name.clone(),
-        e.reason.clone().unwrap_or_default(),
-        e.message.clone().unwrap_or_default(),
+        e.involved_object.uid.as_deref(),
+        e.involved_object.name.as_deref(),
+        e.reason.as_deref().unwrap_or_default(),
+        e.message.as_deref().unwrap_or_default(),
         e.source
             .as_ref()
-            .and_then(|s| s.component.clone())
+            .and_then(|s| s.component.as_deref())
             .unwrap_or_default(),
     )
 }
+
+fn owned_identity(parts: IdentityParts) -> EventIdentity {
+    let hash = identity_hash(&parts);
+    let (uid, name, reason, message, component) = parts;
+    (
+        hash,
+        uid.map(str::to_string),
+        name.map(str::to_string),
+        reason.to_string(),
+        message.to_string(),
+        component.to_string(),
+    )
+}
+
+/// An event identity the index can be searched with, owned or borrowed; ordered like
+/// [`EventIdentity`] (by hash, then `None` first and the strings byte by byte).
+pub(crate) trait IdentityRef {
+    /// The identity's hash and parts, borrowed.
+    fn parts(&self) -> Hashed<'_>;
+}
+
+/// Borrowed identity parts behind their hash: the index's search key.
+type Hashed<'a> = (u64, IdentityParts<'a>);
+
+fn hashed(parts: IdentityParts) -> Hashed {
+    (identity_hash(&parts), parts)
+}
+
+/// A 64-bit FNV-style hash over the parts, eight bytes at a time, each part behind its length (or
+/// a marker for `None`): deterministic across runs and platforms, which the ordered index needs.
+/// Equal hashes of different identities only cost a comparison of the strings.
+fn identity_hash(parts: &IdentityParts) -> u64 {
+    let (uid, name, reason, message, component) = *parts;
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut mix = |word: u64| hash = (hash ^ word).wrapping_mul(0x0100_0000_01b3).rotate_left(23);
+    for part in [uid, name, Some(reason), Some(message), Some(component)] {
+        let Some(text) = part else {
+            mix(u64::MAX);
+            continue;
+        };
+        mix(text.len() as u64);
+        let mut chunks = text.as_bytes().chunks_exact(8);
+        for chunk in &mut chunks {
+            mix(u64::from_le_bytes(
+                <[u8; 8]>::try_from(chunk).unwrap_or_default(),
+            ));
+        }
+        let mut tail = [0u8; 8];
+        tail[..chunks.remainder().len()].copy_from_slice(chunks.remainder());
+        mix(u64::from_le_bytes(tail));
+    }
+    hash
+}
+
+impl IdentityRef for EventIdentity {
+    fn parts(&self) -> Hashed<'_> {
+        (
+            self.0,
+            (
+                self.1.as_deref(),
+                self.2.as_deref(),
+                &self.3,
+                &self.4,
+                &self.5,
+            ),
+        )
+    }
+}
+
+impl IdentityRef for Hashed<'_> {
+    fn parts(&self) -> Hashed<'_> {
+        *self
+    }
+}
+
+impl<'a> Borrow<dyn IdentityRef + 'a> for EventIdentity {
+    fn borrow(&self) -> &(dyn IdentityRef + 'a) {
+        self
+    }
+}
+
+crate::store::ord_by!(dyn IdentityRef + '_, parts);
 
 #[cfg(test)]
 mod tests {

@@ -10,6 +10,7 @@ use crate::pod_status::{
 use dsplay_api::types::*;
 use dsplay_api::Kind;
 use std::collections::BTreeSet;
+use std::sync::Arc;
 
 mod containers;
 
@@ -75,9 +76,9 @@ pub(crate) fn sync(cluster: &mut Cluster) {
         .kubelet
         .read(store)
         .pods_and_pods_on_nodes(store);
-    let pods: Vec<Pod> = keys
+    let pods: Vec<Arc<Pod>> = keys
         .iter()
-        .filter_map(|(ns, name)| store.pod(ns, name))
+        .filter_map(|(ns, name)| store.pod_handle(ns, name))
         .filter(|p| p.spec.as_ref().is_some_and(|s| s.node_name.is_some()))
         .filter(|p| {
             let uid = p.metadata.uid.as_deref().unwrap_or("");
@@ -244,7 +245,7 @@ pub(crate) fn on_timer(cluster: &mut Cluster, uid: &str, epoch: u64) {
     }
     let Some(pod) = cluster
         .store
-        .pod(&runtime.namespace, &runtime.name)
+        .pod_handle(&runtime.namespace, &runtime.name)
         .cloned()
     else {
         cluster.pods_runtime.remove(uid);
@@ -424,8 +425,12 @@ fn readiness_delay_ms(pod: &Pod) -> Option<i64> {
 }
 
 fn event(cluster: &mut Cluster, pod: &Pod, type_: &str, reason: &str, message: &str) {
-    let first = container_names(pod).into_iter().next().unwrap_or_default();
-    event_for(cluster, pod, &first, type_, reason, message);
+    let first = pod
+        .spec
+        .as_ref()
+        .and_then(|s| s.containers.first())
+        .map_or("", |c| c.name.as_str());
+    event_for(cluster, pod, first, type_, reason, message);
 }
 
 /// Records a kubelet event about one container of the pod (`spec.containers{NAME}`).

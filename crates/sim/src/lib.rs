@@ -25,6 +25,7 @@ mod scheduling;
 mod service_account_admission;
 mod service_alloc;
 pub mod store;
+mod validation_memo;
 pub mod volume_binding;
 
 pub use api_server::{DeleteOptions, Propagation};

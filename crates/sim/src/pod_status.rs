@@ -168,12 +168,14 @@ pub(crate) fn replace_condition(status: &mut PodStatus, new: PodCondition) {
 
 /// Applies `f` to a stored pod and writes it back if it changed.
 pub(crate) fn update_pod(cluster: &mut Cluster, ns: &str, name: &str, f: impl FnOnce(&mut Pod)) {
-    let Some(old) = cluster.store.pod(ns, name).cloned() else {
+    let Some(old) = cluster.store.pod_handle(ns, name).cloned() else {
         return;
     };
-    let mut pod = old.clone();
+    let mut pod = Pod::clone(&old);
     f(&mut pod);
-    if pod != old {
+    // Status first: that is what the kubelet writes, so a change is found without comparing the
+    // (unchanged) metadata and spec field by field.
+    if pod.status != old.status || pod.metadata != old.metadata || pod.spec != old.spec {
         cluster.write(Object::Pod(pod));
     }
 }

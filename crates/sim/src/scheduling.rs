@@ -10,6 +10,7 @@ use dsplay_api::{Kind, Object};
 use rand_chacha::ChaCha8Rng;
 use rand_core::RngCore;
 use std::collections::BTreeSet;
+use std::sync::Arc;
 
 const COMPONENT: &str = "default-scheduler";
 
@@ -45,9 +46,9 @@ pub(crate) fn sync(cluster: &mut Cluster) {
         .iter()
         .chain(cluster.scheduling_queue.unschedulable.keys())
         .collect();
-    let pending: Vec<Pod> = candidates
+    let pending: Vec<Arc<Pod>> = candidates
         .into_iter()
-        .filter_map(|(ns, name)| cluster.store.pod(ns, name))
+        .filter_map(|(ns, name)| cluster.store.pod_handle(ns, name))
         .filter(|p| is_pending(p))
         .filter(|p| {
             cluster
@@ -63,7 +64,7 @@ pub(crate) fn sync(cluster: &mut Cluster) {
     }
     // VolumeBinding: a pod whose claim is missing waits (PreFilter), a pod whose volumes are
     // pinned to nodes is scheduled among those nodes only, on its own.
-    let mut pinned: Vec<(Pod, BTreeSet<String>)> = Vec::new();
+    let mut pinned: Vec<(Arc<Pod>, BTreeSet<String>)> = Vec::new();
     let mut plain = Vec::new();
     for pod in pending {
         match crate::volume_binding::volume_node_constraint(cluster, &pod) {
@@ -139,7 +140,7 @@ pub(crate) fn sync(cluster: &mut Cluster) {
 /// borrowing the store: no per-pass clone of nodes and pods.
 fn schedule_cycle(
     store: &Store,
-    pending: &[Pod],
+    pending: &[Arc<Pod>],
     only: Option<&BTreeSet<String>>,
     rng: &mut ChaCha8Rng,
 ) -> Vec<ScheduleResult> {
@@ -151,7 +152,7 @@ fn schedule_cycle(
             .collect(),
         None => store.nodes().map(|node| node_info(store, node)).collect(),
     };
-    let refs: Vec<&Pod> = pending.iter().collect();
+    let refs: Vec<&Pod> = pending.iter().map(|p| &**p).collect();
     schedule_batch(&refs, infos, &mut |n| (rng.next_u32() as usize) % n.max(1))
 }
 

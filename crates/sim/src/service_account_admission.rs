@@ -18,7 +18,7 @@ use rand_core::SeedableRng;
 pub const TOKEN_MOUNT_PATH: &str = "/var/run/secrets/kubernetes.io/serviceaccount";
 
 /// The token volume's name prefix (`ServiceAccountVolumeName`).
-const VOLUME_PREFIX: &str = "kube-api-access-";
+pub(crate) const VOLUME_PREFIX: &str = "kube-api-access-";
 
 impl Cluster {
     /// Mounts the service account token into every container (init containers first) that has

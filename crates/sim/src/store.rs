@@ -3,11 +3,68 @@
 
 use dsplay_api::types::*;
 use dsplay_api::{Kind, Object};
+use std::borrow::Borrow;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 /// Key of a stored object: (namespace, name); namespace is "" for cluster-scoped kinds.
 pub type Key = (String, String);
+
+/// A (namespace, name) pair a [`Key`] map can be searched with: a stored key or two borrowed
+/// strings, so a lookup allocates no key. Ordered like `Key` (namespace, then name).
+pub(crate) trait KeyRef {
+    /// The namespace and the name.
+    fn pair(&self) -> (&str, &str);
+}
+
+impl KeyRef for Key {
+    fn pair(&self) -> (&str, &str) {
+        (&self.0, &self.1)
+    }
+}
+
+impl KeyRef for (&str, &str) {
+    fn pair(&self) -> (&str, &str) {
+        (self.0, self.1)
+    }
+}
+
+impl<'a> Borrow<dyn KeyRef + 'a> for Key {
+    fn borrow(&self) -> &(dyn KeyRef + 'a) {
+        self
+    }
+}
+
+/// Orders a borrowed search key (a `dyn Trait`) by what its method returns, so that a map keyed
+/// by the owned form can be searched with it.
+macro_rules! ord_by {
+    ($ty:ty, $method:ident) => {
+        impl PartialEq for $ty {
+            fn eq(&self, other: &Self) -> bool {
+                self.$method() == other.$method()
+            }
+        }
+        impl Eq for $ty {}
+        impl PartialOrd for $ty {
+            fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+                Some(self.cmp(other))
+            }
+        }
+        impl Ord for $ty {
+            fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+                self.$method().cmp(&other.$method())
+            }
+        }
+    };
+}
+pub(crate) use ord_by;
+
+ord_by!(dyn KeyRef + '_, pair);
+
+/// The borrowed search key of `(namespace, name)` in a [`Key`] map.
+pub(crate) fn key_ref<'a>(pair: &'a (&'a str, &'a str)) -> &'a (dyn KeyRef + 'a) {
+    pair
+}
 
 /// What happened to an object, as a watch stream reports it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,9 +102,12 @@ pub struct Store {
     /// clone the cluster (rewind snapshots), without deep-copying thousands of objects.
     pub(crate) nodes: BTreeMap<Key, Arc<Node>>,
     pub(crate) pods: BTreeMap<Key, Arc<Pod>>,
-    pub(crate) daemon_sets: BTreeMap<Key, DaemonSet>,
+    /// Shared too: the DaemonSet controller holds one through a sync without copying it.
+    pub(crate) daemon_sets: BTreeMap<Key, Arc<DaemonSet>>,
     pub(crate) controller_revisions: BTreeMap<Key, ControllerRevision>,
-    pub(crate) events: BTreeMap<Key, Event>,
+    /// Shared as well: an event is large, and a B-tree moves its values around on every insert
+    /// and removal (thousands of events come and go in a long rollout).
+    pub(crate) events: BTreeMap<Key, Arc<Event>>,
     pub(crate) priority_classes: BTreeMap<Key, PriorityClass>,
     pub(crate) deployments: BTreeMap<Key, Deployment>,
     pub(crate) replica_sets: BTreeMap<Key, ReplicaSet>,
@@ -208,11 +268,11 @@ impl Store {
     }
     /// One node as a shared handle.
     pub(crate) fn node_handle(&self, name: &str) -> Option<&Arc<Node>> {
-        self.nodes.get(&(String::new(), name.to_string()))
+        self.nodes.get(key_ref(&("", name)))
     }
     /// One pod as a shared handle.
     pub(crate) fn pod_handle(&self, namespace: &str, name: &str) -> Option<&Arc<Pod>> {
-        self.pods.get(&(namespace.to_string(), name.to_string()))
+        self.pods.get(key_ref(&(namespace, name)))
     }
     /// Pods with an ownerReference to `uid` (a DaemonSet's pods, released ones excluded), in key order.
     pub fn pods_owned_by<'a>(&'a self, uid: &'a str) -> impl Iterator<Item = &'a Pod> + 'a {
@@ -226,7 +286,7 @@ impl Store {
     }
     /// All DaemonSets, by namespace then name.
     pub fn daemon_sets(&self) -> impl Iterator<Item = &DaemonSet> {
-        self.daemon_sets.values()
+        self.daemon_sets.values().map(|d| &**d)
     }
     /// All ControllerRevisions, by namespace then name.
     pub fn controller_revisions(&self) -> impl Iterator<Item = &ControllerRevision> {
@@ -234,7 +294,7 @@ impl Store {
     }
     /// All events, by namespace then name.
     pub fn events(&self) -> impl Iterator<Item = &Event> {
-        self.events.values()
+        self.events.values().map(|e| &**e)
     }
     /// All PriorityClasses, by name.
     pub fn priority_classes(&self) -> impl Iterator<Item = &PriorityClass> {
@@ -250,13 +310,11 @@ impl Store {
     }
     /// One Deployment.
     pub fn deployment(&self, namespace: &str, name: &str) -> Option<&Deployment> {
-        self.deployments
-            .get(&(namespace.to_string(), name.to_string()))
+        self.deployments.get(key_ref(&(namespace, name)))
     }
     /// One ReplicaSet.
     pub fn replica_set(&self, namespace: &str, name: &str) -> Option<&ReplicaSet> {
-        self.replica_sets
-            .get(&(namespace.to_string(), name.to_string()))
+        self.replica_sets.get(key_ref(&(namespace, name)))
     }
     /// All Services, by namespace then name.
     pub fn services(&self) -> impl Iterator<Item = &Service> {
@@ -264,8 +322,7 @@ impl Store {
     }
     /// One Service.
     pub fn service(&self, namespace: &str, name: &str) -> Option<&Service> {
-        self.services
-            .get(&(namespace.to_string(), name.to_string()))
+        self.services.get(key_ref(&(namespace, name)))
     }
     /// All EndpointSlices, by namespace then name.
     pub fn endpoint_slices(&self) -> impl Iterator<Item = &EndpointSlice> {
@@ -312,9 +369,7 @@ impl Store {
     }
     /// One node.
     pub fn node(&self, name: &str) -> Option<&Node> {
-        self.nodes
-            .get(&(String::new(), name.to_string()))
-            .map(|n| &**n)
+        self.nodes.get(key_ref(&("", name))).map(|n| &**n)
     }
     /// One pod.
     pub fn pod(&self, namespace: &str, name: &str) -> Option<&Pod> {
@@ -322,17 +377,19 @@ impl Store {
     }
     /// One DaemonSet.
     pub fn daemon_set(&self, namespace: &str, name: &str) -> Option<&DaemonSet> {
-        self.daemon_sets
-            .get(&(namespace.to_string(), name.to_string()))
+        self.daemon_set_handle(namespace, name).map(|d| &**d)
+    }
+    /// One DaemonSet as a shared handle.
+    pub(crate) fn daemon_set_handle(&self, namespace: &str, name: &str) -> Option<&Arc<DaemonSet>> {
+        self.daemon_sets.get(key_ref(&(namespace, name)))
     }
     /// One namespace.
     pub fn namespace(&self, name: &str) -> Option<&Namespace> {
-        self.namespaces.get(&(String::new(), name.to_string()))
+        self.namespaces.get(key_ref(&("", name)))
     }
     /// One PriorityClass.
     pub fn priority_class(&self, name: &str) -> Option<&PriorityClass> {
-        self.priority_classes
-            .get(&(String::new(), name.to_string()))
+        self.priority_classes.get(key_ref(&("", name)))
     }
 
     /// Any object by kind and key, cloned into the `Object` enum.
@@ -349,13 +406,19 @@ impl Store {
             Kind::Namespace => self.namespaces.get(&key).cloned().map(Object::Namespace),
             Kind::Node => self.nodes.get(&key).map(|n| Object::Node(Node::clone(n))),
             Kind::Pod => self.pods.get(&key).map(|p| Object::Pod(Pod::clone(p))),
-            Kind::DaemonSet => self.daemon_sets.get(&key).cloned().map(Object::DaemonSet),
+            Kind::DaemonSet => self
+                .daemon_sets
+                .get(&key)
+                .map(|d| Object::DaemonSet(DaemonSet::clone(d))),
             Kind::ControllerRevision => self
                 .controller_revisions
                 .get(&key)
                 .cloned()
                 .map(Object::ControllerRevision),
-            Kind::Event => self.events.get(&key).cloned().map(Object::Event),
+            Kind::Event => self
+                .events
+                .get(&key)
+                .map(|e| Object::Event(Event::clone(e))),
             Kind::PriorityClass => self
                 .priority_classes
                 .get(&key)
@@ -403,19 +466,14 @@ impl Store {
                 .collect(),
             Kind::Node => self.nodes().cloned().map(Object::Node).collect(),
             Kind::Pod => self.pods().cloned().map(Object::Pod).collect(),
-            Kind::DaemonSet => self
-                .daemon_sets
-                .values()
-                .cloned()
-                .map(Object::DaemonSet)
-                .collect(),
+            Kind::DaemonSet => self.daemon_sets().cloned().map(Object::DaemonSet).collect(),
             Kind::ControllerRevision => self
                 .controller_revisions
                 .values()
                 .cloned()
                 .map(Object::ControllerRevision)
                 .collect(),
-            Kind::Event => self.events.values().cloned().map(Object::Event).collect(),
+            Kind::Event => self.events().cloned().map(Object::Event).collect(),
             Kind::PriorityClass => self
                 .priority_classes
                 .values()
@@ -503,11 +561,11 @@ impl Store {
                 self.index_pod(&key, bound_node(&o));
                 self.pods.insert(key.clone(), Arc::new(o)).is_some()
             }
-            Object::DaemonSet(o) => self.daemon_sets.insert(key.clone(), o).is_some(),
+            Object::DaemonSet(o) => self.daemon_sets.insert(key.clone(), Arc::new(o)).is_some(),
             Object::ControllerRevision(o) => {
                 self.controller_revisions.insert(key.clone(), o).is_some()
             }
-            Object::Event(o) => self.events.insert(key.clone(), o).is_some(),
+            Object::Event(o) => self.events.insert(key.clone(), Arc::new(o)).is_some(),
             Object::PriorityClass(o) => self.priority_classes.insert(key.clone(), o).is_some(),
             Object::Deployment(o) => self.deployments.insert(key.clone(), o).is_some(),
             Object::ReplicaSet(o) => self.replica_sets.insert(key.clone(), o).is_some(),
@@ -539,16 +597,23 @@ impl Store {
                 .nodes
                 .remove(key)
                 .map(|n| Object::Node(Arc::unwrap_or_clone(n))),
-            Kind::Pod => self
-                .pods
+            Kind::Pod => {
+                return self
+                    .remove_pod(key, time_ms)
+                    .map(|p| Object::Pod(Pod::clone(&p)))
+            }
+            Kind::DaemonSet => self
+                .daemon_sets
                 .remove(key)
-                .map(|p| Object::Pod(Arc::unwrap_or_clone(p))),
-            Kind::DaemonSet => self.daemon_sets.remove(key).map(Object::DaemonSet),
+                .map(|d| Object::DaemonSet(Arc::unwrap_or_clone(d))),
             Kind::ControllerRevision => self
                 .controller_revisions
                 .remove(key)
                 .map(Object::ControllerRevision),
-            Kind::Event => self.events.remove(key).map(Object::Event),
+            Kind::Event => self
+                .events
+                .remove(key)
+                .map(|e| Object::Event(Arc::unwrap_or_clone(e))),
             Kind::PriorityClass => self.priority_classes.remove(key).map(Object::PriorityClass),
             Kind::Deployment => self.deployments.remove(key).map(Object::Deployment),
             Kind::ReplicaSet => self.replica_sets.remove(key).map(Object::ReplicaSet),
@@ -570,6 +635,16 @@ impl Store {
             self.log(WatchEventType::Deleted, kind, key.clone(), time_ms);
         }
         removed
+    }
+
+    /// Removes a pod (and its place in the node index); returns the shared handle, so removing a
+    /// pod that a loop still holds copies nothing.
+    pub(crate) fn remove_pod(&mut self, key: &Key, time_ms: i64) -> Option<Arc<Pod>> {
+        self.index_pod(key, None);
+        let removed = self.pods.remove(key)?;
+        self.resource_version += 1;
+        self.log(WatchEventType::Deleted, Kind::Pod, key.clone(), time_ms);
+        Some(removed)
     }
 
     /// Files a pod under the node it is (now) bound to, moving it from the node it was bound to.

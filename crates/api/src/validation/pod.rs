@@ -23,8 +23,15 @@ use std::collections::BTreeSet;
 #[doc(alias = "ValidatePod")]
 pub fn validate_pod(pod: &Pod) -> Vec<FieldError> {
     let mut errors = validate_object_meta(&pod.metadata, true, NameRule::Subdomain, "metadata");
-    let spec = pod.spec.clone().unwrap_or_default();
-    errors.extend(validate_pod_spec(&spec, "spec", true));
+    let no_spec;
+    let spec = match &pod.spec {
+        Some(spec) => spec,
+        None => {
+            no_spec = PodSpec::default();
+            &no_spec
+        }
+    };
+    errors.extend(validate_pod_spec(spec, "spec", true));
     errors.extend(validate_containers_only_for_pod(
         &spec.containers,
         "spec.containers",

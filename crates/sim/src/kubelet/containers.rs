@@ -28,12 +28,8 @@ pub(super) fn start_containers(
 ) {
     let (ns, name) = (runtime.namespace.clone(), runtime.name.clone());
     let now = k8s_time(cluster.now_ms);
-    let containers = pod
-        .spec
-        .as_ref()
-        .map(|s| s.containers.clone())
-        .unwrap_or_default();
-    for c in &containers {
+    let containers: &[Container] = pod.spec.as_ref().map_or(&[], |s| &s.containers);
+    for c in containers {
         if restart {
             ensure_image_exists_events(cluster, pod, c, &runtime.node);
         }

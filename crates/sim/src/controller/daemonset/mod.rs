@@ -96,7 +96,7 @@ pub(crate) fn sync_all(cluster: &mut Cluster) {
 /// update strategy runs in the same sync as manage.
 #[doc(alias = "syncDaemonSet")]
 pub(crate) fn sync_daemon_set(cluster: &mut Cluster, ns: &str, name: &str) {
-    let Some(ds) = cluster.store.daemon_set(ns, name).cloned() else {
+    let Some(ds) = cluster.store.daemon_set_handle(ns, name).cloned() else {
         return;
     };
     let Some(spec) = ds.spec.as_ref() else { return };
@@ -124,11 +124,14 @@ pub(crate) fn sync_daemon_set(cluster: &mut Cluster, ns: &str, name: &str) {
     let mut cache = cluster.daemon_sets.caches.remove(&uid).unwrap_or_default();
     // constructHistory and cleanupHistory change nothing while the template and the revisions
     // stay as they were when both last finished with nothing left to do.
+    // While that holds, the sync skips both (cleanupHistory found nothing to do then, and what it
+    // reads has not moved since).
     let history_key = history::HistoryKey::of(cluster, &ds);
-    let (ds, hash) = match cache.history.take().filter(|(key, _)| *key == history_key) {
-        Some((_, hash)) => (ds, hash),
+    let (ds, hash, history_done) = match cache.history.take().filter(|(key, _)| *key == history_key)
+    {
+        Some((_, hash)) => (ds, hash, true),
         None => match history::construct_history(cluster, &ds) {
-            Some(found) => found,
+            Some((ds, hash)) => (Arc::new(ds), hash, false),
             None => return,
         },
     };
@@ -140,7 +143,7 @@ pub(crate) fn sync_daemon_set(cluster: &mut Cluster, ns: &str, name: &str) {
     if !on_delete {
         update::rolling_update(cluster, &cache, &cx);
     }
-    if history::cleanup_history(cluster, &ds) {
+    if history_done || history::cleanup_history(cluster, &ds) {
         cache.history = Some((history::HistoryKey::of(cluster, &ds), hash.clone()));
     }
     cache.refresh(cluster, &cx);
@@ -384,7 +387,7 @@ pub(crate) fn sync_nodes(
     }
     for pod in pods_to_delete.iter().take(BURST_REPLICAS) {
         let (ns, name) = key_of(&pod.metadata);
-        let Some(current) = cluster.store.pod(&ns, &name).cloned() else {
+        let Some(current) = cluster.store.pod_handle(&ns, &name).cloned() else {
             continue;
         };
         if current.metadata.deletion_timestamp.is_some() {

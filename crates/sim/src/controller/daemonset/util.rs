@@ -98,12 +98,17 @@ fn evaluate_placement(
     {
         note(&|| "nodeSelector / required node affinity: matches".to_string());
     }
-    let tolerations = daemon_pod_tolerations(spec);
     let node_taints = node
         .spec
         .as_ref()
         .and_then(|s| s.taints.as_deref())
         .unwrap_or_default();
+    // Only a tainted node needs the daemon tolerations (most nodes have no taint).
+    let tolerations = if node_taints.is_empty() {
+        Vec::new()
+    } else {
+        daemon_pod_tolerations(spec)
+    };
     let mut should_run = true;
     let mut should_continue_running = true;
     for taint in node_taints {
