@@ -96,3 +96,32 @@ test('at 1440×900 the terminal shows kubectl get pods -o wide one row a line', 
   assert.equal(rendered, lines, 'no row wraps');
   await page.context().close();
 });
+
+test('from 50 nodes the cluster is a map: a cell per node by state, grouped by a label, a click opens the card', async () => {
+  const page = await openPlayground(browser, server.url, { viewport: { width: 1440, height: 900 } });
+  await pause(page);
+  await runInTerminal(page, 'sim node add --count 60 --prefix n- --labels zone=a');
+  await runInTerminal(page, 'sim settle');
+  const cells = page.locator('[data-node-cell]');
+  assert.equal(await cells.count(), 63);
+  assert.equal(await page.locator('.node[data-node]').count(), 0, 'no cards until one is opened');
+  // The demo DaemonSet runs a ready pod on every worker; the control plane has none.
+  assert.equal(await page.locator('.cell.ok[data-node-cell]').count(), 62);
+  assert.equal(await page.locator('.cell.empty[data-node-cell]').count(), 1);
+  await page.getByLabel('Group nodes by').selectOption('zone');
+  assert.deepEqual(await page.locator('.map-group-cells h3').allTextContents(), ['(none) (3)', 'a (60)']);
+  await runInTerminal(page, 'kubectl set image ds/demo demo=busybox:1.37');
+  await runInTerminal(page, 'sim advance 1s');
+  assert.ok(await page.locator('.cell.busy').count() >= 1, 'the node being replaced is busy');
+  // Keyboard: one tab stop, arrows move; Enter opens the card.
+  await cells.first().focus();
+  await page.keyboard.press('ArrowRight');
+  const focused = await page.evaluate(() => document.activeElement.dataset.nodeCell);
+  assert.equal(focused, await cells.nth(1).getAttribute('data-node-cell'));
+  await page.keyboard.press('Enter');
+  await page.locator(`.node[data-node="${focused}"]`).waitFor();
+  await screenshot(page, 'node-map-63-nodes');
+  await page.getByRole('button', { name: 'Cards' }).click();
+  assert.equal(await page.locator('.node[data-node]').count(), 63);
+  await page.context().close();
+});

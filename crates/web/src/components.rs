@@ -11,6 +11,7 @@ pub mod lesson_text;
 pub mod long_run_bar;
 pub mod node_card;
 pub mod node_dialog;
+pub mod node_map;
 pub mod pod_chip;
 pub mod pod_panel;
 pub mod rollout_panel;

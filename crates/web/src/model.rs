@@ -3,6 +3,7 @@
 //! **Architecture Invariant:** no Yew or DOM here, so it is unit-tested natively. Everything is
 //! sorted (nodes by name, pods by name, events newest first) so rendering is deterministic.
 
+pub mod node_map;
 pub mod owners;
 pub mod pod_details;
 pub mod rollout;

@@ -1,6 +1,7 @@
 //! The cluster: one card per node, pods waiting for a node, and the kube-system toggle.
 
 use crate::components::node_card::NodeCard;
+use crate::components::node_map::{NodeMap, MAP_FROM_NODES};
 use crate::components::pod_chip::{owner_class, owner_short, PodChip};
 use crate::components::traffic::Traffic;
 use crate::model::traffic::Flight;
@@ -62,6 +63,10 @@ pub fn cluster_view(props: &ClusterViewProps) -> Html {
         .collect();
     owner_kinds.sort_unstable();
     owner_kinds.dedup();
+    // Large clusters start as a map; the learner can switch (None: the default for the size).
+    let map_choice = use_state(|| None::<bool>);
+    let large = props.model.nodes.len() >= MAP_FROM_NODES;
+    let as_map = map_choice.unwrap_or(large);
     html! {
         <section class="panel cluster" aria-label="Cluster">
             <header class="panel-head">
@@ -70,6 +75,12 @@ pub fn cluster_view(props: &ClusterViewProps) -> Html {
                     <input type="checkbox" checked={props.show_system} onchange={props.on_toggle_system.reform(|_| ())} />
                     {"kube-system pods"}
                 </label>
+                if large || map_choice.is_some() {
+                    <button class="btn" aria-pressed={as_map.to_string()}
+                        onclick={let c = map_choice.clone(); Callback::from(move |_| c.set(Some(!as_map)))}>
+                        {if as_map { "Cards" } else { "Map" }}
+                    </button>
+                }
                 if !read_only {
                     <button class="btn" onclick={props.on_add_node.reform(|_| ())}>
                         <span aria-hidden="true" class="icon">{"+"}</span>{"Add node"}
@@ -93,6 +104,10 @@ pub fn cluster_view(props: &ClusterViewProps) -> Html {
                     }) }
                 </p>
             }
+            if as_map {
+                <NodeMap model={props.model.clone()} show_system={props.show_system} on_command={props.on_command.clone()}
+                    on_explain={props.on_explain.clone()} selected={props.selected.clone()} />
+            } else {
             <div class="nodes">
                 { for props.model.nodes.iter().map(|n| html! {
                     <NodeCard key={n.name.clone()} node={n.clone()} show_system={props.show_system} on_command={props.on_command.clone()}
@@ -103,6 +118,7 @@ pub fn cluster_view(props: &ClusterViewProps) -> Html {
                     <p class="empty">{"No nodes. Add one with “Add node” or "}<code>{"sim node add NAME"}</code>{"."}</p>
                 }
             </div>
+            }
             if !unscheduled.is_empty() {
                 <div class="unscheduled">
                     <h3>{"Not scheduled"}</h3>
