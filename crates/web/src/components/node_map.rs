@@ -30,9 +30,13 @@ pub fn node_map(props: &NodeMapProps) -> Html {
     let key = use_state(|| "role".to_string());
     let open = use_state(|| None::<String>);
     let nodes = &props.model.nodes;
+    // Each node's state once (thousands of nodes, every refresh): for the legend and the cells.
+    let states: std::collections::BTreeMap<&str, CellState> = nodes
+        .iter()
+        .map(|n| (n.name.as_str(), cell_state(n)))
+        .collect();
     let mut counts = [0usize; 5];
-    let states: Vec<CellState> = nodes.iter().map(|n| cell_state(n)).collect();
-    for state in &states {
+    for state in states.values() {
         counts[CellState::ALL.iter().position(|s| s == state).unwrap_or(0)] += 1;
     }
     let on_key_change = {
@@ -89,7 +93,7 @@ pub fn node_map(props: &NodeMapProps) -> Html {
                     <h3>{format!("{value} ({})", members.len())}</h3>
                     <div class="cells" onkeydown={onkeydown.clone()}>
                         { for members.iter().enumerate().map(|(i, n)| {
-                            let state = cell_state(n);
+                            let state = states.get(n.name.as_str()).copied().unwrap_or(CellState::Empty);
                             let name = n.name.clone();
                             let onclick = { let open = open.clone(); let name = name.clone(); Callback::from(move |_| open.set(Some(name.clone()))) };
                             html! {
