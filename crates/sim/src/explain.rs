@@ -4,7 +4,7 @@
 use crate::cluster::Cluster;
 use crate::controller::daemonset::util::{explain_placement, revision_hash_label, Placement};
 use crate::error::{ApiError, ApiResult};
-use crate::scheduler::{fits_reasons, NodeInfo};
+use crate::scheduler::fits_reasons;
 use dsplay_api::types::*;
 use dsplay_api::Kind;
 
@@ -73,21 +73,12 @@ fn describe_pod_state(cluster: &Cluster, pod: &Pod, node: &Node) -> String {
         .and_then(|s| s.node_name.as_ref())
         .is_some();
     if !bound {
-        let node_name = node.metadata.name.clone().unwrap_or_default();
-        let on_node: Vec<&Pod> = cluster
-            .store()
-            .pods()
-            .filter(|p| {
-                p.spec.as_ref().and_then(|s| s.node_name.as_deref()) == Some(node_name.as_str())
-            })
-            .filter(|p| {
-                !matches!(
-                    p.status.as_ref().and_then(|s| s.phase.as_deref()),
-                    Some("Succeeded" | "Failed")
-                )
-            })
-            .collect();
-        let reasons = fits_reasons(pod, &NodeInfo::new(node, on_node));
+        let node_name = node.metadata.name.as_deref().unwrap_or("");
+        let snapshot = crate::scheduling::snapshot(cluster.store(), None);
+        let reasons = snapshot
+            .node(node_name)
+            .map(|info| fits_reasons(pod, &snapshot, info))
+            .unwrap_or_default();
         let why = if reasons.is_empty() {
             "waiting for the scheduler".to_string()
         } else {

@@ -100,13 +100,14 @@ fn real_example_daemon_pod_pinned_to_a_full_node() {
         )
     );
     // fits_reasons / explain for `sim explain`.
-    let snapshot = infos(&nodes, &pods);
-    assert_eq!(fits_reasons(&p, &snapshot[1]), vec!["Insufficient cpu"]);
+    let snap = Snapshot::new(infos(&nodes, &pods));
+    let snapshot = snap.nodes();
+    assert_eq!(fits_reasons(&p, &snap, &snapshot[1]), vec!["Insufficient cpu"]);
     assert_eq!(
-        fits_reasons(&p, &snapshot[0]),
+        fits_reasons(&p, &snap, &snapshot[0]),
         vec!["node(s) didn't satisfy plugin(s) [NodeAffinity]"]
     );
-    let explained = explain_node(&p, &snapshot[0]);
+    let explained = explain_node(&p, &snap, &snapshot[0]);
     assert_eq!(
         explained.len(),
         2,
