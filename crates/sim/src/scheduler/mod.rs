@@ -621,3 +621,6 @@ pub(crate) mod testutil;
 #[cfg(test)]
 #[allow(clippy::type_complexity)] // test tables of tuples
 mod tests;
+
+#[cfg(test)]
+mod affinity_tests;

@@ -102,7 +102,10 @@ fn real_example_daemon_pod_pinned_to_a_full_node() {
     // fits_reasons / explain for `sim explain`.
     let snap = Snapshot::new(infos(&nodes, &pods));
     let snapshot = snap.nodes();
-    assert_eq!(fits_reasons(&p, &snap, &snapshot[1]), vec!["Insufficient cpu"]);
+    assert_eq!(
+        fits_reasons(&p, &snap, &snapshot[1]),
+        vec!["Insufficient cpu"]
+    );
     assert_eq!(
         fits_reasons(&p, &snap, &snapshot[0]),
         vec!["node(s) didn't satisfy plugin(s) [NodeAffinity]"]

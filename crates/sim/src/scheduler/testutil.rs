@@ -1,7 +1,10 @@
 //! Builders for the scheduler tests (upstream `st.MakePod()` / `st.MakeNode()` in spirit).
 
 use dsplay_api::types::*;
-use k8s_openapi::api::core::v1::{ContainerPort, ResourceRequirements};
+use k8s_openapi::api::core::v1::{
+    ContainerPort, PodAffinity, PodAffinityTerm, PodAntiAffinity, ResourceRequirements,
+    TopologySpreadConstraint, WeightedPodAffinityTerm,
+};
 use std::collections::BTreeMap;
 
 pub fn list(pairs: &[(&str, &str)]) -> BTreeMap<String, Quantity> {
@@ -169,4 +172,114 @@ pub fn with_labels(mut n: Node, pairs: &[(&str, &str)]) -> Node {
             .collect(),
     );
     n
+}
+
+pub fn with_pod_labels(mut p: Pod, pairs: &[(&str, &str)]) -> Pod {
+    p.metadata.labels = Some(
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect(),
+    );
+    p
+}
+
+pub fn label_selector(pairs: &[(&str, &str)]) -> LabelSelector {
+    LabelSelector {
+        match_labels: Some(
+            pairs
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+        ),
+        match_expressions: None,
+    }
+}
+
+/// A `PodAffinityTerm` selecting `pairs` in the owner's namespace.
+pub fn affinity_term(pairs: &[(&str, &str)], topology_key: &str) -> PodAffinityTerm {
+    PodAffinityTerm {
+        label_selector: Some(label_selector(pairs)),
+        topology_key: topology_key.into(),
+        ..Default::default()
+    }
+}
+
+/// Sets required pod affinity and anti-affinity terms.
+pub fn with_pod_affinity(
+    mut p: Pod,
+    affinity: Vec<PodAffinityTerm>,
+    anti: Vec<PodAffinityTerm>,
+) -> Pod {
+    let a = p
+        .spec
+        .as_mut()
+        .unwrap()
+        .affinity
+        .get_or_insert_with(Default::default);
+    if !affinity.is_empty() {
+        a.pod_affinity = Some(PodAffinity {
+            required_during_scheduling_ignored_during_execution: Some(affinity),
+            ..Default::default()
+        });
+    }
+    if !anti.is_empty() {
+        a.pod_anti_affinity = Some(PodAntiAffinity {
+            required_during_scheduling_ignored_during_execution: Some(anti),
+            ..Default::default()
+        });
+    }
+    p
+}
+
+/// Sets preferred pod affinity (positive weight) or anti-affinity (negative weight) terms.
+pub fn with_preferred(mut p: Pod, terms: Vec<(i32, PodAffinityTerm)>) -> Pod {
+    let a = p
+        .spec
+        .as_mut()
+        .unwrap()
+        .affinity
+        .get_or_insert_with(Default::default);
+    for (w, t) in terms {
+        let weighted = WeightedPodAffinityTerm {
+            weight: w.abs(),
+            pod_affinity_term: t,
+        };
+        let list = if w > 0 {
+            a.pod_affinity
+                .get_or_insert_with(Default::default)
+                .preferred_during_scheduling_ignored_during_execution
+                .get_or_insert_with(Vec::new)
+        } else {
+            a.pod_anti_affinity
+                .get_or_insert_with(Default::default)
+                .preferred_during_scheduling_ignored_during_execution
+                .get_or_insert_with(Vec::new)
+        };
+        list.push(weighted);
+    }
+    p
+}
+
+/// Adds a spread constraint selecting `pairs`.
+pub fn with_spread(
+    mut p: Pod,
+    max_skew: i32,
+    key: &str,
+    when: &str,
+    pairs: &[(&str, &str)],
+) -> Pod {
+    p.spec
+        .as_mut()
+        .unwrap()
+        .topology_spread_constraints
+        .get_or_insert_with(Vec::new)
+        .push(TopologySpreadConstraint {
+            max_skew,
+            topology_key: key.into(),
+            when_unsatisfiable: when.into(),
+            label_selector: Some(label_selector(pairs)),
+            ..Default::default()
+        });
+    p
 }
