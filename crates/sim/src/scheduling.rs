@@ -149,8 +149,12 @@ pub(crate) fn sync(cluster: &mut Cluster) {
         results = Some(schedule_cycle(&cluster.store, &pending, None, &mut rng));
     }
     cluster.rng = rng;
+    // A pod that did not fit was evaluated with the earlier pods of the batch already assumed on
+    // their nodes: their bindings are not news to it, so it is marked as tried at the counter they
+    // leave behind (upstream's queueing hints likewise drop events the failed cycle already saw).
     for (pod, result) in pending.iter().zip(results.unwrap_or_default()) {
-        apply_result(cluster, pod, result, change);
+        let seen = cluster.scheduling_queue.cluster_change;
+        apply_result(cluster, pod, result, seen);
     }
 }
 
