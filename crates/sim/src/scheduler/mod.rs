@@ -6,12 +6,15 @@
 //! deleting victims) is the caller's job.
 //!
 //! Plugins run in the upstream default order (`pkg/scheduler/apis/config/v1/default_plugins.go`):
-//! Filter: NodeUnschedulable, NodeName, TaintToleration, NodeAffinity, NodePorts, NodeResourcesFit;
-//! Score: TaintToleration ×3, NodeAffinity ×2, NodeResourcesFit ×1, NodeResourcesBalancedAllocation ×1.
-//! Volume, topology-spread, inter-pod-affinity and image-locality plugins are not modelled (they give
-//! every node the same result for the pods the playground creates, except PodTopologySpread's
-//! system-default spreading of ReplicaSet pods by hostname: those pods are spread by the resource
-//! scores alone, which favour the node with fewer pods as the default constraints would).
+//! Filter: NodeUnschedulable, NodeName, TaintToleration, NodeAffinity, NodePorts, NodeResourcesFit,
+//! PodTopologySpread, InterPodAffinity; Score: TaintToleration ×3, NodeAffinity ×2,
+//! NodeResourcesFit ×1, PodTopologySpread ×2, InterPodAffinity ×2, NodeResourcesBalancedAllocation ×1.
+//! PodTopologySpread and InterPodAffinity read pods on every node: their PreFilter state is computed
+//! over the whole [`Snapshot`] ([`Snapshot::pre_filter`]) and adjusted for nominated pods and
+//! preemption's simulated removals (upstream AddPod / RemovePod); both Skip — cost nothing — for a pod
+//! without terms when no bound pod has required anti-affinity. PodTopologySpread's system default
+//! constraints need the Services, ReplicaSets and StatefulSets ([`ClusterObjects`]). Volume and
+//! image-locality plugins are not modelled (VolumeBinding lives in `volume_binding.rs`).
 //!
 //! Upstream: `pkg/scheduler/schedule_one.go` (`schedulePod`, `findNodesThatFitPod`, `prioritizeNodes`,
 //! `selectHost`).
@@ -306,12 +309,11 @@ impl<'a> Snapshot<'a> {
             pods_with_affinity: 0,
             pods_with_required_anti_affinity: 0,
         };
-        let pods: Vec<&'a Pod> = snapshot
-            .nodes
-            .iter()
-            .flat_map(|n| n.pods.iter().copied())
-            .collect();
-        pods.into_iter().for_each(|p| snapshot.count_affinity(p));
+        for i in 0..snapshot.nodes.len() {
+            for j in 0..snapshot.nodes[i].pods.len() {
+                snapshot.count_affinity(snapshot.nodes[i].pods[j]);
+            }
+        }
         snapshot
     }
 
