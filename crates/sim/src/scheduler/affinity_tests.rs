@@ -9,25 +9,6 @@ use dsplay_api::types::{LabelSelector, ObjectMeta, OwnerReference, ReplicaSetSpe
 const HOST: &str = "kubernetes.io/hostname";
 const ZONE: &str = "topology.kubernetes.io/zone";
 
-fn infos<'a>(nodes: &'a [Node], pods: &'a [Pod]) -> Vec<NodeInfo<'a>> {
-    nodes
-        .iter()
-        .map(|n| {
-            let name = n.metadata.name.as_deref();
-            let on = pods
-                .iter()
-                .filter(|p| p.spec.as_ref().and_then(|s| s.node_name.as_deref()) == name)
-                .collect();
-            NodeInfo::new(n, on)
-        })
-        .collect()
-}
-
-fn bound(mut p: Pod, node: &str) -> Pod {
-    p.spec.as_mut().unwrap().node_name = Some(node.into());
-    p
-}
-
 fn labelled(name: &str, pairs: &[(&str, &str)]) -> Pod {
     with_pod_labels(pod(name), pairs)
 }
@@ -105,11 +86,11 @@ fn required_anti_affinity_leaves_the_third_replica_pending() {
 #[test]
 fn required_affinity_single_node() {
     let nodes = [host("node1", &[("region", "r1")])];
-    let existing = [bound(labelled("e", &[("security", "S1")]), "node1")];
+    let existing = [bound_to(labelled("e", &[("security", "S1")]), "node1")];
     let affine = |name: &str, sel: &[(&str, &str)], key: &str| {
         with_pod_affinity(pod(name), vec![affinity_term(sel, key)], vec![])
     };
-    let not_match = reason(inter_pod_affinity::ERR_REASON_AFFINITY_RULES_NOT_MATCH);
+    let not_match = || reason(inter_pod_affinity::ERR_REASON_AFFINITY_RULES_NOT_MATCH);
     // No terms at all: fits.
     assert_eq!(verdicts(&pod("p"), &nodes, &existing), [ok()]);
     // Matches the existing pod in the node's region.
@@ -117,21 +98,21 @@ fn required_affinity_single_node() {
     assert_eq!(verdicts(&p, &nodes, &existing), [ok()]);
     // Mismatching labelSelector.
     let p = affine("p", &[("security", "S2")], "region");
-    assert_eq!(verdicts(&p, &nodes, &existing), [not_match.clone()]);
+    assert_eq!(verdicts(&p, &nodes, &existing), [not_match()]);
     // The node lacks the topology key.
     let p = affine("p", &[("security", "S1")], "zone");
-    assert_eq!(verdicts(&p, &nodes, &existing), [not_match.clone()]);
+    assert_eq!(verdicts(&p, &nodes, &existing), [not_match()]);
     // First pod of a group with affinity to itself: no pod matches anywhere, it matches its own term.
     let p = with_pod_labels(affine("p", &[("team", "a")], "region"), &[("team", "a")]);
     assert_eq!(verdicts(&p, &nodes, &existing), [ok()]);
     // ... but not when it does not match its own term.
     let p = affine("p", &[("team", "a")], "region");
-    assert_eq!(verdicts(&p, &nodes, &existing), [not_match.clone()]);
+    assert_eq!(verdicts(&p, &nodes, &existing), [not_match()]);
     // A term limited to another namespace does not see the pod in "default".
     let mut term = affinity_term(&[("security", "S1")], "region");
     term.namespaces = Some(vec!["other".into()]);
     let p = with_pod_affinity(pod("p"), vec![term], vec![]);
-    assert_eq!(verdicts(&p, &nodes, &existing), [not_match]);
+    assert_eq!(verdicts(&p, &nodes, &existing), [not_match()]);
     // The affinity failure is UnschedulableAndUnresolvable (preemption can't help).
     let p = affine("p", &[("security", "S2")], "region");
     let snap = Snapshot::new(infos(&nodes, &existing));
@@ -144,7 +125,7 @@ fn required_affinity_single_node() {
 #[test]
 fn required_anti_affinity_single_node() {
     let nodes = [host("node1", &[("region", "r1")])];
-    let plain = [bound(
+    let plain = [bound_to(
         labelled("e", &[("service", "securityscan")]),
         "node1",
     )];
@@ -165,7 +146,7 @@ fn required_anti_affinity_single_node() {
         vec![],
         vec![affinity_term(&[("app", "x")], "region")],
     );
-    let existing = [bound(guard, "node1")];
+    let existing = [bound_to(guard, "node1")];
     assert_eq!(
         verdicts(&labelled("p", &[("app", "x")]), &nodes, &existing),
         [reason(
@@ -187,7 +168,7 @@ fn required_affinity_multiple_nodes_share_a_zone() {
         host("node-b", &[(ZONE, "z1")]),
         host("node-c", &[(ZONE, "z2")]),
     ];
-    let existing = [bound(labelled("db", &[("app", "db")]), "node-a")];
+    let existing = [bound_to(labelled("db", &[("app", "db")]), "node-a")];
     let affine = with_pod_affinity(
         pod("p"),
         vec![affinity_term(&[("app", "db")], ZONE)],
@@ -215,7 +196,7 @@ fn namespace_selector_reaches_labelled_namespaces() {
     let nodes = [host("node1", &[])];
     let mut db = labelled("db", &[("app", "db")]);
     db.metadata.namespace = Some("team-a".into());
-    let existing = [bound(db, "node1")];
+    let existing = [bound_to(db, "node1")];
     let mut term = affinity_term(&[("app", "db")], HOST);
     term.namespace_selector = Some(label_selector(&[("team", "a")]));
     let p = with_pod_affinity(pod("p"), vec![term], vec![]);
@@ -250,7 +231,7 @@ fn spread_filter_max_skew_and_missing_label() {
         host("node-y", &[(ZONE, "zone2")]),
         host("node-z", &[]),
     ];
-    let foo = |name: &str, node: &str| bound(labelled(name, &[("foo", "")]), node);
+    let foo = |name: &str, node: &str| bound_to(labelled(name, &[("foo", "")]), node);
     let existing = [
         foo("p-a1", "node-a"),
         foo("p-b1", "node-b"),
@@ -293,8 +274,8 @@ fn spread_filter_max_skew_and_missing_label() {
 fn spread_filter_min_domains() {
     let nodes = [host("node-a", &[]), host("node-b", &[])];
     let existing = [
-        bound(labelled("p1", &[("app", "x")]), "node-a"),
-        bound(labelled("p2", &[("app", "x")]), "node-b"),
+        bound_to(labelled("p1", &[("app", "x")]), "node-a"),
+        bound_to(labelled("p2", &[("app", "x")]), "node-b"),
     ];
     let mut p = with_spread(
         labelled("p", &[("app", "x")]),
@@ -355,7 +336,7 @@ fn default_constraints_spread_replica_set_pods() {
         }),
         ..Default::default()
     };
-    let existing = [bound(owned("web-a"), "node-a")];
+    let existing = [bound_to(owned("web-a"), "node-a")];
     let p = owned("web-b");
     let snap = Snapshot::new(infos(&nodes, &existing)).with_objects(ClusterObjects {
         replica_sets: vec![&rs],
@@ -376,7 +357,7 @@ fn default_constraints_spread_replica_set_pods() {
 #[test]
 fn preferred_affinity_scores() {
     let nodes = [host("node-a", &[]), host("node-b", &[])];
-    let existing = [bound(labelled("db", &[("app", "db")]), "node-b")];
+    let existing = [bound_to(labelled("db", &[("app", "db")]), "node-b")];
     let p = with_preferred(pod("p"), vec![(5, affinity_term(&[("app", "db")], HOST))]);
     let snap = Snapshot::new(infos(&nodes, &existing));
     let state = snap.pre_filter(&p).unwrap();
@@ -391,7 +372,7 @@ fn preferred_affinity_scores() {
         vec![affinity_term(&[("app", "web")], HOST)],
         vec![],
     );
-    let existing = [bound(follower, "node-a")];
+    let existing = [bound_to(follower, "node-a")];
     let snap = Snapshot::new(infos(&nodes, &existing));
     let web = labelled("w", &[("app", "web")]);
     let state = snap.pre_filter(&web).unwrap();
@@ -402,7 +383,7 @@ fn preferred_affinity_scores() {
 #[test]
 fn preemption_removes_the_pod_an_anti_affinity_rule_rejects() {
     let nodes = [host("node1", &[])];
-    let low = bound(labelled("low", &[("app", "web")]), "node1");
+    let low = bound_to(labelled("low", &[("app", "web")]), "node1");
     let existing = [low];
     let p = with_priority(
         with_pod_affinity(
@@ -427,7 +408,7 @@ fn preemption_removes_the_pod_an_anti_affinity_rule_rejects() {
 #[test]
 fn pods_without_terms_skip_both_plugins() {
     let nodes = [host("node1", &[])];
-    let existing = [bound(labelled("e", &[("app", "web")]), "node1")];
+    let existing = [bound_to(labelled("e", &[("app", "web")]), "node1")];
     let snap = Snapshot::new(infos(&nodes, &existing));
     let state = snap.pre_filter(&labelled("p", &[("app", "web")])).unwrap();
     assert!(state.inter_pod_affinity.is_none());

@@ -124,25 +124,31 @@ pub fn pod_terms(pod: &Pod) -> PodTerms {
             })
             .collect()
     };
-    let aff = affinity.pod_affinity.as_ref();
-    let anti = affinity.pod_anti_affinity.as_ref();
+    let (aff_required, aff_preferred) = affinity.pod_affinity.as_ref().map_or((None, None), |a| {
+        (
+            a.required_during_scheduling_ignored_during_execution
+                .as_ref(),
+            a.preferred_during_scheduling_ignored_during_execution
+                .as_ref(),
+        )
+    });
+    let (anti_required, anti_preferred) =
+        affinity
+            .pod_anti_affinity
+            .as_ref()
+            .map_or((None, None), |a| {
+                (
+                    a.required_during_scheduling_ignored_during_execution
+                        .as_ref(),
+                    a.preferred_during_scheduling_ignored_during_execution
+                        .as_ref(),
+                )
+            });
     PodTerms {
-        required_affinity: required(aff.and_then(|a| {
-            a.required_during_scheduling_ignored_during_execution
-                .as_ref()
-        })),
-        required_anti_affinity: required(anti.and_then(|a| {
-            a.required_during_scheduling_ignored_during_execution
-                .as_ref()
-        })),
-        preferred_affinity: preferred(aff.and_then(|a| {
-            a.preferred_during_scheduling_ignored_during_execution
-                .as_ref()
-        })),
-        preferred_anti_affinity: preferred(anti.and_then(|a| {
-            a.preferred_during_scheduling_ignored_during_execution
-                .as_ref()
-        })),
+        required_affinity: required(aff_required),
+        required_anti_affinity: required(anti_required),
+        preferred_affinity: preferred(aff_preferred),
+        preferred_anti_affinity: preferred(anti_preferred),
     }
 }
 
@@ -154,32 +160,33 @@ pub fn has_pod_affinity(pod: &Pod) -> bool {
         .is_some_and(|a| a.pod_affinity.is_some() || a.pod_anti_affinity.is_some())
 }
 
-/// Whether the pod has required anti-affinity terms (upstream `PodsWithRequiredAntiAffinity`).
-pub fn has_required_anti_affinity(pod: &Pod) -> bool {
-    pod.spec
-        .as_ref()
-        .and_then(|s| s.affinity.as_ref())
-        .and_then(|a| a.pod_anti_affinity.as_ref())
-        .and_then(|a| {
+/// Whether the pod has required affinity (`anti` false) or anti-affinity (`anti` true) terms.
+fn has_required(pod: &Pod, anti: bool) -> bool {
+    let Some(affinity) = pod.spec.as_ref().and_then(|s| s.affinity.as_ref()) else {
+        return false;
+    };
+    let terms = if anti {
+        affinity.pod_anti_affinity.as_ref().and_then(|a| {
             a.required_during_scheduling_ignored_during_execution
                 .as_ref()
         })
-        .is_some_and(|t| !t.is_empty())
+    } else {
+        affinity.pod_affinity.as_ref().and_then(|a| {
+            a.required_during_scheduling_ignored_during_execution
+                .as_ref()
+        })
+    };
+    terms.is_some_and(|t| !t.is_empty())
+}
+
+/// Whether the pod has required anti-affinity terms (upstream `PodsWithRequiredAntiAffinity`).
+pub fn has_required_anti_affinity(pod: &Pod) -> bool {
+    has_required(pod, true)
 }
 
 /// Whether the pod has required affinity or anti-affinity terms of its own.
 pub fn has_required_terms(pod: &Pod) -> bool {
-    has_required_anti_affinity(pod)
-        || pod
-            .spec
-            .as_ref()
-            .and_then(|s| s.affinity.as_ref())
-            .and_then(|a| a.pod_affinity.as_ref())
-            .and_then(|a| {
-                a.required_during_scheduling_ignored_during_execution
-                    .as_ref()
-            })
-            .is_some_and(|t| !t.is_empty())
+    has_required(pod, true) || has_required(pod, false)
 }
 
 /// Folds a term's namespace selector into its namespace list, using the cluster's namespaces, and

@@ -15,7 +15,7 @@ use super::{Code, NodeInfo, Snapshot, Status};
 use dsplay_api::node_affinity::required_node_affinity_matches;
 use dsplay_api::selector::{from_label_selector, Requirement, Selector};
 use dsplay_api::taints::find_untolerated;
-use dsplay_api::types::{Node, Pod};
+use dsplay_api::types::{Node, ObjectMeta, Pod};
 use k8s_openapi::api::core::v1::TopologySpreadConstraint;
 use std::collections::BTreeMap;
 
@@ -157,22 +157,19 @@ pub fn default_selector(pod: &Pod, snapshot: &Snapshot) -> Selector {
     let Some(owner) = owner.filter(|o| o.api_version == "apps/v1") else {
         return selector;
     };
+    let named = |meta: &ObjectMeta| {
+        meta.namespace.as_deref() == Some(ns) && meta.name.as_deref() == Some(&owner.name)
+    };
     let owner_selector = match owner.kind.as_str() {
         "ReplicaSet" => objects
             .replica_sets
             .iter()
-            .find(|r| {
-                r.metadata.namespace.as_deref() == Some(ns)
-                    && r.metadata.name.as_deref() == Some(&owner.name)
-            })
+            .find(|r| named(&r.metadata))
             .and_then(|r| r.spec.as_ref().map(|s| &s.selector)),
         "StatefulSet" => objects
             .stateful_sets
             .iter()
-            .find(|s| {
-                s.metadata.namespace.as_deref() == Some(ns)
-                    && s.metadata.name.as_deref() == Some(&owner.name)
-            })
+            .find(|s| named(&s.metadata))
             .and_then(|s| s.spec.as_ref().map(|s| &s.selector)),
         _ => None,
     };

@@ -7,25 +7,6 @@ use super::*;
 use dsplay_api::taints::{exists_toleration, keys, taint, NO_SCHEDULE, PREFER_NO_SCHEDULE};
 use dsplay_api::types::{PodCondition, Time};
 
-fn infos<'a>(nodes: &'a [Node], pods: &'a [Pod]) -> Vec<NodeInfo<'a>> {
-    nodes
-        .iter()
-        .map(|n| {
-            let name = n.metadata.name.as_deref();
-            let on: Vec<&Pod> = pods
-                .iter()
-                .filter(|p| p.spec.as_ref().and_then(|s| s.node_name.as_deref()) == name)
-                .collect();
-            NodeInfo::new(n, on)
-        })
-        .collect()
-}
-
-fn bound_to(mut p: Pod, node: &str) -> Pod {
-    p.spec.as_mut().unwrap().node_name = Some(node.into());
-    p
-}
-
 fn no_rng(_: usize) -> usize {
     panic!("unexpected tie")
 }

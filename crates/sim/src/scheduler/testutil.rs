@@ -2,7 +2,7 @@
 
 use dsplay_api::types::*;
 use k8s_openapi::api::core::v1::{
-    ContainerPort, PodAffinity, PodAffinityTerm, PodAntiAffinity, ResourceRequirements,
+    Affinity, ContainerPort, PodAffinity, PodAffinityTerm, PodAntiAffinity, ResourceRequirements,
     TopologySpreadConstraint, WeightedPodAffinityTerm,
 };
 use std::collections::BTreeMap;
@@ -81,12 +81,7 @@ pub fn with_tolerations(mut p: Pod, tolerations: Vec<Toleration>) -> Pod {
 }
 
 pub fn with_node_selector(mut p: Pod, pairs: &[(&str, &str)]) -> Pod {
-    p.spec.as_mut().unwrap().node_selector = Some(
-        pairs
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect(),
-    );
+    p.spec.as_mut().unwrap().node_selector = Some(label_map(pairs));
     p
 }
 
@@ -165,33 +160,45 @@ pub fn with_taints(mut n: Node, taints: Vec<Taint>) -> Node {
 }
 
 pub fn with_labels(mut n: Node, pairs: &[(&str, &str)]) -> Node {
-    n.metadata.labels = Some(
-        pairs
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect(),
-    );
+    n.metadata.labels = Some(label_map(pairs));
     n
 }
 
+pub fn label_map(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
+    pairs
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect()
+}
+
+/// NodeInfos of `nodes` with the `pods` whose `spec.nodeName` names them.
+pub fn infos<'a>(nodes: &'a [Node], pods: &'a [Pod]) -> Vec<crate::scheduler::NodeInfo<'a>> {
+    nodes
+        .iter()
+        .map(|n| {
+            let name = n.metadata.name.as_deref();
+            let on = pods
+                .iter()
+                .filter(|p| p.spec.as_ref().and_then(|s| s.node_name.as_deref()) == name)
+                .collect();
+            crate::scheduler::NodeInfo::new(n, on)
+        })
+        .collect()
+}
+
+pub fn bound_to(mut p: Pod, node: &str) -> Pod {
+    p.spec.as_mut().unwrap().node_name = Some(node.into());
+    p
+}
+
 pub fn with_pod_labels(mut p: Pod, pairs: &[(&str, &str)]) -> Pod {
-    p.metadata.labels = Some(
-        pairs
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect(),
-    );
+    p.metadata.labels = Some(label_map(pairs));
     p
 }
 
 pub fn label_selector(pairs: &[(&str, &str)]) -> LabelSelector {
     LabelSelector {
-        match_labels: Some(
-            pairs
-                .iter()
-                .map(|(k, v)| (k.to_string(), v.to_string()))
-                .collect(),
-        ),
+        match_labels: Some(label_map(pairs)),
         match_expressions: None,
     }
 }
@@ -205,18 +212,21 @@ pub fn affinity_term(pairs: &[(&str, &str)], topology_key: &str) -> PodAffinityT
     }
 }
 
+fn affinity_mut(p: &mut Pod) -> &mut Affinity {
+    p.spec
+        .as_mut()
+        .unwrap()
+        .affinity
+        .get_or_insert_with(Default::default)
+}
+
 /// Sets required pod affinity and anti-affinity terms.
 pub fn with_pod_affinity(
     mut p: Pod,
     affinity: Vec<PodAffinityTerm>,
     anti: Vec<PodAffinityTerm>,
 ) -> Pod {
-    let a = p
-        .spec
-        .as_mut()
-        .unwrap()
-        .affinity
-        .get_or_insert_with(Default::default);
+    let a = affinity_mut(&mut p);
     if !affinity.is_empty() {
         a.pod_affinity = Some(PodAffinity {
             required_during_scheduling_ignored_during_execution: Some(affinity),
@@ -234,12 +244,7 @@ pub fn with_pod_affinity(
 
 /// Sets preferred pod affinity (positive weight) or anti-affinity (negative weight) terms.
 pub fn with_preferred(mut p: Pod, terms: Vec<(i32, PodAffinityTerm)>) -> Pod {
-    let a = p
-        .spec
-        .as_mut()
-        .unwrap()
-        .affinity
-        .get_or_insert_with(Default::default);
+    let a = affinity_mut(&mut p);
     for (w, t) in terms {
         let weighted = WeightedPodAffinityTerm {
             weight: w.abs(),
