@@ -414,3 +414,71 @@ fn pods_without_terms_skip_both_plugins() {
     assert!(state.inter_pod_affinity.is_none());
     assert!(state.pod_topology_spread.is_none());
 }
+
+/// Upstream: filtering_test.go (podtopologyspread) "matchLabelKeys" cases: the pod's own value of each
+/// key joins the selector, so pods of another revision (pod-template-hash) are not counted.
+#[test]
+fn spread_match_label_keys_count_only_the_same_revision() {
+    let nodes = [host("node-a", &[]), host("node-b", &[])];
+    let rev = |name: &str, hash: &str| labelled(name, &[("app", "x"), ("pod-template-hash", hash)]);
+    let existing = [
+        bound_to(rev("old-1", "v1"), "node-a"),
+        bound_to(rev("old-2", "v1"), "node-a"),
+    ];
+    let p = with_spread(rev("new", "v2"), 1, HOST, "DoNotSchedule", &[("app", "x")]);
+    let skew = || reason(pod_topology_spread::ERR_REASON_CONSTRAINTS_NOT_MATCH);
+    assert_eq!(verdicts(&p, &nodes, &existing), [skew(), ok()]);
+    let mut keyed = p.clone();
+    keyed
+        .spec
+        .as_mut()
+        .unwrap()
+        .topology_spread_constraints
+        .as_mut()
+        .unwrap()[0]
+        .match_label_keys = Some(vec!["pod-template-hash".into()]);
+    assert_eq!(verdicts(&keyed, &nodes, &existing), [ok(), ok()]);
+}
+
+/// `nodeTaintsPolicy: Honor` leaves tainted nodes the pod does not tolerate out of the domains; by
+/// default (Ignore) kind's control-plane node is a domain with 0 pods and caps each worker at maxSkew.
+#[test]
+fn spread_node_taints_policy() {
+    let nodes = kind_nodes();
+    let existing = [bound_to(labelled("s1", &[("app", "s")]), "kind-worker")];
+    let p = with_spread(
+        labelled("p", &[("app", "s")]),
+        1,
+        HOST,
+        "DoNotSchedule",
+        &[("app", "s")],
+    );
+    let taint_reason =
+        reason("node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }");
+    let skew = || reason(pod_topology_spread::ERR_REASON_CONSTRAINTS_NOT_MATCH);
+    assert_eq!(
+        verdicts(&p, &nodes, &existing),
+        [taint_reason.clone(), skew(), ok()]
+    );
+    let existing = [
+        bound_to(labelled("s1", &[("app", "s")]), "kind-worker"),
+        bound_to(labelled("s2", &[("app", "s")]), "kind-worker2"),
+    ];
+    assert_eq!(
+        verdicts(&p, &nodes, &existing),
+        [taint_reason.clone(), skew(), skew()]
+    );
+    let mut honor = p.clone();
+    honor
+        .spec
+        .as_mut()
+        .unwrap()
+        .topology_spread_constraints
+        .as_mut()
+        .unwrap()[0]
+        .node_taints_policy = Some("Honor".into());
+    assert_eq!(
+        verdicts(&honor, &nodes, &existing),
+        [taint_reason, ok(), ok()]
+    );
+}
