@@ -3,7 +3,8 @@
 # two-worker cluster until it is scaled to 2; a pod with required podAffinity follows another pod
 # to its node, and one whose affinity matches nothing stays Pending; a DoNotSchedule
 # topologySpreadConstraint counts the tainted control-plane node as a domain (nodeTaintsPolicy
-# defaults to Ignore) until nodeTaintsPolicy: Honor leaves it out.
+# defaults to Ignore) until nodeTaintsPolicy: Honor leaves it out. DaemonSet pods go through the
+# same plugins: a daemon pod whose anti-affinity rejects a pod on its node waits until that pod goes.
 kubectl apply -f - <<YAML
 apiVersion: apps/v1
 kind: Deployment
@@ -78,7 +79,39 @@ YAML
 sim settle
 kubectl get pods db cache lonely -o wide
 kubectl get pod lonely -o jsonpath='{.status.conditions[0].message}{"\n"}'
+kubectl apply -f - <<YAML
+apiVersion: apps/v1
+kind: DaemonSet
+metadata:
+  name: agent
+spec:
+  selector:
+    matchLabels:
+      app: agent
+  template:
+    metadata:
+      labels:
+        app: agent
+    spec:
+      affinity:
+        podAntiAffinity:
+          requiredDuringSchedulingIgnoredDuringExecution:
+          - labelSelector:
+              matchLabels:
+                app: db
+            topologyKey: kubernetes.io/hostname
+      containers:
+      - name: agent
+        image: busybox
+YAML
+sim settle
+kubectl get pods -l app=agent -o wide
+sim explain ds/agent
+kubectl get events --field-selector reason=FailedScheduling,involvedObject.kind=Pod -o custom-columns=OBJECT:.involvedObject.name,MESSAGE:.message
 kubectl delete pod db cache lonely --wait=false
+sim settle
+kubectl get pods -l app=agent -o wide
+kubectl delete ds agent
 sim settle
 kubectl apply -f - <<YAML
 apiVersion: apps/v1
