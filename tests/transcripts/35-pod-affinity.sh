@@ -5,6 +5,7 @@
 # topologySpreadConstraint counts the tainted control-plane node as a domain (nodeTaintsPolicy
 # defaults to Ignore) until nodeTaintsPolicy: Honor leaves it out. DaemonSet pods go through the
 # same plugins: a daemon pod whose anti-affinity rejects a pod on its node waits until that pod goes.
+# Invalid terms and constraints are refused with the API server's messages.
 kubectl apply -f - <<YAML
 apiVersion: apps/v1
 kind: Deployment
@@ -147,3 +148,24 @@ kubectl patch deployment spread --type=json -p '[{"op":"add","path":"/spec/templ
 kubectl rollout status deployment/spread
 sim settle
 kubectl get pods -l app=spread -o wide
+kubectl apply -f - <<YAML
+apiVersion: v1
+kind: Pod
+metadata:
+  name: invalid
+spec:
+  affinity:
+    podAntiAffinity:
+      requiredDuringSchedulingIgnoredDuringExecution:
+      - labelSelector:
+          matchLabels:
+            app: web
+        topologyKey: ""
+  topologySpreadConstraints:
+  - maxSkew: 0
+    topologyKey: kubernetes.io/hostname
+    whenUnsatisfiable: Maybe
+  containers:
+  - name: c
+    image: busybox
+YAML
