@@ -78,7 +78,7 @@ pub enum WatchEventType {
 }
 
 /// One entry of the watch log: enough for a UI to animate and for tests to compare runs.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct WatchEvent {
     /// The store's resourceVersion after the change.
     pub resource_version: u64,
@@ -92,6 +92,9 @@ pub struct WatchEvent {
     pub namespace: String,
     /// Name.
     pub name: String,
+    /// The object as written (for a deletion: as it was last), kept only while a watch asks for
+    /// it ([`Store::keep_watch_snapshots`]): a watch stream sends every write, not just the latest.
+    pub object: Option<Arc<Object>>,
 }
 
 /// All stored objects. Iteration is always in (namespace, name) order, so output is deterministic.
@@ -128,6 +131,8 @@ pub struct Store {
     events_version: u64,
     /// Writes and removals of storage objects (StorageClasses, volumes, claims).
     storage_writes: u64,
+    /// Whether the watch log keeps a copy of each written object (see [`WatchEvent::object`]).
+    watch_snapshots: bool,
 }
 
 /// A loop's read position in the watch log (an informer's resume point), so each pass of a loop
@@ -547,6 +552,17 @@ impl Store {
         &self.watch_log
     }
 
+    /// Whether later log entries carry the object written (a copy per write: on only while a
+    /// watch needs every intermediate state, e.g. `kubectl get -w` or `dsplay serve`).
+    pub fn keep_watch_snapshots(&mut self, on: bool) {
+        self.watch_snapshots = on;
+    }
+
+    /// Whether log entries carry the object written.
+    pub fn keeps_watch_snapshots(&self) -> bool {
+        self.watch_snapshots
+    }
+
     /// Writes an object (insert or replace), bumping resourceVersion and logging the change.
     /// Callers (the API layer) have already done defaulting, validation and metadata bookkeeping.
     pub(crate) fn put(&mut self, mut object: Object, time_ms: i64) {
@@ -554,6 +570,7 @@ impl Store {
         object.metadata_mut().resource_version = Some(self.resource_version.to_string());
         let kind = object.kind();
         let key = key_of(object.metadata());
+        let snapshot = self.watch_snapshots.then(|| Arc::new(object.clone()));
         let existed = match object {
             Object::Namespace(o) => self.namespaces.insert(key.clone(), o).is_some(),
             Object::Node(o) => self.nodes.insert(key.clone(), Arc::new(o)).is_some(),
@@ -586,7 +603,7 @@ impl Store {
         } else {
             WatchEventType::Added
         };
-        self.log(event_type, kind, key, time_ms);
+        self.log(event_type, kind, key, time_ms, snapshot);
     }
 
     /// Removes an object; returns it if it existed.
@@ -632,7 +649,17 @@ impl Store {
         };
         if removed.is_some() {
             self.resource_version += 1;
-            self.log(WatchEventType::Deleted, kind, key.clone(), time_ms);
+            let snapshot = removed
+                .as_ref()
+                .filter(|_| self.watch_snapshots)
+                .map(|o| Arc::new(o.clone()));
+            self.log(
+                WatchEventType::Deleted,
+                kind,
+                key.clone(),
+                time_ms,
+                snapshot,
+            );
         }
         removed
     }
@@ -643,7 +670,16 @@ impl Store {
         self.index_pod(key, None);
         let removed = self.pods.remove(key)?;
         self.resource_version += 1;
-        self.log(WatchEventType::Deleted, Kind::Pod, key.clone(), time_ms);
+        let snapshot = self
+            .watch_snapshots
+            .then(|| Arc::new(Object::Pod(Pod::clone(&removed))));
+        self.log(
+            WatchEventType::Deleted,
+            Kind::Pod,
+            key.clone(),
+            time_ms,
+            snapshot,
+        );
         Some(removed)
     }
 
@@ -669,7 +705,14 @@ impl Store {
         }
     }
 
-    fn log(&mut self, event_type: WatchEventType, kind: Kind, key: Key, time_ms: i64) {
+    fn log(
+        &mut self,
+        event_type: WatchEventType,
+        kind: Kind,
+        key: Key,
+        time_ms: i64,
+        object: Option<Arc<Object>>,
+    ) {
         match kind {
             Kind::ControllerRevision => self.revisions_version = self.resource_version,
             Kind::Event => self.events_version = self.resource_version,
@@ -685,6 +728,7 @@ impl Store {
             kind,
             namespace: key.0,
             name: key.1,
+            object,
         });
     }
 }
