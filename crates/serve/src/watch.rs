@@ -1,5 +1,5 @@
 //! `?watch=true`: a chunked stream of `{"type": "ADDED|MODIFIED|DELETED", "object": …}` lines from
-//! the journal ([`crate::state`]), objects with kind and apiVersion, or one-row Tables when the
+//! the store's watch log ([`crate::state`]), objects with kind and apiVersion, or one-row Tables when the
 //! client asks for Tables (`kubectl get -w`).
 //!
 //! With the manual clock, a watch on one object by name (`fieldSelector=metadata.name=NAME`, what
@@ -25,7 +25,7 @@ use std::io::Write;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// How often an idle watch looks at the journal again (it is also woken on every change).
+/// How often an idle watch looks at the watch log again (it is also woken on every change).
 const POLL: Duration = Duration::from_millis(200);
 
 /// The longest a driven watch moves virtual time (the in-process waiting commands' default).
@@ -182,7 +182,7 @@ pub fn serve(
     {
         return;
     }
-    let mut stream = chunked_transfer::Encoder::with_chunks_size(writer, 1 << 16);
+    let mut stream = chunked_transfer::Encoder::with_chunks_size(FlushEveryWrite(writer), 1 << 16);
     // Without a resourceVersion (or "0") a watch starts with the current objects as ADDED.
     let mut cursor = match req
         .query
@@ -210,10 +210,9 @@ pub fn serve(
         }
         let collect = |state: &mut State| {
             let lines: Vec<Vec<u8>> = state
-                .journal_since(cursor)
-                .iter()
-                .filter(|j| filter.matches(&j.object))
-                .map(|j| filter.encode(j.event, &j.object, state))
+                .watch_events_since(cursor)
+                .filter(|(_, object)| filter.matches(object))
+                .map(|(event, object)| filter.encode(event, object, state))
                 .collect();
             (lines, state.cluster().store().resource_version())
         };
@@ -246,6 +245,23 @@ pub fn serve(
             }
             first = stepped;
         }
+    }
+}
+
+/// Hands each chunk straight to the client: the chunk encoder's `flush` writes the chunk to the
+/// response writer but does not flush that writer, which kept the last event of a burst buffered
+/// until the next event pushed it out (a `kubectl events -w` missed its last row).
+struct FlushEveryWrite<W: Write>(W);
+
+impl<W: Write> Write for FlushEveryWrite<W> {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0.write_all(bytes)?;
+        self.0.flush()?;
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.0.flush()
     }
 }
 

@@ -7,6 +7,9 @@ use std::borrow::Borrow;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
+mod changes;
+pub(crate) use changes::ChangeCursor;
+
 /// Key of a stored object: (namespace, name); namespace is "" for cluster-scoped kinds.
 pub type Key = (String, String);
 
@@ -78,7 +81,7 @@ pub enum WatchEventType {
 }
 
 /// One entry of the watch log: enough for a UI to animate and for tests to compare runs.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct WatchEvent {
     /// The store's resourceVersion after the change.
     pub resource_version: u64,
@@ -92,6 +95,9 @@ pub struct WatchEvent {
     pub namespace: String,
     /// Name.
     pub name: String,
+    /// The object as written (for a deletion: as it was last), kept only while a watch asks for
+    /// it ([`Store::keep_watch_snapshots`]): a watch stream sends every write, not just the latest.
+    pub object: Option<Arc<Object>>,
 }
 
 /// All stored objects. Iteration is always in (namespace, name) order, so output is deterministic.
@@ -128,91 +134,8 @@ pub struct Store {
     events_version: u64,
     /// Writes and removals of storage objects (StorageClasses, volumes, claims).
     storage_writes: u64,
-}
-
-/// A loop's read position in the watch log (an informer's resume point), so each pass of a loop
-/// looks only at the objects written since its previous pass.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct ChangeCursor(usize);
-
-/// The objects written (added, modified or deleted) since a cursor's previous read, in key order.
-#[derive(Debug, Default)]
-pub(crate) struct Changes {
-    /// Node names.
-    pub nodes: BTreeSet<String>,
-    /// Pod keys.
-    pub pods: BTreeSet<Key>,
-    /// ControllerRevision keys.
-    pub controller_revisions: BTreeSet<Key>,
-    /// A DaemonSet was deleted (its dependents may now be orphans).
-    pub daemon_set_deleted: bool,
-    /// ReplicaSet keys.
-    pub replica_sets: BTreeSet<Key>,
-    /// A Deployment or ReplicaSet was deleted (its dependents may now be orphans).
-    pub apps_owner_deleted: bool,
-    /// A StatefulSet was deleted (its pods and revisions may now be orphans).
-    pub stateful_set_deleted: bool,
-    /// StatefulSet keys.
-    pub stateful_sets: BTreeSet<Key>,
-    /// PersistentVolumeClaim keys.
-    pub claims: BTreeSet<Key>,
-}
-
-impl ChangeCursor {
-    /// What changed since the previous call (everything ever written, on the first call).
-    pub fn read(&mut self, store: &Store) -> Changes {
-        let mut changes = Changes::default();
-        for event in &store.watch_log[self.0.min(store.watch_log.len())..] {
-            let key = || (event.namespace.clone(), event.name.clone());
-            match event.kind {
-                Kind::Node => {
-                    changes.nodes.insert(event.name.clone());
-                }
-                Kind::Pod => {
-                    changes.pods.insert(key());
-                }
-                Kind::ControllerRevision => {
-                    changes.controller_revisions.insert(key());
-                }
-                Kind::DaemonSet if event.event_type == WatchEventType::Deleted => {
-                    changes.daemon_set_deleted = true;
-                }
-                Kind::ReplicaSet => {
-                    changes.replica_sets.insert(key());
-                    if event.event_type == WatchEventType::Deleted {
-                        changes.apps_owner_deleted = true;
-                    }
-                }
-                Kind::Deployment if event.event_type == WatchEventType::Deleted => {
-                    changes.apps_owner_deleted = true;
-                }
-                Kind::StatefulSet => {
-                    changes.stateful_sets.insert(key());
-                    if event.event_type == WatchEventType::Deleted {
-                        changes.stateful_set_deleted = true;
-                    }
-                }
-                Kind::PersistentVolumeClaim => {
-                    changes.claims.insert(key());
-                }
-                _ => {}
-            }
-        }
-        self.0 = store.watch_log.len();
-        changes
-    }
-}
-
-impl Changes {
-    /// The pods written, plus every pod bound to a node written: what a loop whose per-pod
-    /// decision reads the pod and its node (kubelet, taint eviction) must look at again.
-    pub fn pods_and_pods_on_nodes(self, store: &Store) -> BTreeSet<Key> {
-        let mut keys = self.pods;
-        for node in &self.nodes {
-            keys.extend(store.pods_on_node(node).map(|p| key_of(&p.metadata)));
-        }
-        keys
-    }
+    /// Whether the watch log keeps a copy of each written object (see [`WatchEvent::object`]).
+    watch_snapshots: bool,
 }
 
 /// The node a pod is bound to, if any.
@@ -547,6 +470,17 @@ impl Store {
         &self.watch_log
     }
 
+    /// Whether later log entries carry the object written (a copy per write: on only while a
+    /// watch needs every intermediate state, e.g. `kubectl get -w` or `dsplay serve`).
+    pub fn keep_watch_snapshots(&mut self, on: bool) {
+        self.watch_snapshots = on;
+    }
+
+    /// Whether log entries carry the object written.
+    pub fn keeps_watch_snapshots(&self) -> bool {
+        self.watch_snapshots
+    }
+
     /// Writes an object (insert or replace), bumping resourceVersion and logging the change.
     /// Callers (the API layer) have already done defaulting, validation and metadata bookkeeping.
     pub(crate) fn put(&mut self, mut object: Object, time_ms: i64) {
@@ -554,6 +488,7 @@ impl Store {
         object.metadata_mut().resource_version = Some(self.resource_version.to_string());
         let kind = object.kind();
         let key = key_of(object.metadata());
+        let snapshot = self.watch_snapshots.then(|| Arc::new(object.clone()));
         let existed = match object {
             Object::Namespace(o) => self.namespaces.insert(key.clone(), o).is_some(),
             Object::Node(o) => self.nodes.insert(key.clone(), Arc::new(o)).is_some(),
@@ -586,7 +521,7 @@ impl Store {
         } else {
             WatchEventType::Added
         };
-        self.log(event_type, kind, key, time_ms);
+        self.log(event_type, kind, key, time_ms, snapshot);
     }
 
     /// Removes an object; returns it if it existed.
@@ -632,7 +567,17 @@ impl Store {
         };
         if removed.is_some() {
             self.resource_version += 1;
-            self.log(WatchEventType::Deleted, kind, key.clone(), time_ms);
+            let snapshot = removed
+                .as_ref()
+                .filter(|_| self.watch_snapshots)
+                .map(|o| Arc::new(o.clone()));
+            self.log(
+                WatchEventType::Deleted,
+                kind,
+                key.clone(),
+                time_ms,
+                snapshot,
+            );
         }
         removed
     }
@@ -643,7 +588,16 @@ impl Store {
         self.index_pod(key, None);
         let removed = self.pods.remove(key)?;
         self.resource_version += 1;
-        self.log(WatchEventType::Deleted, Kind::Pod, key.clone(), time_ms);
+        let snapshot = self
+            .watch_snapshots
+            .then(|| Arc::new(Object::Pod(Pod::clone(&removed))));
+        self.log(
+            WatchEventType::Deleted,
+            Kind::Pod,
+            key.clone(),
+            time_ms,
+            snapshot,
+        );
         Some(removed)
     }
 
@@ -669,7 +623,14 @@ impl Store {
         }
     }
 
-    fn log(&mut self, event_type: WatchEventType, kind: Kind, key: Key, time_ms: i64) {
+    fn log(
+        &mut self,
+        event_type: WatchEventType,
+        kind: Kind,
+        key: Key,
+        time_ms: i64,
+        object: Option<Arc<Object>>,
+    ) {
         match kind {
             Kind::ControllerRevision => self.revisions_version = self.resource_version,
             Kind::Event => self.events_version = self.resource_version,
@@ -685,6 +646,7 @@ impl Store {
             kind,
             namespace: key.0,
             name: key.1,
+            object,
         });
     }
 }

@@ -120,7 +120,8 @@ impl Query {
             .collect()
     }
 
-    fn matches(&self, kind: Kind, o: &Object) -> bool {
+    /// Whether one object is selected (namespace, label and field selectors).
+    pub(crate) fn matches(&self, kind: Kind, o: &Object) -> bool {
         let meta = o.metadata();
         if kind.namespaced()
             && !self.all_namespaces
@@ -262,9 +263,13 @@ pub(crate) fn get(ctx: &mut Ctx, words: &[String]) -> CmdResult {
                 .collect();
             ctx.out(text);
         }
-        OutputFormat::JsonPath { .. } | OutputFormat::GoTemplate(_) => {
+        // A missing named object prints nothing but its error.
+        OutputFormat::JsonPath { .. } | OutputFormat::GoTemplate(_)
+            if total > 0 || !single_named =>
+        {
             super::output_format::print_template(ctx, &printer, &one_or_list(values()))?;
         }
+        OutputFormat::JsonPath { .. } | OutputFormat::GoTemplate(_) => {}
         OutputFormat::CustomColumns(columns) => {
             let (text, error) = columns.render(&values(), parsed.flag("no-headers"));
             ctx.out_raw(text);
@@ -301,7 +306,10 @@ pub(crate) fn get(ctx: &mut Ctx, words: &[String]) -> CmdResult {
                 ctx.out(blocks.join("\n"));
             }
             if parsed.flag("watch") {
-                ctx.watch = Some(super::Watch::new(
+                if let Some(earlier) = ctx.watch.take() {
+                    earlier.finish(ctx.cluster);
+                }
+                ctx.watch = Some(super::Watch::get(
                     ctx.cluster,
                     query.clone(),
                     kinds.clone(),
@@ -313,9 +321,11 @@ pub(crate) fn get(ctx: &mut Ctx, words: &[String]) -> CmdResult {
     for e in errors {
         ctx.err(e);
     }
+    // A watch prints no notice: its header comes with the first row (get.go `watch`).
     if printer.is_table()
         && total == 0
         && !failed
+        && !parsed.flag("watch")
         && !single_named
         && !(requests.iter().any(|(_, n)| n.is_some()))
     {
