@@ -19,3 +19,21 @@ kubectl run x --image=busybox --restart=Sometimes
 kubectl run x --image=busybox --image-pull-policy=Sometimes
 kubectl run x --image=busybox --env=1BAD=x
 kubectl events -w -o yaml
+# Logs: the lines an image writes when each of its containers starts.
+sim image nginx --log "listening on :80" --log "ready"
+kubectl run logger --image=nginx
+kubectl logs logger
+sim advance 5s
+kubectl logs logger
+kubectl logs -f logger --timestamps
+kubectl logs logger --tail 1 --prefix
+kubectl logs logger --since 1s
+kubectl logs logger --tail -2
+kubectl logs logger --since 5x
+kubectl logs logger --since 5
+kubectl logs logger --since=-5s
+sim image crashy --crash --log "boom"
+kubectl run crashy --image=crashy
+sim advance 8s
+kubectl logs crashy -p --timestamps
+kubectl logs crashy

@@ -108,7 +108,7 @@ pub(crate) const SIM: &[(&str, &str)] = &[
         "Set a node condition",
     ),
     (
-        "sim image IMAGE [--pull ok|fail] [--start DURATION] [--ready ok|never] [--crash]",
+        "sim image IMAGE [--pull ok|fail] [--start DURATION] [--ready ok|never] [--crash] [--ignore-sigterm] [--log TEXT]",
         "How an image behaves",
     ),
     (

@@ -4,7 +4,7 @@
 
 use crate::commands::{api_error_text, describe_object};
 use dsplay_api::Object;
-use dsplay_sim::pod_log::pod_log;
+use dsplay_sim::pod_log::{pod_log, LogOptions};
 use dsplay_sim::Cluster;
 
 /// `kubectl describe pod NAME -n NAMESPACE`, or None when the pod is gone.
@@ -13,8 +13,8 @@ pub fn describe_pod(cluster: &Cluster, namespace: &str, name: &str) -> Option<St
     Some(describe_object(cluster, &Object::Pod(pod.clone())))
 }
 
-/// `kubectl logs NAME -n NAMESPACE` of the pod's first container: its output (empty: the
-/// playground's containers run no processes), or the API server's refusal as kubectl prints it
+/// `kubectl logs NAME -n NAMESPACE` of the pod's first container: its output (the lines its image
+/// writes, often none), or the API server's refusal as kubectl prints it
 /// (a container still waiting to start, say).
 pub fn pod_logs(cluster: &Cluster, namespace: &str, name: &str) -> Result<String, String> {
     let container = cluster
@@ -23,14 +23,11 @@ pub fn pod_logs(cluster: &Cluster, namespace: &str, name: &str) -> Result<String
         .and_then(|p| p.spec.as_ref())
         .and_then(|s| s.containers.first())
         .map(|c| c.name.clone());
-    pod_log(
-        cluster.store(),
-        namespace,
-        name,
-        container.as_deref(),
-        false,
-    )
-    .map_err(|e| api_error_text(&e, None))
+    let options = LogOptions {
+        container: container.as_deref(),
+        ..LogOptions::default()
+    };
+    pod_log(cluster, namespace, name, &options).map_err(|e| api_error_text(&e, None))
 }
 
 #[cfg(test)]

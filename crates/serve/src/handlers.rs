@@ -251,16 +251,9 @@ fn resource_verb(state: &mut State, resource: &ResourcePath, req: &Request) -> R
             plain(evict(state, &namespace, name))
         }
         ("GET", Some(name), Some("log")) if resource.kind == Kind::Pod => {
-            let previous = req.query.get("previous") == Some("true");
-            let container = req.query.get("container");
+            let options = req.query.log_options(state.cluster().now());
             plain(
-                match dsplay_sim::pod_log::pod_log(
-                    state.cluster().store(),
-                    &namespace,
-                    name,
-                    container,
-                    previous,
-                ) {
+                match dsplay_sim::pod_log::pod_log(state.cluster(), &namespace, name, &options) {
                     Ok(text) => Reply {
                         code: 200,
                         content_type: "text/plain",

@@ -2,7 +2,9 @@
 //!
 //! Upstream: `staging/src/k8s.io/apiserver/pkg/endpoints/request/requestinfo.go` `NewRequestInfo`.
 
+use chrono::{DateTime, Utc};
 use dsplay_api::Kind;
+use dsplay_sim::pod_log::LogOptions;
 
 /// A resource URL: `/api/v1/namespaces/NS/pods/NAME/eviction` and the like.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -83,6 +85,25 @@ impl Query {
     /// Whether `key` is `true` / `1`.
     pub fn flag(&self, key: &str) -> bool {
         matches!(self.get(key), Some("true" | "1"))
+    }
+
+    /// The `PodLogOptions` of a `…/log` request (`container`, `previous`, `timestamps`,
+    /// `tailLines`, `sinceSeconds` or `sinceTime`, `limitBytes`).
+    pub fn log_options(&self, now: DateTime<Utc>) -> LogOptions<'_> {
+        let number = |key: &str| self.get(key).and_then(|v| v.parse::<i64>().ok());
+        let since_time = self
+            .get("sinceTime")
+            .and_then(|t| DateTime::parse_from_rfc3339(t).ok())
+            .map(|t| t.with_timezone(&Utc));
+        let since_seconds = number("sinceSeconds").map(|s| now - chrono::Duration::seconds(s));
+        LogOptions {
+            container: self.get("container"),
+            previous: self.flag("previous"),
+            timestamps: self.flag("timestamps"),
+            tail_lines: number("tailLines"),
+            since: since_time.or(since_seconds),
+            limit_bytes: number("limitBytes"),
+        }
     }
 }
 

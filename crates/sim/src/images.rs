@@ -16,6 +16,9 @@ pub struct ImageBehavior {
     pub crash: bool,
     /// The process ignores SIGTERM, so stopping takes the whole grace period (`--ignore-sigterm`).
     pub ignore_sigterm: bool,
+    /// The lines each run of the container writes to its log when it starts (`--log TEXT`,
+    /// repeatable; none by default, like `sleep infinity`).
+    pub log: Vec<String>,
 }
 
 impl Default for ImageBehavior {
@@ -27,6 +30,7 @@ impl Default for ImageBehavior {
             ready: true,
             crash: false,
             ignore_sigterm: false,
+            log: Vec::new(),
         }
     }
 }

@@ -1,5 +1,7 @@
-//! `kubectl logs POD|TYPE/NAME [-c CONTAINER] [-p]`: the playground's containers print nothing, so
-//! a log is empty; the errors are kubectl's and the API server's.
+//! `kubectl logs POD|TYPE/NAME [-c CONTAINER] [-p] [-f] [--tail N] [--since D] [--timestamps]
+//! [--prefix]`: the lines the container's image writes when it starts (`sim image IMAGE --log
+//! TEXT`; none by default); the errors are kubectl's and the API server's. `-f` prints the same:
+//! a container writes nothing after its start.
 //!
 //! Upstream: staging/src/k8s.io/kubectl/pkg/cmd/logs/logs.go (`Complete`, `Validate`,
 //! `RunLogs`); pkg/polymorphichelpers/attachablepodforobject.go and logsforobject.go (a DaemonSet
@@ -9,7 +11,7 @@ use super::{namespace, parse_flags, CmdResult, Ctx, Failed};
 use crate::flags::{boolean, value, FlagSpec, Parsed};
 use dsplay_api::types::Pod;
 use dsplay_api::{Kind, Object};
-use dsplay_sim::pod_log::pod_log;
+use dsplay_sim::pod_log::{pod_log, LogOptions};
 
 const LOGS_FLAGS: &[FlagSpec] = &[
     value("container", Some('c')),
@@ -29,6 +31,7 @@ const LOGS_FLAGS: &[FlagSpec] = &[
 pub(crate) fn logs(ctx: &mut Ctx, words: &[String]) -> CmdResult {
     let parsed = parse_flags(ctx, "logs", words, LOGS_FLAGS)?;
     let ns = namespace(&parsed);
+    let request = LogRequest::from_flags(ctx, &parsed)?;
     if parsed.get("selector").is_some() {
         if !parsed.args.is_empty() {
             return ctx.fail("only a selector (-l) or a POD name is allowed\nSee 'kubectl logs -h' for help and examples");
@@ -40,7 +43,7 @@ pub(crate) fn logs(ctx: &mut Ctx, words: &[String]) -> CmdResult {
         }
         for pod in pods {
             if let Object::Pod(pod) = pod {
-                pod_logs(ctx, &parsed, &ns, &pod)?;
+                pod_logs(ctx, &parsed, &request, &ns, &pod)?;
             }
         }
         return Ok(());
@@ -61,11 +64,17 @@ pub(crate) fn logs(ctx: &mut Ctx, words: &[String]) -> CmdResult {
             }
         },
     };
-    pod_logs(ctx, &parsed, &ns, &pod)
+    pod_logs(ctx, &parsed, &request, &ns, &pod)
 }
 
 /// The logs of one pod's chosen containers (`-c`, `--all-containers`, else the default one).
-fn pod_logs(ctx: &mut Ctx, parsed: &Parsed, ns: &str, pod: &Pod) -> CmdResult {
+fn pod_logs(
+    ctx: &mut Ctx,
+    parsed: &Parsed,
+    request: &LogRequest,
+    ns: &str,
+    pod: &Pod,
+) -> CmdResult {
     let pod_name = pod.metadata.name.clone().unwrap_or_default();
     let containers: Vec<String> = pod
         .spec
@@ -91,19 +100,94 @@ fn pod_logs(ctx: &mut Ctx, parsed: &Parsed, ns: &str, pod: &Pod) -> CmdResult {
         }
     };
     for container in chosen {
-        let log = pod_log(
-            ctx.cluster.store(),
-            ns,
-            &pod_name,
-            Some(&container),
-            parsed.flag("previous"),
-        );
-        match log {
+        let options = LogOptions {
+            container: Some(&container),
+            ..request.options.clone()
+        };
+        match pod_log(ctx.cluster, ns, &pod_name, &options) {
+            Ok(text) if request.prefix => {
+                let prefix = format!("[pod/{pod_name}/{container}] ");
+                ctx.out_raw(text.lines().map(|l| format!("{prefix}{l}\n")).collect());
+            }
             Ok(text) => ctx.out_raw(text),
             Err(e) => return ctx.api_fail(&e, None),
         }
     }
     Ok(())
+}
+
+/// Prints kubectl's `error: …` line; the failure to return.
+fn fail(ctx: &mut Ctx, message: impl AsRef<str>) -> Failed {
+    ctx.fail(message).err().unwrap_or(Failed)
+}
+
+/// The log request the flags make, after kubectl's own checks.
+struct LogRequest {
+    options: LogOptions<'static>,
+    prefix: bool,
+}
+
+impl LogRequest {
+    /// Upstream: staging/src/k8s.io/kubectl/pkg/cmd/logs/logs.go `ToLogOptions` (with `-l` and no
+    /// `--tail`, the last 10 lines), `Validate`.
+    fn from_flags(ctx: &mut Ctx, parsed: &Parsed) -> Result<LogRequest, Failed> {
+        let tail = super::int64_flag(ctx, "logs", parsed, "tail")?;
+        let limit_bytes = super::int64_flag(ctx, "logs", parsed, "limit-bytes")?;
+        let since_seconds = match parsed.get("since").map(super::parse_go_duration) {
+            None => None,
+            Some(Ok(seconds)) => Some(seconds.round() as i64),
+            Some(Err(why)) => {
+                let text = parsed.get("since").unwrap_or_default();
+                return Err(fail(ctx, format!("invalid argument \"{text}\" for \"--since\" flag: {why}\nSee 'kubectl logs --help' for usage.")));
+            }
+        };
+        let since_time = match parsed.get("since-time").filter(|t| !t.is_empty()) {
+            None => None,
+            Some(text) => match chrono::DateTime::parse_from_rfc3339(text) {
+                Ok(t) => Some(t.with_timezone(&chrono::Utc)),
+                Err(_) => {
+                    return Err(fail(ctx, format!("parsing time \"{text}\" as \"2006-01-02T15:04:05Z07:00\": cannot parse \"{text}\" as \"2006\"")))
+                }
+            },
+        };
+        if since_time.is_some() && since_seconds.is_some_and(|s| s != 0) {
+            return Err(fail(
+                ctx,
+                "at most one of `sinceTime` or `sinceSeconds` may be specified",
+            ));
+        }
+        if limit_bytes.is_some_and(|l| l < 0) {
+            return Err(fail(ctx, "--limit-bytes must be greater than 0"));
+        }
+        if since_seconds.is_some_and(|s| s < 0) {
+            return Err(fail(ctx, "--since must be greater than 0"));
+        }
+        let tail_lines = match tail {
+            Some(-1) | None if parsed.get("selector").is_some() && tail.is_none() => Some(10),
+            Some(-1) | None => None,
+            Some(n) if n < -1 => {
+                return Err(fail(ctx, "--tail must be greater than or equal to -1"))
+            }
+            Some(n) => Some(n),
+        };
+        let now = ctx.cluster.now();
+        let since = since_time.or_else(|| {
+            since_seconds
+                .filter(|s| *s > 0)
+                .map(|s| now - chrono::Duration::seconds(s))
+        });
+        Ok(LogRequest {
+            options: LogOptions {
+                container: None,
+                previous: parsed.flag("previous"),
+                timestamps: parsed.flag("timestamps"),
+                tail_lines,
+                since,
+                limit_bytes: limit_bytes.filter(|l| *l != 0),
+            },
+            prefix: parsed.flag("prefix"),
+        })
+    }
 }
 
 /// The named pod, or the logs command's wrapped NotFound.

@@ -356,6 +356,56 @@ pub(crate) fn namespace(parsed: &Parsed) -> String {
         .to_string()
 }
 
+/// Go's `time.ParseDuration` for a flag kubectl declares as a duration: signed seconds, or Go's
+/// error text (`time: unknown unit "x" in duration "5x"`, `missing unit`, `invalid duration`).
+///
+/// Upstream: Go src/time/format.go `ParseDuration`.
+pub(crate) fn parse_go_duration(text: &str) -> Result<f64, String> {
+    use dsplay_api::validation::go_quote;
+    let invalid = || format!("time: invalid duration {}", go_quote(text));
+    let (sign, mut rest) = match text.strip_prefix('-') {
+        Some(rest) => (-1.0, rest),
+        None => (1.0, text.strip_prefix('+').unwrap_or(text)),
+    };
+    if rest == "0" {
+        return Ok(0.0);
+    }
+    if rest.is_empty() {
+        return Err(invalid());
+    }
+    let mut seconds = 0.0;
+    while !rest.is_empty() {
+        let number_end = rest
+            .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+            .unwrap_or(rest.len());
+        let number: f64 = rest[..number_end].parse().map_err(|_| invalid())?;
+        rest = &rest[number_end..];
+        let unit_end = rest
+            .find(|c: char| c.is_ascii_digit() || c == '.')
+            .unwrap_or(rest.len());
+        let unit = &rest[..unit_end];
+        let scale = match unit {
+            "" => return Err(format!("time: missing unit in duration {}", go_quote(text))),
+            "ns" => 1e-9,
+            "us" | "µs" | "μs" => 1e-6,
+            "ms" => 1e-3,
+            "s" => 1.0,
+            "m" => 60.0,
+            "h" => 3600.0,
+            _ => {
+                return Err(format!(
+                    "time: unknown unit {} in duration {}",
+                    go_quote(unit),
+                    go_quote(text)
+                ))
+            }
+        };
+        seconds += number * scale;
+        rest = &rest[unit_end..];
+    }
+    Ok(sign * seconds)
+}
+
 /// Parses `30s`, `2m`, `500ms`, `1h30m`, or a bare number of seconds. Spans too long for a `u64` of
 /// milliseconds saturate: callers refuse them with [`check_max_advance`].
 pub fn parse_duration(text: &str) -> Option<std::time::Duration> {

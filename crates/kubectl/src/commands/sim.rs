@@ -312,6 +312,7 @@ fn image(ctx: &mut Ctx, words: &[String]) -> CmdResult {
             value("ready", None),
             boolean("crash", None),
             boolean("ignore-sigterm", None),
+            value("log", None),
         ],
     )?;
     let Some(image) = parsed.args.first().cloned() else {
@@ -340,6 +341,14 @@ fn image(ctx: &mut Ctx, words: &[String]) -> CmdResult {
     }
     if parsed.values.contains_key("ignore-sigterm") {
         behavior.ignore_sigterm = parsed.flag("ignore-sigterm");
+    }
+    // `--log TEXT` (repeatable) sets the lines; `--log ""` clears them.
+    if parsed.values.contains_key("log") {
+        behavior.log = parsed
+            .all("log")
+            .into_iter()
+            .filter(|line| !line.is_empty())
+            .collect();
     }
     ctx.cluster.set_image_behavior(&image, behavior);
     Ok(())
