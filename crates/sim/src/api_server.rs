@@ -391,6 +391,7 @@ impl Cluster {
             Kind::StorageClass | Kind::PersistentVolume | Kind::PersistentVolumeClaim => {
                 names::uid(&mut self.storage_rng)
             }
+            Kind::Endpoints => names::uid(&mut self.endpoints_rng),
             _ => names::uid(&mut self.rng),
         };
         let now = k8s_time(self.now_ms);

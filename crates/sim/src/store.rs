@@ -117,6 +117,7 @@ pub struct Store {
     pub(crate) persistent_volume_claims: BTreeMap<Key, PersistentVolumeClaim>,
     pub(crate) persistent_volumes: BTreeMap<Key, PersistentVolume>,
     pub(crate) storage_classes: BTreeMap<Key, StorageClass>,
+    pub(crate) endpoints: BTreeMap<Key, Endpoints>,
     pub(crate) resource_version: u64,
     pub(crate) watch_log: Vec<WatchEvent>,
     /// Node name → keys of the pods bound to it (`spec.nodeName`): the kubelet's and the
@@ -126,8 +127,9 @@ pub struct Store {
     revisions_version: u64,
     /// The resourceVersion of the last Event write or removal.
     events_version: u64,
-    /// Writes and removals of storage objects (StorageClasses, volumes, claims).
-    storage_writes: u64,
+    /// Writes and removals of the objects that leave derived names alone: storage objects
+    /// (StorageClasses, volumes, claims) and v1 Endpoints.
+    side_writes: u64,
 }
 
 /// A loop's read position in the watch log (an informer's resume point), so each pass of a loop
@@ -328,6 +330,10 @@ impl Store {
     pub fn endpoint_slices(&self) -> impl Iterator<Item = &EndpointSlice> {
         self.endpoint_slices.values()
     }
+    /// All v1 Endpoints, by namespace then name.
+    pub fn endpoints(&self) -> impl Iterator<Item = &Endpoints> {
+        self.endpoints.values()
+    }
     /// All StatefulSets, by namespace then name.
     pub fn stateful_sets(&self) -> impl Iterator<Item = &StatefulSet> {
         self.stateful_sets.values()
@@ -452,6 +458,7 @@ impl Store {
                 .get(&key)
                 .cloned()
                 .map(Object::StorageClass),
+            Kind::Endpoints => self.endpoints.get(&key).cloned().map(Object::Endpoints),
         }
     }
 
@@ -518,6 +525,7 @@ impl Store {
                 .cloned()
                 .map(Object::StorageClass)
                 .collect(),
+            Kind::Endpoints => self.endpoints().cloned().map(Object::Endpoints).collect(),
         }
     }
 
@@ -536,10 +544,11 @@ impl Store {
         self.events_version
     }
 
-    /// The resourceVersion less the writes of storage objects: a counter that kind's default
-    /// StorageClass and the volumes of StatefulSets leave alone, for names derived from it.
-    pub fn resource_version_without_storage(&self) -> u64 {
-        self.resource_version - self.storage_writes
+    /// The resourceVersion less the writes of storage objects and Endpoints: a counter that
+    /// kind's default StorageClass, the volumes of StatefulSets and the Endpoints controller leave
+    /// alone, for names derived from it.
+    pub fn resource_version_without_side_writes(&self) -> u64 {
+        self.resource_version - self.side_writes
     }
 
     /// Every change so far, oldest first.
@@ -580,6 +589,7 @@ impl Store {
                 self.persistent_volumes.insert(key.clone(), *o).is_some()
             }
             Object::StorageClass(o) => self.storage_classes.insert(key.clone(), o).is_some(),
+            Object::Endpoints(o) => self.endpoints.insert(key.clone(), o).is_some(),
         };
         let event_type = if existed {
             WatchEventType::Modified
@@ -629,6 +639,7 @@ impl Store {
                 .remove(key)
                 .map(|pv| Object::PersistentVolume(Box::new(pv))),
             Kind::StorageClass => self.storage_classes.remove(key).map(Object::StorageClass),
+            Kind::Endpoints => self.endpoints.remove(key).map(Object::Endpoints),
         };
         if removed.is_some() {
             self.resource_version += 1;
@@ -673,9 +684,10 @@ impl Store {
         match kind {
             Kind::ControllerRevision => self.revisions_version = self.resource_version,
             Kind::Event => self.events_version = self.resource_version,
-            Kind::StorageClass | Kind::PersistentVolume | Kind::PersistentVolumeClaim => {
-                self.storage_writes += 1
-            }
+            Kind::StorageClass
+            | Kind::PersistentVolume
+            | Kind::PersistentVolumeClaim
+            | Kind::Endpoints => self.side_writes += 1,
             _ => {}
         }
         self.watch_log.push(WatchEvent {

@@ -1,5 +1,5 @@
 //! `kubectl describe service` (`describe.go` `ServiceDescriber`, `describeService`,
-//! `formatEndpointSlices`).
+//! `formatEndpointSlices`), `describe endpoints` and `describe endpointslice`.
 
 use super::{annotations_multiline, labels_multiline, Describe};
 use crate::printers::table::format_labels;
@@ -237,6 +237,60 @@ pub fn describe_endpoint_slice(
             w.w(2, &format!("NodeName:\t{}\n", unset(e.node_name.clone())));
             w.w(2, &format!("Zone:\t{}\n", unset(e.zone.clone())));
         }
+    }
+    w.events(events, now);
+    w.finish()
+}
+
+/// `kubectl describe endpoints NAME`: per subset its ready and not-ready addresses (`<none>` when
+/// there are none) and its ports as a small table.
+///
+/// Upstream: staging/src/k8s.io/kubectl/pkg/describe/describe.go describeEndpoints.
+pub fn describe_endpoints(ep: &Endpoints, events: &[&Event], now: DateTime<Utc>) -> String {
+    let mut w = Describe::new();
+    let meta = &ep.metadata;
+    w.name_and_namespace(meta);
+    labels_multiline(&mut w, "Labels", meta.labels.as_ref());
+    annotations_multiline(&mut w, "Annotations", meta.annotations.as_ref());
+    w.w(0, "Subsets:\n");
+    let ips = |list: Option<&Vec<EndpointAddress>>| {
+        let joined = list
+            .into_iter()
+            .flatten()
+            .map(|a| a.ip.as_str())
+            .collect::<Vec<_>>()
+            .join(",");
+        if joined.is_empty() {
+            "<none>".to_string()
+        } else {
+            joined
+        }
+    };
+    for subset in ep.subsets.iter().flatten() {
+        w.w(1, &format!("Addresses:\t{}\n", ips(subset.addresses.as_ref())));
+        w.w(
+            1,
+            &format!(
+                "NotReadyAddresses:\t{}\n",
+                ips(subset.not_ready_addresses.as_ref())
+            ),
+        );
+        let ports = subset.ports.as_deref().unwrap_or_default();
+        if !ports.is_empty() {
+            w.w(1, "Ports:\n");
+            w.w(2, "Name\tPort\tProtocol\n");
+            w.w(2, "----\t----\t--------\n");
+            for port in ports {
+                let name = port
+                    .name
+                    .clone()
+                    .filter(|n| !n.is_empty())
+                    .unwrap_or_else(|| "<unset>".into());
+                let protocol = port.protocol.as_deref().unwrap_or("");
+                w.w(2, &format!("{name}\t{}\t{protocol}\n", port.port));
+            }
+        }
+        w.w(0, "\n");
     }
     w.events(events, now);
     w.finish()
