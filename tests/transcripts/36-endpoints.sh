@@ -106,3 +106,51 @@ kubectl get endpointslices -l kubernetes.io/service-name=web
 kubectl delete svc slow
 kubectl get ep slow
 kubectl get all
+# ReplicaFailure: the new ReplicaSet cannot create its pods (an unknown PriorityClass); the
+# Deployment copies the condition, and both clear once creates succeed.
+kubectl create deployment bad --image=nginx:1.27
+kubectl patch deploy bad --type=json -p '[{"op":"add","path":"/spec/template/spec/priorityClassName","value":"missing"}]'
+kubectl get rs -l app=bad
+kubectl describe deploy bad
+kubectl get rs -l app=bad -o jsonpath='{range .items[*]}{.metadata.name} {.status.conditions}{"\n"}{end}'
+kubectl apply -f - <<EOF
+apiVersion: scheduling.k8s.io/v1
+kind: PriorityClass
+metadata:
+  name: missing
+value: 1000
+EOF
+kubectl scale deploy bad --replicas=2
+sim settle
+kubectl get deploy bad -o jsonpath='{.status.conditions[*].type}{"\n"}'
+# sim explain / sim rollout for a StatefulSet: OrderedReady, partition, scale down.
+kubectl apply -f - <<EOF
+apiVersion: apps/v1
+kind: StatefulSet
+metadata:
+  name: db
+spec:
+  serviceName: db
+  replicas: 3
+  selector:
+    matchLabels:
+      app: db
+  template:
+    metadata:
+      labels:
+        app: db
+    spec:
+      containers:
+      - name: db
+        image: nginx:1.27
+EOF
+sim explain sts/db
+sim settle
+kubectl patch sts db -p '{"spec":{"updateStrategy":{"rollingUpdate":{"partition":1}}}}'
+kubectl set image sts/db db=nginx:1.28
+sim rollout sts/db
+sim settle
+sim rollout sts/db
+kubectl scale sts db --replicas=1
+sim explain sts/db
+sim rollout sts/nope

@@ -497,3 +497,54 @@ fn test_stateful_set_availability() {
         Some(2)
     );
 }
+
+/// `sim explain sts`: OrderedReady holds every later ordinal behind the first pod that is not
+/// Running and Ready (stateful_set_control.go processReplica's early return).
+#[test]
+fn explain_stateful_set_ordered_ready_waits_for_the_previous_ordinal() {
+    let mut c = Cluster::new(5);
+    c.create(stateful_set("web", 3, "")).expect("create");
+    let e = dsplay_sim::explain::explain_stateful_set(&c, "default", "web").expect("explain");
+    assert_eq!(e.ordinals.len(), 3);
+    assert!(e.ordinals[0].verdict.starts_with("Pending"));
+    assert_eq!(e.ordinals[1].verdict, "not created");
+    assert_eq!(
+        e.ordinals[1].reasons,
+        ["OrderedReady: waits for web-0 to be Running and Ready"]
+    );
+    assert_eq!(e.next, None);
+    assert!(dsplay_sim::explain::explain_stateful_set(&c, "default", "nope").is_err());
+}
+
+/// `sim explain sts`: a RollingUpdate replaces the highest old ordinal at or above the partition
+/// first and keeps the ones below it (updateStatefulSet's loop down to updateMin).
+#[test]
+fn explain_stateful_set_rolling_update_with_partition() {
+    let mut c = settled(6, stateful_set("web", 3, ""));
+    update(&mut c, "web", |s| {
+        s.update_strategy = Some(StatefulSetUpdateStrategy {
+            type_: Some("RollingUpdate".into()),
+            rolling_update: Some(RollingUpdateStatefulSetStrategy {
+                partition: Some(1),
+                ..Default::default()
+            }),
+        })
+    });
+    set_image(&mut c, "web", "nginx:1.28");
+    let e = dsplay_sim::explain::explain_stateful_set(&c, "default", "web").expect("explain");
+    assert_eq!(e.ordinals[2].verdict.split(',').next(), Some("Terminating"));
+    assert_eq!(
+        e.ordinals[1].reasons,
+        ["update waits for web-2 to finish terminating"]
+    );
+    assert_eq!(
+        e.ordinals[0].reasons,
+        ["stays at its revision: ordinal 0 < partition 1"]
+    );
+    settle(&mut c);
+    let e = dsplay_sim::explain::explain_stateful_set(&c, "default", "web").expect("explain");
+    assert_eq!(e.updated, 2);
+    assert_eq!(e.next, None);
+    assert!(e.ordinals[2].verdict.ends_with("(new)"));
+    assert!(e.ordinals[0].verdict.ends_with("(old)"));
+}
