@@ -548,3 +548,31 @@ fn explain_stateful_set_rolling_update_with_partition() {
     assert!(e.ordinals[2].verdict.ends_with("(new)"));
     assert!(e.ordinals[0].verdict.ends_with("(old)"));
 }
+
+/// Upstream: pkg/registry/apps/statefulset/strategy_test.go TestDropStatefulSetDisabledFields
+/// (gate off, not in use): `maxUnavailable` is dropped on create and on update, before validation
+/// (an invalid 0 passes), as on a default kind v1.32 cluster.
+#[test]
+fn test_drop_stateful_set_disabled_fields_max_unavailable() {
+    let rolling = "  updateStrategy: {type: RollingUpdate, rollingUpdate: {partition: 0, maxUnavailable: 2}}\n";
+    let mut c = Cluster::new(8);
+    c.create(stateful_set("web", 2, rolling)).expect("create");
+    let max = |c: &Cluster| {
+        get_sts(c, "web")
+            .spec
+            .and_then(|s| s.update_strategy)
+            .and_then(|u| u.rolling_update)
+            .and_then(|r| r.max_unavailable)
+    };
+    assert_eq!(max(&c), None);
+    update(&mut c, "web", |s| {
+        s.update_strategy
+            .as_mut()
+            .unwrap()
+            .rolling_update
+            .as_mut()
+            .unwrap()
+            .max_unavailable = Some(IntOrString::Int(0));
+    });
+    assert_eq!(max(&c), None);
+}
