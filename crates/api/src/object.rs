@@ -176,9 +176,9 @@ impl Kind {
     /// WarningMessage (Endpoints' APILifecycleDeprecated 1.33, replacement EndpointSlice).
     pub fn deprecation_warning(self) -> Option<&'static str> {
         match self {
-            Kind::Endpoints => Some(
-                "v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice",
-            ),
+            Kind::Endpoints => {
+                Some("v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice")
+            }
             _ => None,
         }
     }

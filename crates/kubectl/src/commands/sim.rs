@@ -294,7 +294,10 @@ fn rollout_stateful_set(ctx: &mut Ctx, ns: &str, name: &str) -> CmdResult {
     } else {
         text.push_str(&format!("partition={}", e.partition));
     }
-    text.push_str(&format!(", podManagementPolicy {}\n", e.pod_management_policy));
+    text.push_str(&format!(
+        ", podManagementPolicy {}\n",
+        e.pod_management_policy
+    ));
     text.push_str(&format!(
         "replicas {}, ready {}, updated {}; current revision {}, update revision {}\n",
         e.replicas, e.ready, e.updated, e.current_revision, e.update_revision
@@ -309,9 +312,9 @@ fn rollout_stateful_set(ctx: &mut Ctx, ns: &str, name: &str) -> CmdResult {
             text.push_str(&format!("rollout progressing: waits for {waiting}\n"))
         }
         (None, None) if done => text.push_str("rollout complete\n"),
-        (None, None) if e.strategy == "OnDelete" => text.push_str(
-            "rollout waiting: OnDelete replaces a pod only when you delete it\n",
-        ),
+        (None, None) if e.strategy == "OnDelete" => {
+            text.push_str("rollout waiting: OnDelete replaces a pod only when you delete it\n")
+        }
         (None, None) => text.push_str(&format!(
             "rollout paused at partition {}: lower it to update the ordinals below\n",
             e.partition

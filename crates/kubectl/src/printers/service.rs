@@ -274,7 +274,10 @@ mod tests {
             ports: Some(vec![port(8001)]),
             ..Default::default()
         };
-        assert_eq!(format_endpoints(&ep(vec![one])), "1.2.3.4:8001,5.6.7.8:8001");
+        assert_eq!(
+            format_endpoints(&ep(vec![one])),
+            "1.2.3.4:8001,5.6.7.8:8001"
+        );
         let many = EndpointSubset {
             addresses: Some(vec![addr("1.2.3.4"), addr("5.6.7.8")]),
             ports: Some(vec![port(8001), port(8002), port(8003)]),

@@ -267,7 +267,10 @@ pub fn describe_endpoints(ep: &Endpoints, events: &[&Event], now: DateTime<Utc>)
         }
     };
     for subset in ep.subsets.iter().flatten() {
-        w.w(1, &format!("Addresses:\t{}\n", ips(subset.addresses.as_ref())));
+        w.w(
+            1,
+            &format!("Addresses:\t{}\n", ips(subset.addresses.as_ref())),
+        );
         w.w(
             1,
             &format!(

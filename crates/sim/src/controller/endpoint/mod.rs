@@ -71,7 +71,10 @@ pub(crate) fn sync_service(cluster: &mut Cluster, namespace: &str, name: &str) {
         }
     }
     let subsets = repack_subsets(subsets);
-    let current = cluster.store.endpoints.get(&(namespace.into(), name.into()));
+    let current = cluster
+        .store
+        .endpoints
+        .get(&(namespace.into(), name.into()));
     let mut compare_labels = current
         .and_then(|c| c.metadata.labels.clone())
         .unwrap_or_default();

@@ -87,13 +87,19 @@ fn deleted_selectorless_and_external_name_services() {
         .expect("delete");
     cluster.settle(Duration::from_secs(5));
     assert!(endpoints(&cluster, "web").is_none());
-    create(&mut cluster, "apiVersion: v1\nkind: Service\nmetadata: {name: plain}\nspec: {ports: [{port: 80}]}\n");
+    create(
+        &mut cluster,
+        "apiVersion: v1\nkind: Service\nmetadata: {name: plain}\nspec: {ports: [{port: 80}]}\n",
+    );
     create(&mut cluster, "apiVersion: v1\nkind: Service\nmetadata: {name: ext}\nspec: {type: ExternalName, externalName: example.com, selector: {app: web}}\n");
     assert!(endpoints(&cluster, "plain").is_none());
     assert!(endpoints(&cluster, "ext").is_none());
     // The API server's own Endpoints for `kubernetes` stays as it wrote it.
     let kubernetes = endpoints(&cluster, "kubernetes").expect("kubernetes");
-    assert_eq!(ips(&kubernetes.subsets.unwrap()[0].addresses), ["172.18.0.2"]);
+    assert_eq!(
+        ips(&kubernetes.subsets.unwrap()[0].addresses),
+        ["172.18.0.2"]
+    );
 }
 
 fn address(ip: &str, uid: &str) -> EndpointAddress {
