@@ -330,10 +330,6 @@ impl Store {
     pub fn endpoint_slices(&self) -> impl Iterator<Item = &EndpointSlice> {
         self.endpoint_slices.values()
     }
-    /// All v1 Endpoints, by namespace then name.
-    pub fn endpoints(&self) -> impl Iterator<Item = &Endpoints> {
-        self.endpoints.values()
-    }
     /// All StatefulSets, by namespace then name.
     pub fn stateful_sets(&self) -> impl Iterator<Item = &StatefulSet> {
         self.stateful_sets.values()
@@ -525,7 +521,12 @@ impl Store {
                 .cloned()
                 .map(Object::StorageClass)
                 .collect(),
-            Kind::Endpoints => self.endpoints().cloned().map(Object::Endpoints).collect(),
+            Kind::Endpoints => self
+                .endpoints
+                .values()
+                .cloned()
+                .map(Object::Endpoints)
+                .collect(),
         }
     }
 

@@ -65,6 +65,13 @@ fn update(c: &mut Cluster, name: &str, f: impl FnOnce(&mut StatefulSetSpec)) {
     c.update(Object::StatefulSet(sts)).expect("update");
 }
 
+fn rolling_update(s: &mut StatefulSetSpec) -> &mut RollingUpdateStatefulSetStrategy {
+    s.update_strategy
+        .as_mut()
+        .and_then(|u| u.rolling_update.as_mut())
+        .expect("rollingUpdate")
+}
+
 fn messages(c: &Cluster, reason: &str) -> Vec<String> {
     let mut events: Vec<&Event> = c
         .store()
@@ -298,15 +305,7 @@ fn test_stateful_set_control_rolling_update_with_partition() {
         (status.current_replicas, status.updated_replicas),
         (Some(2), Some(1))
     );
-    update(&mut c, "web", |s| {
-        s.update_strategy
-            .as_mut()
-            .unwrap()
-            .rolling_update
-            .as_mut()
-            .unwrap()
-            .partition = Some(0)
-    });
+    update(&mut c, "web", |s| rolling_update(s).partition = Some(0));
     settle(&mut c);
     for pod in ["web-0", "web-1", "web-2"] {
         assert_eq!(revision_of(&c, pod), new);
@@ -566,13 +565,7 @@ fn test_drop_stateful_set_disabled_fields_max_unavailable() {
     };
     assert_eq!(max(&c), None);
     update(&mut c, "web", |s| {
-        s.update_strategy
-            .as_mut()
-            .unwrap()
-            .rolling_update
-            .as_mut()
-            .unwrap()
-            .max_unavailable = Some(IntOrString::Int(0));
+        rolling_update(s).max_unavailable = Some(IntOrString::Int(0));
     });
     assert_eq!(max(&c), None);
 }

@@ -207,23 +207,37 @@ fn workload_target(target: &str) -> Option<(Kind, String)> {
     }
 }
 
+/// `sim explain|rollout TARGET …`: the flags, the namespace, and the DaemonSet or StatefulSet the
+/// target names, or kubectl-style usage errors.
+fn workload_command(
+    ctx: &mut Ctx,
+    verb: &str,
+    words: &[String],
+) -> Result<(crate::flags::Parsed, String, Kind, String), Failed> {
+    let parsed = parse_flags(ctx, &format!("sim {verb}"), words, &[])?;
+    let node = if verb == "explain" { " [NODE]" } else { "" };
+    let usage = format!("sim {verb} ds/NAME{node} | sim {verb} sts/NAME");
+    let Some(target) = parsed.args.first() else {
+        return ctx.fail(format!("usage: {usage}")).and(Err(Failed));
+    };
+    let Some((kind, name)) = workload_target(target) else {
+        return ctx
+            .fail(format!(
+                "sim {verb} works on DaemonSets and StatefulSets: {usage}"
+            ))
+            .and(Err(Failed));
+    };
+    let ns = super::namespace(&parsed);
+    Ok((parsed, ns, kind, name))
+}
+
 /// `sim explain ds/NAME [NODE] [-n NS]`: the controller's verdict per node, with every reason;
 /// `sim explain sts/NAME`: per ordinal, why it is (not yet) created or updated.
 fn explain(ctx: &mut Ctx, words: &[String]) -> CmdResult {
-    let parsed = parse_flags(ctx, "sim explain", words, &[])?;
-    let Some(target) = parsed.args.first() else {
-        return ctx.fail("usage: sim explain ds/NAME [NODE] | sim explain sts/NAME");
-    };
-    let ns = super::namespace(&parsed);
-    let name = match workload_target(target) {
-        Some((Kind::StatefulSet, name)) => return explain_stateful_set(ctx, &ns, &name),
-        Some((_, name)) => name,
-        None => {
-            return ctx.fail(
-                "sim explain works on DaemonSets and StatefulSets: sim explain ds/NAME [NODE] | sim explain sts/NAME",
-            )
-        }
-    };
+    let (parsed, ns, kind, name) = workload_command(ctx, "explain", words)?;
+    if kind == Kind::StatefulSet {
+        return explain_stateful_set(ctx, &ns, &name);
+    }
     let explanations = match dsplay_sim::explain::explain(
         ctx.cluster,
         &ns,
@@ -327,20 +341,10 @@ fn rollout_stateful_set(ctx: &mut Ctx, ns: &str, name: &str) -> CmdResult {
 /// `sim rollout ds/NAME`: budgets in use, per-node old/new pods, and why a rollout is stuck;
 /// `sim rollout sts/NAME`: the StatefulSet's plan.
 fn rollout(ctx: &mut Ctx, words: &[String]) -> CmdResult {
-    let parsed = parse_flags(ctx, "sim rollout", words, &[])?;
-    let Some(target) = parsed.args.first() else {
-        return ctx.fail("usage: sim rollout ds/NAME | sim rollout sts/NAME");
-    };
-    let ns = super::namespace(&parsed);
-    let name = match workload_target(target) {
-        Some((Kind::StatefulSet, name)) => return rollout_stateful_set(ctx, &ns, &name),
-        Some((_, name)) => name,
-        None => {
-            return ctx.fail(
-                "sim rollout works on DaemonSets and StatefulSets: sim rollout ds/NAME | sim rollout sts/NAME",
-            )
-        }
-    };
+    let (_, ns, kind, name) = workload_command(ctx, "rollout", words)?;
+    if kind == Kind::StatefulSet {
+        return rollout_stateful_set(ctx, &ns, &name);
+    }
     let d = match dsplay_sim::explain::diagnose_rollout(ctx.cluster, &ns, &name) {
         Ok(d) => d,
         Err(e) => return ctx.api_fail(&e, None),

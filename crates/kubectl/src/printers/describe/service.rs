@@ -188,21 +188,11 @@ pub fn describe_endpoint_slice(
         w.w(0, "Ports: <unset>\n");
     } else {
         w.w(0, "Ports:\n");
-        w.w(1, "Name\tPort\tProtocol\n");
-        w.w(1, "----\t----\t--------\n");
-        for port in ports {
-            let name = port
-                .name
-                .clone()
-                .filter(|n| !n.is_empty())
-                .unwrap_or_else(|| "<unset>".into());
-            let number = port
-                .port
-                .map(|p| p.to_string())
-                .unwrap_or_else(|| "<unset>".into());
-            let protocol = port.protocol.as_deref().unwrap_or("");
-            w.w(1, &format!("{name}\t{number}\t{protocol}\n"));
-        }
+        let rows = ports.iter().map(|port| {
+            let number = port.port.map(|p| p.to_string());
+            (port.name.as_deref(), number, port.protocol.as_deref())
+        });
+        ports_table(&mut w, 1, rows);
     }
     if slice.endpoints.is_empty() {
         w.w(0, "Endpoints: <none>\n");
@@ -240,6 +230,23 @@ pub fn describe_endpoint_slice(
     }
     w.events(events, now);
     w.finish()
+}
+
+/// The `Name Port Protocol` table of a slice's or a subset's ports (`<unset>` for a missing name
+/// or number).
+fn ports_table<'a>(
+    w: &mut Describe,
+    level: usize,
+    rows: impl Iterator<Item = (Option<&'a str>, Option<String>, Option<&'a str>)>,
+) {
+    w.w(level, "Name\tPort\tProtocol\n");
+    w.w(level, "----\t----\t--------\n");
+    for (name, number, protocol) in rows {
+        let name = name.filter(|n| !n.is_empty()).unwrap_or("<unset>");
+        let number = number.unwrap_or_else(|| "<unset>".into());
+        let protocol = protocol.unwrap_or("");
+        w.w(level, &format!("{name}\t{number}\t{protocol}\n"));
+    }
 }
 
 /// `kubectl describe endpoints NAME`: per subset its ready and not-ready addresses (`<none>` when
@@ -281,17 +288,11 @@ pub fn describe_endpoints(ep: &Endpoints, events: &[&Event], now: DateTime<Utc>)
         let ports = subset.ports.as_deref().unwrap_or_default();
         if !ports.is_empty() {
             w.w(1, "Ports:\n");
-            w.w(2, "Name\tPort\tProtocol\n");
-            w.w(2, "----\t----\t--------\n");
-            for port in ports {
-                let name = port
-                    .name
-                    .clone()
-                    .filter(|n| !n.is_empty())
-                    .unwrap_or_else(|| "<unset>".into());
-                let protocol = port.protocol.as_deref().unwrap_or("");
-                w.w(2, &format!("{name}\t{}\t{protocol}\n", port.port));
-            }
+            let rows = ports.iter().map(|port| {
+                let number = Some(port.port.to_string());
+                (port.name.as_deref(), number, port.protocol.as_deref())
+            });
+            ports_table(&mut w, 2, rows);
         }
         w.w(0, "\n");
     }

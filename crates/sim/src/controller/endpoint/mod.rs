@@ -13,7 +13,8 @@ mod repack;
 mod tests;
 
 use super::endpointslice::reconciler::{
-    set_last_change_trigger_time, should_pod_be_in_endpoints, should_set_hostname, LABEL_HEADLESS,
+    pod_reference, set_last_change_trigger_time, should_pod_be_in_endpoints, should_set_hostname,
+    LABEL_HEADLESS,
 };
 use crate::cluster::Cluster;
 use dsplay_api::service::{find_port, is_headless, service_type};
@@ -123,13 +124,7 @@ fn pod_to_endpoint_address_for_service(pod: &Pod) -> EndpointAddress {
             .and_then(|s| s.pod_ip.clone())
             .unwrap_or_default(),
         node_name: pod.spec.as_ref().and_then(|s| s.node_name.clone()),
-        target_ref: Some(ObjectReference {
-            kind: Some("Pod".into()),
-            namespace: pod.metadata.namespace.clone(),
-            name: pod.metadata.name.clone(),
-            uid: pod.metadata.uid.clone(),
-            ..Default::default()
-        }),
+        target_ref: Some(pod_reference(pod)),
         hostname: None,
     }
 }

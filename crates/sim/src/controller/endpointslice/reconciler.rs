@@ -89,13 +89,19 @@ pub(crate) fn pod_to_endpoint(pod: &Pod, service: &Service) -> Endpoint {
         hostname: should_set_hostname(pod, service)
             .then(|| spec.and_then(|s| s.hostname.clone()))
             .flatten(),
-        target_ref: Some(ObjectReference {
-            kind: Some("Pod".into()),
-            namespace: pod.metadata.namespace.clone(),
-            name: pod.metadata.name.clone(),
-            uid: pod.metadata.uid.clone(),
-            ..Default::default()
-        }),
+        target_ref: Some(pod_reference(pod)),
+        ..Default::default()
+    }
+}
+
+/// The reference an endpoint (or an Endpoints address) keeps to its pod: kind, namespace, name
+/// and uid.
+pub(crate) fn pod_reference(pod: &Pod) -> ObjectReference {
+    ObjectReference {
+        kind: Some("Pod".into()),
+        namespace: pod.metadata.namespace.clone(),
+        name: pod.metadata.name.clone(),
+        uid: pod.metadata.uid.clone(),
         ..Default::default()
     }
 }
