@@ -85,11 +85,15 @@ impl Session {
                     // A watch lives until the next `sim` command has run (it prints while that one
                     // moves the clock); `get -w` itself leaves a new one.
                     let is_sim = command.args.first().is_some_and(|w| w == "sim");
-                    self.watch = ctx.watch.take().filter(|_| !is_sim);
+                    let watch = ctx.watch.take();
                     self.namespace = ctx.namespace;
                     self.edits = ctx.edits;
                     self.requests = ctx.requests;
                     let chunks = ctx.chunks;
+                    match watch {
+                        Some(ended) if is_sim => ended.finish(&mut self.cluster),
+                        watch => self.watch = watch,
+                    }
                     // Lesson goals look at every change, API writes included.
                     self.cluster.observe_now();
                     outputs.push(CommandOutput {

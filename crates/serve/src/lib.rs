@@ -2,8 +2,8 @@
 //! (or k9s, or any client library) can drive it.
 //!
 //! Plain HTTP, no authentication: for local use only; the listener binds 127.0.0.1 and nothing else.
-//! One [`state::Shared`] (a `Session` behind a mutex plus the watch journal) is served by one thread
-//! per request (`tiny_http`); watches stream from the journal ([`watch`]).
+//! One [`state::Shared`] (a `Session` behind a mutex) is served by one thread
+//! per request (`tiny_http`); watches stream from the store's watch log ([`watch`]).
 //!
 //! Modules: [`routes`] (URL → resource), [`discovery`] (version, discovery, OpenAPI v3), [`handlers`]
 //! (verbs), [`tables`] (Table responses from kubectl's printers), [`patch`] (patch types), [`watch`],

@@ -1,5 +1,5 @@
 //! `?watch=true`: a chunked stream of `{"type": "ADDED|MODIFIED|DELETED", "object": …}` lines from
-//! the journal ([`crate::state`]), objects with kind and apiVersion, or one-row Tables when the
+//! the store's watch log ([`crate::state`]), objects with kind and apiVersion, or one-row Tables when the
 //! client asks for Tables (`kubectl get -w`).
 //!
 //! With the manual clock, a watch on one object by name (`fieldSelector=metadata.name=NAME`, what
@@ -25,7 +25,7 @@ use std::io::Write;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// How often an idle watch looks at the journal again (it is also woken on every change).
+/// How often an idle watch looks at the watch log again (it is also woken on every change).
 const POLL: Duration = Duration::from_millis(200);
 
 /// The longest a driven watch moves virtual time (the in-process waiting commands' default).
@@ -210,10 +210,9 @@ pub fn serve(
         }
         let collect = |state: &mut State| {
             let lines: Vec<Vec<u8>> = state
-                .journal_since(cursor)
-                .iter()
-                .filter(|j| filter.matches(&j.object))
-                .map(|j| filter.encode(j.event, &j.object, state))
+                .watch_events_since(cursor)
+                .filter(|(_, object)| filter.matches(object))
+                .map(|(event, object)| filter.encode(event, object, state))
                 .collect();
             (lines, state.cluster().store().resource_version())
         };

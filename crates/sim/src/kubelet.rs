@@ -321,7 +321,9 @@ pub(crate) fn on_timer(cluster: &mut Cluster, uid: &str, epoch: u64) {
             set_ready(cluster, &ns, &name, true);
         }
         Stage::Terminating => {
-            cluster.remove_object(Kind::Pod, &ns, &name);
+            let (_, killed) = stop_delay_ms(&pod, &behavior, true);
+            containers::stop_containers(cluster, &ns, &name, killed);
+            containers::delete_with_zero_grace(cluster, &ns, &name);
         }
     }
 }
@@ -331,12 +333,6 @@ fn begin_termination(cluster: &mut Cluster, pod: &Pod) {
     let Some(mut runtime) = cluster.pods_runtime.get(&uid).cloned() else {
         return;
     };
-    let grace_ms = pod
-        .metadata
-        .deletion_grace_period_seconds
-        .unwrap_or(30)
-        .max(0)
-        .saturating_mul(1000);
     let behavior = cluster.image_behavior(&first_image(pod));
     let running = matches!(runtime.stage, Stage::Running);
     for c in container_names(pod) {
@@ -348,13 +344,25 @@ fn begin_termination(cluster: &mut Cluster, pod: &Pod) {
             &format!("Stopping container {c}"),
         );
     }
-    let after = if running && behavior.ignore_sigterm {
-        grace_ms
-    } else {
-        STOP_MS.min(grace_ms)
-    };
+    let (after, _) = stop_delay_ms(pod, &behavior, running);
     runtime.stage = Stage::Terminating;
     enter(cluster, uid, runtime, after);
+}
+
+/// How long after SIGTERM the pod's containers are gone, and whether they were killed at the end of
+/// the grace period (SIGKILL, exit code 137) rather than exiting on their own (1 s, exit code 0).
+fn stop_delay_ms(pod: &Pod, behavior: &crate::images::ImageBehavior, running: bool) -> (i64, bool) {
+    let grace_ms = pod
+        .metadata
+        .deletion_grace_period_seconds
+        .unwrap_or(30)
+        .max(0)
+        .saturating_mul(1000);
+    if running && behavior.ignore_sigterm {
+        (grace_ms, true)
+    } else {
+        (STOP_MS.min(grace_ms), running && grace_ms < STOP_MS)
+    }
 }
 
 /// `sim node fail`: the kubelet stops; its timers are suspended until recovery.

@@ -51,6 +51,12 @@ impl Cluster {
             self.observer = Some(observer);
         }
     }
+
+    /// Whether the watch log keeps every written object from now on, for watches that show each
+    /// intermediate state (see [`crate::store::WatchEvent::object`]).
+    pub fn keep_watch_snapshots(&mut self, on: bool) {
+        self.store.keep_watch_snapshots(on);
+    }
 }
 
 #[cfg(test)]

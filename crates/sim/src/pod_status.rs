@@ -13,29 +13,33 @@ use k8s_openapi::api::core::v1::{ContainerState, ContainerStateWaiting};
 /// `GeneratePodReadyCondition`.
 pub(crate) fn set_ready(cluster: &mut Cluster, ns: &str, name: &str, ready: bool) {
     let now = k8s_time(cluster.now_ms);
-    update_pod(cluster, ns, name, |pod| {
-        let names = container_names(pod);
-        let gates: Vec<String> = pod
-            .spec
-            .as_ref()
-            .and_then(|s| s.readiness_gates.as_ref())
-            .map(|g| g.iter().map(|g| g.condition_type.clone()).collect())
-            .unwrap_or_default();
-        let status = pod.status.get_or_insert_with(Default::default);
-        for cs in status.container_statuses.iter_mut().flatten() {
-            cs.ready = ready;
+    update_pod(cluster, ns, name, |pod| apply_ready(pod, ready, &now));
+}
+
+/// Sets the containers' `ready` and the ContainersReady and Ready conditions in a pod's status (the
+/// kubelet writes them with whatever else changed in the same sync).
+pub(crate) fn apply_ready(pod: &mut Pod, ready: bool, now: &Time) {
+    let names = container_names(pod);
+    let gates: Vec<String> = pod
+        .spec
+        .as_ref()
+        .and_then(|s| s.readiness_gates.as_ref())
+        .map(|g| g.iter().map(|g| g.condition_type.clone()).collect())
+        .unwrap_or_default();
+    let status = pod.status.get_or_insert_with(Default::default);
+    for cs in status.container_statuses.iter_mut().flatten() {
+        cs.ready = ready;
+    }
+    if !ready {
+        for type_ in ["Ready", "ContainersReady"] {
+            replace_condition(status, not_ready_condition(type_, &names, now));
         }
-        if !ready {
-            for type_ in ["Ready", "ContainersReady"] {
-                replace_condition(status, not_ready_condition(type_, &names, &now));
-            }
-            return;
-        }
-        set_condition(status, "ContainersReady", "True", &now);
-        let conditions = status.conditions.as_deref().unwrap_or(&[]);
-        let pod_ready = generate_pod_ready_condition(&gates, conditions, &now);
-        replace_condition(status, pod_ready);
-    });
+        return;
+    }
+    set_condition(status, "ContainersReady", "True", now);
+    let conditions = status.conditions.as_deref().unwrap_or(&[]);
+    let pod_ready = generate_pod_ready_condition(&gates, conditions, now);
+    replace_condition(status, pod_ready);
 }
 
 /// The Ready condition of a pod whose containers are all ready: True unless a readiness gate's

@@ -7,6 +7,8 @@ use std::borrow::Borrow;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
+mod typed;
+
 /// Key of a stored object: (namespace, name); namespace is "" for cluster-scoped kinds.
 pub type Key = (String, String);
 
@@ -78,7 +80,7 @@ pub enum WatchEventType {
 }
 
 /// One entry of the watch log: enough for a UI to animate and for tests to compare runs.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct WatchEvent {
     /// The store's resourceVersion after the change.
     pub resource_version: u64,
@@ -92,6 +94,9 @@ pub struct WatchEvent {
     pub namespace: String,
     /// Name.
     pub name: String,
+    /// The object as written (for a deletion: as it was last), kept only while a watch asks for
+    /// it ([`Store::keep_watch_snapshots`]): a watch stream sends every write, not just the latest.
+    pub object: Option<Arc<Object>>,
 }
 
 /// All stored objects. Iteration is always in (namespace, name) order, so output is deterministic.
@@ -127,9 +132,10 @@ pub struct Store {
     revisions_version: u64,
     /// The resourceVersion of the last Event write or removal.
     events_version: u64,
-    /// Writes and removals of the objects that leave derived names alone: storage objects
-    /// (StorageClasses, volumes, claims) and v1 Endpoints.
+    /// Writes and removals of storage objects and v1 Endpoints (they leave derived names alone).
     side_writes: u64,
+    /// Whether the watch log keeps a copy of each written object (see [`WatchEvent::object`]).
+    watch_snapshots: bool,
 }
 
 /// A loop's read position in the watch log (an informer's resume point), so each pass of a loop
@@ -234,166 +240,6 @@ pub fn key_of(meta: &ObjectMeta) -> Key {
 }
 
 impl Store {
-    /// All namespaces, by name.
-    pub fn namespaces(&self) -> impl Iterator<Item = &Namespace> {
-        self.namespaces.values()
-    }
-    /// All nodes, by name.
-    pub fn nodes(&self) -> impl Iterator<Item = &Node> {
-        self.nodes.values().map(|n| &**n)
-    }
-    /// All nodes, by name, as shared handles (cheap to keep across writes).
-    pub(crate) fn node_handles(&self) -> impl Iterator<Item = &Arc<Node>> {
-        self.nodes.values()
-    }
-    /// All pods, by namespace then name.
-    pub fn pods(&self) -> impl Iterator<Item = &Pod> {
-        self.pods.values().map(|p| &**p)
-    }
-    /// The pods of one namespace, in name order, as shared handles (cheap to keep across writes).
-    pub(crate) fn pod_handles_in<'a>(
-        &'a self,
-        namespace: &'a str,
-    ) -> impl Iterator<Item = &'a Arc<Pod>> + 'a {
-        self.pods
-            .range((namespace.to_string(), String::new())..)
-            .take_while(move |((ns, _), _)| ns == namespace)
-            .map(|(_, p)| p)
-    }
-    /// The pods bound to a node, in key order.
-    pub fn pods_on_node<'a>(&'a self, node: &str) -> impl Iterator<Item = &'a Pod> + 'a {
-        self.pods_by_node
-            .get(node)
-            .into_iter()
-            .flatten()
-            .filter_map(|key| self.pods.get(key).map(|p| &**p))
-    }
-    /// One node as a shared handle.
-    pub(crate) fn node_handle(&self, name: &str) -> Option<&Arc<Node>> {
-        self.nodes.get(key_ref(&("", name)))
-    }
-    /// One pod as a shared handle.
-    pub(crate) fn pod_handle(&self, namespace: &str, name: &str) -> Option<&Arc<Pod>> {
-        self.pods.get(key_ref(&(namespace, name)))
-    }
-    /// Pods with an ownerReference to `uid` (a DaemonSet's pods, released ones excluded), in key order.
-    pub fn pods_owned_by<'a>(&'a self, uid: &'a str) -> impl Iterator<Item = &'a Pod> + 'a {
-        self.pods().filter(move |p| {
-            p.metadata
-                .owner_references
-                .iter()
-                .flatten()
-                .any(|r| r.uid == uid)
-        })
-    }
-    /// All DaemonSets, by namespace then name.
-    pub fn daemon_sets(&self) -> impl Iterator<Item = &DaemonSet> {
-        self.daemon_sets.values().map(|d| &**d)
-    }
-    /// All ControllerRevisions, by namespace then name.
-    pub fn controller_revisions(&self) -> impl Iterator<Item = &ControllerRevision> {
-        self.controller_revisions.values()
-    }
-    /// All events, by namespace then name.
-    pub fn events(&self) -> impl Iterator<Item = &Event> {
-        self.events.values().map(|e| &**e)
-    }
-    /// All PriorityClasses, by name.
-    pub fn priority_classes(&self) -> impl Iterator<Item = &PriorityClass> {
-        self.priority_classes.values()
-    }
-    /// All Deployments, by namespace then name.
-    pub fn deployments(&self) -> impl Iterator<Item = &Deployment> {
-        self.deployments.values()
-    }
-    /// All ReplicaSets, by namespace then name.
-    pub fn replica_sets(&self) -> impl Iterator<Item = &ReplicaSet> {
-        self.replica_sets.values()
-    }
-    /// One Deployment.
-    pub fn deployment(&self, namespace: &str, name: &str) -> Option<&Deployment> {
-        self.deployments.get(key_ref(&(namespace, name)))
-    }
-    /// One ReplicaSet.
-    pub fn replica_set(&self, namespace: &str, name: &str) -> Option<&ReplicaSet> {
-        self.replica_sets.get(key_ref(&(namespace, name)))
-    }
-    /// All Services, by namespace then name.
-    pub fn services(&self) -> impl Iterator<Item = &Service> {
-        self.services.values()
-    }
-    /// One Service.
-    pub fn service(&self, namespace: &str, name: &str) -> Option<&Service> {
-        self.services.get(key_ref(&(namespace, name)))
-    }
-    /// All EndpointSlices, by namespace then name.
-    pub fn endpoint_slices(&self) -> impl Iterator<Item = &EndpointSlice> {
-        self.endpoint_slices.values()
-    }
-    /// All StatefulSets, by namespace then name.
-    pub fn stateful_sets(&self) -> impl Iterator<Item = &StatefulSet> {
-        self.stateful_sets.values()
-    }
-    /// One StatefulSet.
-    pub fn stateful_set(&self, namespace: &str, name: &str) -> Option<&StatefulSet> {
-        self.stateful_sets
-            .get(&(namespace.to_string(), name.to_string()))
-    }
-    /// All PersistentVolumeClaims, by namespace then name.
-    pub fn persistent_volume_claims(&self) -> impl Iterator<Item = &PersistentVolumeClaim> {
-        self.persistent_volume_claims.values()
-    }
-    /// One PersistentVolumeClaim.
-    pub fn persistent_volume_claim(
-        &self,
-        namespace: &str,
-        name: &str,
-    ) -> Option<&PersistentVolumeClaim> {
-        self.persistent_volume_claims
-            .get(&(namespace.to_string(), name.to_string()))
-    }
-    /// All PersistentVolumes, by name.
-    pub fn persistent_volumes(&self) -> impl Iterator<Item = &PersistentVolume> {
-        self.persistent_volumes.values()
-    }
-    /// One PersistentVolume.
-    pub fn persistent_volume(&self, name: &str) -> Option<&PersistentVolume> {
-        self.persistent_volumes
-            .get(&(String::new(), name.to_string()))
-    }
-    /// All StorageClasses, by name.
-    pub fn storage_classes(&self) -> impl Iterator<Item = &StorageClass> {
-        self.storage_classes.values()
-    }
-    /// One StorageClass.
-    pub fn storage_class(&self, name: &str) -> Option<&StorageClass> {
-        self.storage_classes.get(&(String::new(), name.to_string()))
-    }
-    /// One node.
-    pub fn node(&self, name: &str) -> Option<&Node> {
-        self.nodes.get(key_ref(&("", name))).map(|n| &**n)
-    }
-    /// One pod.
-    pub fn pod(&self, namespace: &str, name: &str) -> Option<&Pod> {
-        self.pod_handle(namespace, name).map(|p| &**p)
-    }
-    /// One DaemonSet.
-    pub fn daemon_set(&self, namespace: &str, name: &str) -> Option<&DaemonSet> {
-        self.daemon_set_handle(namespace, name).map(|d| &**d)
-    }
-    /// One DaemonSet as a shared handle.
-    pub(crate) fn daemon_set_handle(&self, namespace: &str, name: &str) -> Option<&Arc<DaemonSet>> {
-        self.daemon_sets.get(key_ref(&(namespace, name)))
-    }
-    /// One namespace.
-    pub fn namespace(&self, name: &str) -> Option<&Namespace> {
-        self.namespaces.get(key_ref(&("", name)))
-    }
-    /// One PriorityClass.
-    pub fn priority_class(&self, name: &str) -> Option<&PriorityClass> {
-        self.priority_classes.get(key_ref(&("", name)))
-    }
-
     /// Any object by kind and key, cloned into the `Object` enum.
     pub fn get(&self, kind: Kind, namespace: &str, name: &str) -> Option<Object> {
         let key = (
@@ -521,10 +367,7 @@ impl Store {
                 .cloned()
                 .map(Object::StorageClass)
                 .collect(),
-            Kind::Endpoints => self
-                .endpoints
-                .values()
-                .cloned()
+            Kind::Endpoints => (self.endpoints.values().cloned())
                 .map(Object::Endpoints)
                 .collect(),
         }
@@ -545,9 +388,8 @@ impl Store {
         self.events_version
     }
 
-    /// The resourceVersion less the writes of storage objects and Endpoints: a counter that
-    /// kind's default StorageClass, the volumes of StatefulSets and the Endpoints controller leave
-    /// alone, for names derived from it.
+    /// The resourceVersion less the writes of storage objects and Endpoints (kind's StorageClass,
+    /// StatefulSet volumes, the Endpoints controller), for the names derived from it.
     pub fn resource_version_without_side_writes(&self) -> u64 {
         self.resource_version - self.side_writes
     }
@@ -557,6 +399,17 @@ impl Store {
         &self.watch_log
     }
 
+    /// Whether later log entries carry the object written (a copy per write: on only while a
+    /// watch needs every intermediate state, e.g. `kubectl get -w` or `dsplay serve`).
+    pub fn keep_watch_snapshots(&mut self, on: bool) {
+        self.watch_snapshots = on;
+    }
+
+    /// Whether log entries carry the object written.
+    pub fn keeps_watch_snapshots(&self) -> bool {
+        self.watch_snapshots
+    }
+
     /// Writes an object (insert or replace), bumping resourceVersion and logging the change.
     /// Callers (the API layer) have already done defaulting, validation and metadata bookkeeping.
     pub(crate) fn put(&mut self, mut object: Object, time_ms: i64) {
@@ -564,6 +417,7 @@ impl Store {
         object.metadata_mut().resource_version = Some(self.resource_version.to_string());
         let kind = object.kind();
         let key = key_of(object.metadata());
+        let snapshot = self.watch_snapshots.then(|| Arc::new(object.clone()));
         let existed = match object {
             Object::Namespace(o) => self.namespaces.insert(key.clone(), o).is_some(),
             Object::Node(o) => self.nodes.insert(key.clone(), Arc::new(o)).is_some(),
@@ -597,7 +451,7 @@ impl Store {
         } else {
             WatchEventType::Added
         };
-        self.log(event_type, kind, key, time_ms);
+        self.log(event_type, kind, key, time_ms, snapshot);
     }
 
     /// Removes an object; returns it if it existed.
@@ -644,7 +498,17 @@ impl Store {
         };
         if removed.is_some() {
             self.resource_version += 1;
-            self.log(WatchEventType::Deleted, kind, key.clone(), time_ms);
+            let snapshot = removed
+                .as_ref()
+                .filter(|_| self.watch_snapshots)
+                .map(|o| Arc::new(o.clone()));
+            self.log(
+                WatchEventType::Deleted,
+                kind,
+                key.clone(),
+                time_ms,
+                snapshot,
+            );
         }
         removed
     }
@@ -655,7 +519,16 @@ impl Store {
         self.index_pod(key, None);
         let removed = self.pods.remove(key)?;
         self.resource_version += 1;
-        self.log(WatchEventType::Deleted, Kind::Pod, key.clone(), time_ms);
+        let snapshot = self
+            .watch_snapshots
+            .then(|| Arc::new(Object::Pod(Pod::clone(&removed))));
+        self.log(
+            WatchEventType::Deleted,
+            Kind::Pod,
+            key.clone(),
+            time_ms,
+            snapshot,
+        );
         Some(removed)
     }
 
@@ -681,7 +554,14 @@ impl Store {
         }
     }
 
-    fn log(&mut self, event_type: WatchEventType, kind: Kind, key: Key, time_ms: i64) {
+    fn log(
+        &mut self,
+        event_type: WatchEventType,
+        kind: Kind,
+        key: Key,
+        time_ms: i64,
+        object: Option<Arc<Object>>,
+    ) {
         match kind {
             Kind::ControllerRevision => self.revisions_version = self.resource_version,
             Kind::Event => self.events_version = self.resource_version,
@@ -698,6 +578,7 @@ impl Store {
             kind,
             namespace: key.0,
             name: key.1,
+            object,
         });
     }
 }

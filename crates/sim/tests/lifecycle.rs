@@ -675,3 +675,114 @@ fn a_running_pod_that_can_never_pass_its_probe_is_diagnosed() {
     assert!(phase(&pod) == "Running" && !is_pod_ready(&pod));
     assert_eq!(rollout_problems(&c), vec!["new pods not ready".to_string()]);
 }
+
+/// One pod write as a watch sees it: phase, Ready condition (`status/reason`), the first
+/// container's terminated reason and exit code, and the deletion grace period.
+type PodWrite = (String, String, Option<(String, i32)>, Option<i64>);
+
+/// The writes a watch sees of one pod (the store keeps their snapshots).
+fn pod_writes(c: &Cluster, from: usize, name: &str) -> Vec<PodWrite> {
+    c.store().watch_log()[from..]
+        .iter()
+        .filter(|e| e.name == name)
+        .filter_map(|e| match e.object.as_deref() {
+            Some(Object::Pod(p)) => Some(p.clone()),
+            _ => None,
+        })
+        .map(|p| {
+            let status = p.status.clone().unwrap_or_default();
+            let ready = status
+                .conditions
+                .iter()
+                .flatten()
+                .find(|c| c.type_ == "Ready")
+                .map(|c| format!("{}/{}", c.status, c.reason.clone().unwrap_or_default()))
+                .unwrap_or_default();
+            let terminated = status
+                .container_statuses
+                .iter()
+                .flatten()
+                .next()
+                .and_then(|cs| cs.state.clone()?.terminated)
+                .map(|t| (t.reason.unwrap_or_default(), t.exit_code));
+            (
+                status.phase.unwrap_or_default(),
+                ready,
+                terminated,
+                p.metadata.deletion_grace_period_seconds,
+            )
+        })
+        .collect()
+}
+
+/// A deleted pod's last writes, as a watch sees them: the kubelet's terminal status once the
+/// containers are gone (Succeeded and `Completed` after a clean exit; Failed and `Error`, exit code
+/// 137, when SIGTERM was ignored and the grace period ran out), the API server's shortened
+/// graceful deletion (grace 0), then the removal. Upstream: `kubelet_pods.go getPhase`
+/// (podIsTerminal), `status_manager.go syncPod`, `registry/rest/delete.go BeforeDelete`.
+#[test]
+fn deleted_pod_ends_with_terminal_status_then_zero_grace() {
+    for (ignore_sigterm, phase, reason, code) in [
+        (false, "Succeeded", "Completed", 0),
+        (true, "Failed", "Error", 137),
+    ] {
+        let mut c = cluster_with_nodes(1, 1);
+        c.set_image_behavior(
+            IMAGE,
+            ImageBehavior {
+                ignore_sigterm,
+                ..Default::default()
+            },
+        );
+        create_ds(&mut c, new_daemon_set("foo"));
+        settle(&mut c);
+        let pod = live_ds_pods(&c, "foo").remove(0);
+        let name = pod.metadata.name.clone().unwrap();
+        c.keep_watch_snapshots(true);
+        let from = c.store().watch_log().len();
+        delete_pod(&mut c, &pod);
+        settle(&mut c);
+        let writes = pod_writes(&c, from, &name);
+        let ready_reason = if code == 0 {
+            "False/PodCompleted"
+        } else {
+            "False/ContainersNotReady"
+        };
+        let last = (
+            phase.to_string(),
+            ready_reason.to_string(),
+            Some((reason.to_string(), code)),
+        );
+        // Terminating (grace 30), terminal status, grace 0, then the deletion with that state.
+        assert_eq!(writes.len(), 4, "{writes:?}");
+        assert_eq!(writes[0].0, "Running");
+        assert_eq!(writes[0].3, Some(30));
+        for w in &writes[1..] {
+            assert_eq!((w.0.clone(), w.1.clone(), w.2.clone()), last, "{writes:?}");
+        }
+        assert_eq!(writes[1].3, Some(30));
+        assert_eq!(writes[2].3, Some(0));
+        assert!(c.store().watch_log()[from..]
+            .iter()
+            .all(|e| e.name != name || e.object.is_some()));
+    }
+}
+
+/// Without a readiness probe the kubelet reports a started container Running and Ready in one
+/// status write (the probe manager counts a container without a readiness probe as ready).
+#[test]
+fn container_without_probe_is_running_and_ready_in_one_write() {
+    let mut c = cluster_with_nodes(1, 1);
+    c.keep_watch_snapshots(true);
+    let from = c.store().watch_log().len();
+    create_ds(&mut c, new_daemon_set("foo"));
+    settle(&mut c);
+    let name = live_ds_pods(&c, "foo").remove(0).metadata.name.unwrap();
+    let phases: Vec<(String, String)> = pod_writes(&c, from, &name)
+        .into_iter()
+        .map(|w| (w.0, w.1))
+        .collect();
+    let running: Vec<&(String, String)> = phases.iter().filter(|p| p.0 == "Running").collect();
+    assert_eq!(running.len(), 1, "{phases:?}");
+    assert_eq!(running[0].1, "True/");
+}

@@ -121,7 +121,8 @@ impl Query {
             .collect()
     }
 
-    fn matches(&self, kind: Kind, o: &Object) -> bool {
+    /// Whether one object is selected (namespace, label and field selectors).
+    pub(crate) fn matches(&self, kind: Kind, o: &Object) -> bool {
         let meta = o.metadata();
         if kind.namespaced()
             && !self.all_namespaces
@@ -302,6 +303,9 @@ pub(crate) fn get(ctx: &mut Ctx, words: &[String]) -> CmdResult {
                 ctx.out(blocks.join("\n"));
             }
             if parsed.flag("watch") {
+                if let Some(earlier) = ctx.watch.take() {
+                    earlier.finish(ctx.cluster);
+                }
                 ctx.watch = Some(super::Watch::new(
                     ctx.cluster,
                     query.clone(),

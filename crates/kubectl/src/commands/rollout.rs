@@ -240,62 +240,89 @@ fn status(
     // A real kubectl without --timeout waits forever; the simulated one gives up after an hour of
     // virtual time (a crash-looping rollout would otherwise step its back-off timers forever).
     let deadline = wait_deadline(ctx, parsed, "--timeout", Duration::from_secs(3600))?;
-    watch_rollout_status(ctx, kind, name, watch, deadline, |c| {
-        match c.store().get(kind, ns, name)? {
-            Object::StatefulSet(sts) => Some((
-                sts.metadata.resource_version.clone(),
-                crate::printers::rollout_status::stateful_set_status_message(&sts),
+    watch_rollout_status(
+        ctx,
+        kind,
+        ns,
+        name,
+        watch,
+        deadline,
+        |object| match object {
+            Object::StatefulSet(sts) => {
+                crate::printers::rollout_status::stateful_set_status_message(sts)
+            }
+            Object::DaemonSet(ds) => crate::printers::rollout_status::status_message(ds),
+            _ => Err(format!(
+                "no status viewer has been implemented for {}",
+                kind.name()
             )),
-            Object::DaemonSet(ds) => Some((
-                ds.metadata.resource_version.clone(),
-                crate::printers::rollout_status::status_message(&ds),
-            )),
-            _ => None,
-        }
-    })
+        },
+    )
 }
 
-/// One look at the object `rollout status` watches: None once it is gone, else its
-/// resourceVersion and the status viewer's `(message, done)` or error.
-pub(super) type StatusLook = Option<(Option<String>, Result<(String, bool), String>)>;
+/// The status viewer's `(message, done)` for one state of the watched object, or its error.
+pub(super) type StatusLook = Result<(String, bool), String>;
 
-/// `rollout status`'s watch: moves the virtual clock until `look` says done (or at once without
-/// `--watch`), printing the status at every new resourceVersion — kubectl prints it at every
-/// ADDED/MODIFIED event, repeating a message when a write changed other fields.
+/// `rollout status`'s watch: the status of the object as it is now (the watch's initial list), then
+/// of every write to it while the virtual clock moves, until the viewer says done (or at once
+/// without `--watch`) — kubectl prints the status at every ADDED/MODIFIED event, repeating a
+/// message when a write changed other fields.
 ///
 /// Upstream: staging/src/k8s.io/kubectl/pkg/cmd/rollout/rollout_status.go RunStatus
 pub(super) fn watch_rollout_status(
     ctx: &mut Ctx,
     kind: Kind,
+    ns: &str,
     name: &str,
     watch: bool,
     deadline: i64,
-    mut look: impl FnMut(&dsplay_sim::Cluster) -> StatusLook,
+    mut look: impl FnMut(&Object) -> StatusLook,
 ) -> CmdResult {
     let mut messages: Vec<String> = Vec::new();
     // Ok(done), or why the wait stopped early: the object is gone (None) or its view failed.
     let mut outcome: Result<bool, Option<String>> = Ok(false);
-    let mut seen_version: Option<String> = None;
-    ctx.cluster.advance_until(deadline, |c| {
-        let Some((version, status)) = look(c) else {
+    let mut on_state = |object: Option<&Object>| -> bool {
+        let Some(object) = object else {
             outcome = Err(None);
             return true;
         };
-        match status {
+        match look(object) {
             Err(e) => {
                 outcome = Err(Some(e));
                 true
             }
             Ok((message, done)) => {
-                if seen_version != version {
-                    seen_version = version;
-                    messages.push(message);
-                }
+                messages.push(message);
                 outcome = Ok(done);
                 done || !watch
             }
         }
-    });
+    };
+    let current = ctx.cluster.store().get(kind, ns, name);
+    if !on_state(current.as_ref()) {
+        let owns_snapshots = !ctx.cluster.store().keeps_watch_snapshots();
+        ctx.cluster.keep_watch_snapshots(true);
+        let mut cursor = ctx.cluster.store().watch_log().len();
+        ctx.cluster.advance_until(deadline, |c| {
+            let log = c.store().watch_log();
+            let writes = log[cursor..].iter().filter(|e| {
+                e.kind == kind && e.namespace == ns && e.name == name && e.object.is_some()
+            });
+            let mut stop = false;
+            for write in writes {
+                let gone = write.event_type == dsplay_sim::store::WatchEventType::Deleted;
+                stop = on_state(write.object.as_deref().filter(|_| !gone));
+                if stop {
+                    break;
+                }
+            }
+            cursor = log.len();
+            stop
+        });
+        if owns_snapshots {
+            ctx.cluster.keep_watch_snapshots(false);
+        }
+    }
     for message in messages {
         ctx.out(message);
     }

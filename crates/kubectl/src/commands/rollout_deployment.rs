@@ -93,17 +93,18 @@ fn status(ctx: &mut Ctx, ns: &str, name: &str, parsed: &Parsed) -> CmdResult {
     let watch = parsed.get("watch").is_none_or(|w| w != "false");
     let wanted_revision = int64_flag(ctx, "rollout status", parsed, "revision")?.unwrap_or(0);
     let deadline = wait_deadline(ctx, parsed, "--timeout", Duration::from_secs(3600))?;
-    watch_rollout_status(ctx, Kind::Deployment, name, watch, deadline, |c| {
-        let d = c.store().deployment(ns, name)?;
+    watch_rollout_status(ctx, Kind::Deployment, ns, name, watch, deadline, |object| {
+        let Object::Deployment(d) = object else {
+            return Err("not a deployment".to_string());
+        };
         let running = revision(&d.metadata);
-        let status = if wanted_revision > 0 && running != wanted_revision {
+        if wanted_revision > 0 && running != wanted_revision {
             Err(format!(
                 "desired revision ({wanted_revision}) is different from the running revision ({running})"
             ))
         } else {
             crate::printers::rollout_status::deployment_status_message(d)
-        };
-        Some((d.metadata.resource_version.clone(), status))
+        }
     })
 }
 

@@ -1,29 +1,36 @@
 //! `kubectl get -w` in a script: the table is printed at once; while the next `sim` command moves the
-//! virtual clock, every change to a watched object is printed as one more row (no header), instant by
-//! instant, as a real watch would show it. The watch ends with that `sim` command.
+//! virtual clock, every write to a watched object is printed as one more row (no header), in the order
+//! the API server made them — a watch stream sends each write, so a pod created Pending and bound in
+//! the same instant shows two Pending rows. The watch ends with that `sim` command.
+//!
+//! Upstream: `kubectl/pkg/cmd/get/get.go` `watch` (one row per watch event, AGE as of the event).
 
 use super::get::{table_for, Query};
+use crate::printers::get as rows;
 use crate::printers::table::TableOptions;
 use crate::printers::tabwriter::RememberedWidths;
+use chrono::{TimeZone, Utc};
 use dsplay_api::Kind;
 use dsplay_sim::Cluster;
-use std::collections::BTreeMap;
 
-/// An active watch: what it selects, the last row printed per object (unaligned) and the column
+/// An active watch: what it selects, its read position in the store's watch log and the column
 /// widths printed so far.
 #[derive(Clone, Debug)]
 pub(crate) struct Watch {
     query: Query,
     kinds: Vec<Kind>,
     options: TableOptions,
-    rows: BTreeMap<(Kind, String, String), (String, String)>,
+    /// Index of the first watch-log entry not printed yet.
+    cursor: usize,
     widths: RememberedWidths,
+    /// This watch turned the store's write snapshots on (and turns them off when it ends).
+    owns_snapshots: bool,
 }
 
 impl Watch {
     /// Starts a watch from the current state (the rows just printed by `get`).
     pub(crate) fn new(
-        cluster: &Cluster,
+        cluster: &mut Cluster,
         query: Query,
         kinds: Vec<Kind>,
         mut options: TableOptions,
@@ -38,75 +45,53 @@ impl Watch {
             }
         }
         options.no_headers = true;
-        let mut watch = Watch {
+        let owns_snapshots = !cluster.store().keeps_watch_snapshots();
+        cluster.keep_watch_snapshots(true);
+        Watch {
             query,
             kinds,
             options,
-            rows: BTreeMap::new(),
+            cursor: cluster.store().watch_log().len(),
             widths,
-        };
-        watch.rows = watch.current(cluster);
-        watch
-    }
-
-    /// Every watched object's (resourceVersion, row): a row is printed again only when the object
-    /// changed (a watch event), not because its AGE moved on.
-    fn current(&self, cluster: &Cluster) -> BTreeMap<(Kind, String, String), (String, String)> {
-        let mut rows = BTreeMap::new();
-        for kind in &self.kinds {
-            for object in self.query.select_in(cluster, *kind) {
-                let key = (
-                    *kind,
-                    object.metadata().namespace.clone().unwrap_or_default(),
-                    object.name().to_string(),
-                );
-                let version = object
-                    .metadata()
-                    .resource_version
-                    .clone()
-                    .unwrap_or_default();
-                rows.insert(
-                    key,
-                    (
-                        version,
-                        table_for(*kind, &[object], cluster).render_unaligned(&self.options),
-                    ),
-                );
-            }
+            owns_snapshots,
         }
-        rows
     }
 
-    /// The rows of objects that changed (or appeared) since the last call; a deleted object's last row
-    /// is printed again, as kubectl prints the DELETED event. Each row is one flush.
+    /// The rows of the writes to watched objects since the last call, oldest first; a deletion
+    /// prints the object's last state, as kubectl prints the DELETED event. Each row is one flush.
     pub(crate) fn changes(&mut self, cluster: &Cluster) -> String {
-        let now = self.current(cluster);
-        let changed = now
-            .iter()
-            .filter(|(key, (version, _))| self.rows.get(*key).map(|(v, _)| v) != Some(version));
-        let deleted = self.rows.iter().filter(|(key, _)| !now.contains_key(*key));
-        let rows: Vec<String> = changed
-            .chain(deleted)
-            .map(|(_, (_, row))| row.clone())
-            .collect();
-        let out = rows
-            .iter()
-            .map(|row| self.widths.align_table(row))
-            .collect();
-        self.rows = now;
+        let log = cluster.store().watch_log();
+        let mut out = String::new();
+        for entry in &log[self.cursor.min(log.len())..] {
+            let Some(object) = entry.object.as_ref() else {
+                continue;
+            };
+            if !self.kinds.contains(&entry.kind) || !self.query.matches(entry.kind, object) {
+                continue;
+            }
+            let at = Utc
+                .timestamp_millis_opt(entry.time_ms)
+                .single()
+                .unwrap_or_else(|| cluster.now());
+            let row = rows::table_for(entry.kind, std::slice::from_ref(object), at)
+                .render_unaligned(&self.options);
+            out.push_str(&self.widths.align_table(&row));
+        }
+        self.cursor = log.len();
         out
+    }
+
+    /// Ends the watch.
+    pub(crate) fn finish(self, cluster: &mut Cluster) {
+        if self.owns_snapshots {
+            cluster.keep_watch_snapshots(false);
+        }
     }
 }
 
-/// Advances the clock to `target_ms` one timer instant at a time, printing watch rows after each.
+/// Advances the clock to `target_ms`, printing a row for every write to a watched object on the
+/// way (the writes made by commands since the watch started, e.g. `kubectl set image`, first).
 pub(crate) fn advance_watched(cluster: &mut Cluster, target_ms: i64, watch: &mut Watch) -> String {
-    // The first call prints changes made by commands since the watch started (e.g. `kubectl set
-    // image`); the last one those of the final stretch to the target.
-    let mut out = String::new();
-    cluster.advance_until(target_ms, |c| {
-        out.push_str(&watch.changes(c));
-        false
-    });
-    out.push_str(&watch.changes(cluster));
-    out
+    cluster.advance_until(target_ms, |_| false);
+    watch.changes(cluster)
 }

@@ -4,8 +4,12 @@
 use super::{enter, event_for, pod_ip, readiness_delay_ms, PodRuntime, Stage};
 use crate::cluster::{k8s_time, Cluster};
 use crate::images::{crash_backoff_ms, CRASH_AFTER_MS};
-use crate::pod_status::{container_names, set_condition, set_ready, update_pod, waiting};
+use crate::pod_status::{
+    apply_ready, condition, container_names, not_ready_condition, replace_condition, set_condition,
+    set_ready, update_pod, waiting,
+};
 use dsplay_api::types::*;
+use dsplay_api::Kind;
 use k8s_openapi::api::core::v1::{ContainerState, ContainerStateRunning, ContainerStateTerminated};
 
 /// Image size the simulated registry reports in `Pulled` events.
@@ -74,10 +78,11 @@ pub(super) fn start_containers(
             cs.image_id = format!("{}@sha256:{:064x}", cs.image, 0xda7a_u64);
             cs.container_id = Some(container_id(&cs.name, cs.restart_count));
         }
+        // Without a readiness probe the container is ready as soon as it runs: one status write.
+        if ready_now {
+            apply_ready(pod, true, &now);
+        }
     });
-    if ready_now {
-        set_ready(cluster, &ns, &name, true);
-    }
     runtime.stage = Stage::Running;
     if behavior.crash {
         enter(cluster, uid.to_string(), runtime, CRASH_AFTER_MS);
@@ -187,4 +192,76 @@ fn terminated(cs: &ContainerStatus, started_at: Option<Time>, now: &Time) -> Con
 fn container_id(name: &str, restart_count: i32) -> String {
     let seed = name.len() as u64 * 7919 + 17 + u64::try_from(restart_count).unwrap_or(0) * 104_729;
     format!("containerd://{seed:064x}")
+}
+
+/// The kubelet's last status of a deleted pod once its containers are gone: a running container
+/// terminated (exit code 0 `Completed`, or 137 `Error` when it was killed at the end of the grace
+/// period), one that never ran `ContainerStatusUnknown`; phase Succeeded when every container exited
+/// with 0, else Failed (a terminal pod is not restarted, whatever its restartPolicy); not ready.
+///
+/// Upstream: `pkg/kubelet/kubelet_pods.go` `getPhase` (`podIsTerminal`); `pkg/kubelet/status/
+/// status_manager.go` `TerminatePod`; `pkg/kubelet/status/generate.go`
+/// `GenerateContainersReadyCondition` (`PodCompleted`).
+pub(super) fn stop_containers(cluster: &mut Cluster, ns: &str, name: &str, killed: bool) {
+    let now = k8s_time(cluster.now_ms);
+    update_pod(cluster, ns, name, |pod| {
+        let names = container_names(pod);
+        let status = pod.status.get_or_insert_with(Default::default);
+        let mut all_succeeded = true;
+        for cs in status.container_statuses.iter_mut().flatten() {
+            let state = cs.state.take().unwrap_or_default();
+            let stopped = match (state.running, state.terminated) {
+                (Some(running), _) => ContainerStateTerminated {
+                    exit_code: if killed { 137 } else { 0 },
+                    reason: Some(if killed { "Error" } else { "Completed" }.into()),
+                    started_at: running.started_at,
+                    finished_at: Some(now.clone()),
+                    container_id: cs.container_id.clone(),
+                    ..Default::default()
+                },
+                (None, Some(terminated)) => terminated,
+                (None, None) => ContainerStateTerminated {
+                    exit_code: 137,
+                    reason: Some("ContainerStatusUnknown".into()),
+                    message: Some(
+                        "The container could not be located when the pod was terminated".into(),
+                    ),
+                    ..Default::default()
+                },
+            };
+            all_succeeded &= stopped.exit_code == 0;
+            cs.state = Some(ContainerState {
+                terminated: Some(stopped),
+                ..Default::default()
+            });
+            cs.ready = false;
+            cs.started = Some(false);
+        }
+        status.phase = Some(if all_succeeded { "Succeeded" } else { "Failed" }.into());
+        set_condition(status, "PodReadyToStartContainers", "False", &now);
+        for type_ in ["ContainersReady", "Ready"] {
+            let not_ready = if all_succeeded {
+                condition(type_, "False", Some("PodCompleted"), None, &now)
+            } else {
+                not_ready_condition(type_, &names, &now)
+            };
+            replace_condition(status, not_ready);
+        }
+    });
+}
+
+/// The kubelet's final delete of a pod whose containers are gone, with grace period 0: the API
+/// server first shortens the pending graceful deletion (`deletionTimestamp` now,
+/// `deletionGracePeriodSeconds: 0`, one more write a watch sees), then removes the object.
+///
+/// Upstream: `pkg/kubelet/status/status_manager.go` `syncPod` (`canBeDeleted`, `Delete` with
+/// `GracePeriodSeconds: 0`); `apiserver/pkg/registry/rest/delete.go` `BeforeDelete`;
+/// `apiserver/pkg/registry/generic/registry/store.go` `updateForGracefulDeletionAndFinalizers`.
+pub(super) fn delete_with_zero_grace(cluster: &mut Cluster, ns: &str, name: &str) {
+    let now = k8s_time(cluster.now_ms);
+    update_pod(cluster, ns, name, |pod| {
+        pod.metadata.deletion_grace_period_seconds = Some(0);
+        pod.metadata.deletion_timestamp = Some(now);
+    });
+    cluster.remove_object(Kind::Pod, ns, name);
 }
