@@ -112,6 +112,7 @@ kubectl create deployment bad --image=nginx:1.27
 kubectl patch deploy bad --type=json -p '[{"op":"add","path":"/spec/template/spec/priorityClassName","value":"missing"}]'
 kubectl get rs -l app=bad
 kubectl describe deploy bad
+sim rollout deploy/bad
 kubectl get rs -l app=bad -o jsonpath='{range .items[*]}{.metadata.name} {.status.conditions}{"\n"}{end}'
 kubectl apply -f - <<EOF
 apiVersion: scheduling.k8s.io/v1
@@ -123,6 +124,7 @@ EOF
 kubectl scale deploy bad --replicas=2
 sim settle
 kubectl get deploy bad -o jsonpath='{.status.conditions[*].type}{"\n"}'
+sim rollout deploy/bad
 # sim explain / sim rollout for a StatefulSet: OrderedReady, partition, scale down.
 kubectl apply -f - <<EOF
 apiVersion: apps/v1

@@ -2,8 +2,10 @@
 //! same code the controller runs, plus what the scheduler and kubelet say about the node's pods;
 //! for a StatefulSet, why each ordinal is (not yet) created or updated (`stateful_set`).
 
+mod deployment;
 mod stateful_set;
 
+pub use deployment::{diagnose_deployment_rollout, DeploymentRollout};
 pub use stateful_set::{explain_stateful_set, OrdinalExplanation, StatefulSetExplanation};
 
 use crate::cluster::Cluster;

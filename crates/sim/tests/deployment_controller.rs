@@ -520,3 +520,31 @@ fn failed_pod_creates_set_replica_failure_and_succeeding_creates_clear_it() {
         .any(|c| c.type_ == "ReplicaFailure"));
     assert_eq!(pods(&c, "bad-").len(), 3);
 }
+
+/// `sim rollout deploy`: a stuck rolling update names the budget that holds it (rolling.go
+/// reconcileNewReplicaSet / reconcileOldReplicaSets), and a finished one is complete.
+#[test]
+fn diagnose_deployment_rollout_names_the_budgets() {
+    let mut c = Cluster::new(2);
+    c.create(deployment("web", 4, "nginx:1.27", ""))
+        .expect("create");
+    c.settle(Duration::from_secs(60));
+    let r = dsplay_sim::explain::diagnose_deployment_rollout(&c, "default", "web").expect("web");
+    assert!(r.complete && r.blocked.is_empty());
+    assert_eq!(r.strategy, "RollingUpdate maxSurge=1 maxUnavailable=1");
+    let mut never = c.image_behavior("nginx:1.28");
+    never.ready = false;
+    c.set_image_behavior("nginx:1.28", never);
+    set_image(&mut c, "web", "nginx:1.28");
+    c.advance(Duration::from_secs(10));
+    let r = dsplay_sim::explain::diagnose_deployment_rollout(&c, "default", "web").expect("web");
+    assert!(!r.complete);
+    assert_eq!(r.replica_sets.len(), 2);
+    assert!(r.replica_sets[0].contains("(new, revision 2)"));
+    assert!(r.blocked.iter().any(|b| b.starts_with("maxSurge reached")));
+    assert!(r
+        .blocked
+        .iter()
+        .any(|b| b.starts_with("maxUnavailable reached")));
+    assert!(dsplay_sim::explain::diagnose_deployment_rollout(&c, "default", "nope").is_err());
+}

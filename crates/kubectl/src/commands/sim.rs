@@ -200,7 +200,9 @@ fn node_names(parsed: &crate::flags::Parsed) -> Result<Vec<String>, String> {
 fn workload_target(target: &str) -> Option<(Kind, String)> {
     match target.split_once('/') {
         Some((kind, name)) => match Kind::from_resource_name(kind) {
-            Some(kind @ (Kind::DaemonSet | Kind::StatefulSet)) => Some((kind, name.to_string())),
+            Some(kind @ (Kind::DaemonSet | Kind::StatefulSet | Kind::Deployment)) => {
+                Some((kind, name.to_string()))
+            }
             _ => None,
         },
         None => Some((Kind::DaemonSet, target.to_string())),
@@ -216,14 +218,19 @@ fn workload_command(
 ) -> Result<(crate::flags::Parsed, String, Kind, String), Failed> {
     let parsed = parse_flags(ctx, &format!("sim {verb}"), words, &[])?;
     let node = if verb == "explain" { " [NODE]" } else { "" };
-    let usage = format!("sim {verb} ds/NAME{node} | sim {verb} sts/NAME");
+    let deploy = if verb == "rollout" {
+        " | sim rollout deploy/NAME"
+    } else {
+        ""
+    };
+    let usage = format!("sim {verb} ds/NAME{node} | sim {verb} sts/NAME{deploy}");
     let Some(target) = parsed.args.first() else {
         return ctx.fail(format!("usage: {usage}")).and(Err(Failed));
     };
     let Some((kind, name)) = workload_target(target) else {
         return ctx
             .fail(format!(
-                "sim {verb} works on DaemonSets and StatefulSets: {usage}"
+                "sim {verb} works on DaemonSets, StatefulSets and (rollout) Deployments: {usage}"
             ))
             .and(Err(Failed));
     };
@@ -235,8 +242,12 @@ fn workload_command(
 /// `sim explain sts/NAME`: per ordinal, why it is (not yet) created or updated.
 fn explain(ctx: &mut Ctx, words: &[String]) -> CmdResult {
     let (parsed, ns, kind, name) = workload_command(ctx, "explain", words)?;
-    if kind == Kind::StatefulSet {
-        return explain_stateful_set(ctx, &ns, &name);
+    match kind {
+        Kind::StatefulSet => return explain_stateful_set(ctx, &ns, &name),
+        Kind::Deployment => {
+            return ctx.fail("sim explain works on DaemonSets and StatefulSets; for a Deployment: sim rollout deploy/NAME")
+        }
+        _ => {}
     }
     let explanations = match dsplay_sim::explain::explain(
         ctx.cluster,
@@ -338,12 +349,41 @@ fn rollout_stateful_set(ctx: &mut Ctx, ns: &str, name: &str) -> CmdResult {
     Ok(())
 }
 
+/// `sim rollout deploy/NAME`: the strategy, the counts, the ReplicaSets (new first) and what holds
+/// the rollout back.
+fn rollout_deployment(ctx: &mut Ctx, ns: &str, name: &str) -> CmdResult {
+    let r = match dsplay_sim::explain::diagnose_deployment_rollout(ctx.cluster, ns, name) {
+        Ok(r) => r,
+        Err(e) => return ctx.api_fail(&e, None),
+    };
+    let (replicas, updated, ready, available) = r.counts;
+    let mut text = format!("deployment.apps/{name}: {}\n", r.strategy);
+    text.push_str(&format!(
+        "replicas {replicas}, updated {updated}, ready {ready}, available {available}\n"
+    ));
+    for rs in &r.replica_sets {
+        text.push_str(&format!("{rs}\n"));
+    }
+    for block in &r.blocked {
+        text.push_str(&format!("waits: {block}\n"));
+    }
+    text.push_str(if r.complete {
+        "rollout complete\n"
+    } else {
+        "rollout progressing\n"
+    });
+    ctx.out(text);
+    Ok(())
+}
+
 /// `sim rollout ds/NAME`: budgets in use, per-node old/new pods, and why a rollout is stuck;
 /// `sim rollout sts/NAME`: the StatefulSet's plan.
 fn rollout(ctx: &mut Ctx, words: &[String]) -> CmdResult {
     let (_, ns, kind, name) = workload_command(ctx, "rollout", words)?;
-    if kind == Kind::StatefulSet {
-        return rollout_stateful_set(ctx, &ns, &name);
+    match kind {
+        Kind::StatefulSet => return rollout_stateful_set(ctx, &ns, &name),
+        Kind::Deployment => return rollout_deployment(ctx, &ns, &name),
+        _ => {}
     }
     let d = match dsplay_sim::explain::diagnose_rollout(ctx.cluster, &ns, &name) {
         Ok(d) => d,
