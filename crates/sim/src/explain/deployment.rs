@@ -5,7 +5,8 @@
 use crate::cluster::Cluster;
 use crate::controller::deployment::util::{
     actual_replica_count, available_replica_count, deployment_complete, deployment_replicas,
-    find_new_replica_set, get_condition, max_surge, max_unavailable, revision, rs_replicas,
+    find_new_replica_set, get_condition, is_rolling_update, max_surge, max_unavailable, revision,
+    rs_replicas,
 };
 use crate::error::{ApiError, ApiResult};
 use dsplay_api::types::*;
@@ -52,12 +53,7 @@ pub fn diagnose_deployment_rollout(
     let status = d.status.clone().unwrap_or_default();
     let replicas = deployment_replicas(d);
     let (surge, unavailable) = (max_surge(d), max_unavailable(d));
-    let recreate = d
-        .spec
-        .as_ref()
-        .and_then(|s| s.strategy.as_ref())
-        .and_then(|s| s.type_.as_deref())
-        == Some("Recreate");
+    let recreate = !is_rolling_update(d);
     let strategy = if recreate {
         "Recreate".to_string()
     } else {
