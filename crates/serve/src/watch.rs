@@ -182,7 +182,7 @@ pub fn serve(
     {
         return;
     }
-    let mut stream = chunked_transfer::Encoder::with_chunks_size(writer, 1 << 16);
+    let mut stream = chunked_transfer::Encoder::with_chunks_size(FlushEveryWrite(writer), 1 << 16);
     // Without a resourceVersion (or "0") a watch starts with the current objects as ADDED.
     let mut cursor = match req
         .query
@@ -245,6 +245,23 @@ pub fn serve(
             }
             first = stepped;
         }
+    }
+}
+
+/// Hands each chunk straight to the client: the chunk encoder's `flush` writes the chunk to the
+/// response writer but does not flush that writer, which kept the last event of a burst buffered
+/// until the next event pushed it out (a `kubectl events -w` missed its last row).
+struct FlushEveryWrite<W: Write>(W);
+
+impl<W: Write> Write for FlushEveryWrite<W> {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0.write_all(bytes)?;
+        self.0.flush()?;
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.0.flush()
     }
 }
 

@@ -7,7 +7,9 @@ use std::borrow::Borrow;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
+mod changes;
 mod typed;
+pub(crate) use changes::ChangeCursor;
 
 /// Key of a stored object: (namespace, name); namespace is "" for cluster-scoped kinds.
 pub type Key = (String, String);
@@ -136,91 +138,6 @@ pub struct Store {
     side_writes: u64,
     /// Whether the watch log keeps a copy of each written object (see [`WatchEvent::object`]).
     watch_snapshots: bool,
-}
-
-/// A loop's read position in the watch log (an informer's resume point), so each pass of a loop
-/// looks only at the objects written since its previous pass.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct ChangeCursor(usize);
-
-/// The objects written (added, modified or deleted) since a cursor's previous read, in key order.
-#[derive(Debug, Default)]
-pub(crate) struct Changes {
-    /// Node names.
-    pub nodes: BTreeSet<String>,
-    /// Pod keys.
-    pub pods: BTreeSet<Key>,
-    /// ControllerRevision keys.
-    pub controller_revisions: BTreeSet<Key>,
-    /// A DaemonSet was deleted (its dependents may now be orphans).
-    pub daemon_set_deleted: bool,
-    /// ReplicaSet keys.
-    pub replica_sets: BTreeSet<Key>,
-    /// A Deployment or ReplicaSet was deleted (its dependents may now be orphans).
-    pub apps_owner_deleted: bool,
-    /// A StatefulSet was deleted (its pods and revisions may now be orphans).
-    pub stateful_set_deleted: bool,
-    /// StatefulSet keys.
-    pub stateful_sets: BTreeSet<Key>,
-    /// PersistentVolumeClaim keys.
-    pub claims: BTreeSet<Key>,
-}
-
-impl ChangeCursor {
-    /// What changed since the previous call (everything ever written, on the first call).
-    pub fn read(&mut self, store: &Store) -> Changes {
-        let mut changes = Changes::default();
-        for event in &store.watch_log[self.0.min(store.watch_log.len())..] {
-            let key = || (event.namespace.clone(), event.name.clone());
-            match event.kind {
-                Kind::Node => {
-                    changes.nodes.insert(event.name.clone());
-                }
-                Kind::Pod => {
-                    changes.pods.insert(key());
-                }
-                Kind::ControllerRevision => {
-                    changes.controller_revisions.insert(key());
-                }
-                Kind::DaemonSet if event.event_type == WatchEventType::Deleted => {
-                    changes.daemon_set_deleted = true;
-                }
-                Kind::ReplicaSet => {
-                    changes.replica_sets.insert(key());
-                    if event.event_type == WatchEventType::Deleted {
-                        changes.apps_owner_deleted = true;
-                    }
-                }
-                Kind::Deployment if event.event_type == WatchEventType::Deleted => {
-                    changes.apps_owner_deleted = true;
-                }
-                Kind::StatefulSet => {
-                    changes.stateful_sets.insert(key());
-                    if event.event_type == WatchEventType::Deleted {
-                        changes.stateful_set_deleted = true;
-                    }
-                }
-                Kind::PersistentVolumeClaim => {
-                    changes.claims.insert(key());
-                }
-                _ => {}
-            }
-        }
-        self.0 = store.watch_log.len();
-        changes
-    }
-}
-
-impl Changes {
-    /// The pods written, plus every pod bound to a node written: what a loop whose per-pod
-    /// decision reads the pod and its node (kubelet, taint eviction) must look at again.
-    pub fn pods_and_pods_on_nodes(self, store: &Store) -> BTreeSet<Key> {
-        let mut keys = self.pods;
-        for node in &self.nodes {
-            keys.extend(store.pods_on_node(node).map(|p| key_of(&p.metadata)));
-        }
-        keys
-    }
 }
 
 /// The node a pod is bound to, if any.

@@ -1,5 +1,6 @@
-//! `kubectl events [--for TYPE/NAME] [--types Normal,Warning] [-A]`: the cluster's events, oldest
-//! first, in kubectl's `events` layout (LAST SEEN, TYPE, REASON, OBJECT, MESSAGE).
+//! `kubectl events [--for TYPE/NAME] [--types Normal,Warning] [-A] [-w]`: the cluster's events, oldest
+//! first, in kubectl's `events` layout (LAST SEEN, TYPE, REASON, OBJECT, MESSAGE); with `--watch`
+//! the events there are and then each new or updated one, until the next `sim` command.
 //!
 //! Upstream: staging/src/k8s.io/kubectl/pkg/cmd/events/events.go (`Validate`, `Run`: the
 //! `--for` field selector, `SortableEvents`) and event_printer.go (`PrintObj`, `getInterval`).
@@ -128,33 +129,40 @@ pub(crate) fn events(ctx: &mut Ctx, words: &[String]) -> CmdResult {
             Some((kind, name.to_string()))
         }
     };
+    let filter = EventFilter {
+        all,
+        namespace: ns,
+        types,
+        about,
+    };
+    if parsed.flag("watch") {
+        if printer.as_ref().is_some_and(|p| {
+            !matches!(
+                p,
+                OutputFormat::Yaml | OutputFormat::Json | OutputFormat::Name
+            )
+        }) {
+            return ctx.fail("\"kubectl events --watch\" with a template output is not available in the playground: use -o yaml, -o json or -o name");
+        }
+        let (watch, rows) =
+            super::Watch::events(ctx.cluster, filter, printer, parsed.flag("no-headers"));
+        ctx.out(rows);
+        if let Some(earlier) = ctx.watch.replace(watch) {
+            earlier.finish(ctx.cluster);
+        }
+        return Ok(());
+    }
     let mut events: Vec<&Event> = ctx
         .cluster
         .store()
         .events()
-        .filter(|e| all || e.metadata.namespace.as_deref() == Some(ns.as_str()))
-        .filter(|e| {
-            types.is_empty()
-                || types.iter().any(|t| {
-                    e.type_
-                        .as_deref()
-                        .is_some_and(|et| et.eq_ignore_ascii_case(t))
-                })
-        })
-        .filter(|e| {
-            about.as_ref().is_none_or(|(kind, name)| {
-                let o = &e.involved_object;
-                o.kind.as_deref() == Some(kind.name())
-                    && o.api_version.as_deref() == Some(kind.api_version())
-                    && o.name.as_deref() == Some(name.as_str())
-            })
-        })
+        .filter(|e| filter.matches(e))
         .collect();
     if events.is_empty() {
         ctx.err(if all {
             "No events found.".to_string()
         } else {
-            format!("No events found in {ns} namespace.")
+            format!("No events found in {} namespace.", filter.namespace)
         });
         return Ok(());
     }
@@ -165,35 +173,91 @@ pub(crate) fn events(ctx: &mut Ctx, words: &[String]) -> CmdResult {
     }
     let now = ctx.cluster.now();
     let mut w = TabWriter::for_table();
-    let prefix = if all { "NAMESPACE\t" } else { "" };
     if !parsed.flag("no-headers") {
-        w.write(&format!(
-            "{prefix}LAST SEEN\tTYPE\tREASON\tOBJECT\tMESSAGE\n"
-        ));
+        w.write(&filter.header());
     }
     for e in events {
-        if all {
-            w.write(&format!(
-                "{}\t",
-                e.metadata.namespace.as_deref().unwrap_or("")
-            ));
-        }
-        w.write(&format!(
-            "{}\t{}\t{}\t{}/{}\t{}\n",
+        w.write(&filter.row(e, now));
+    }
+    ctx.out(w.finish());
+    Ok(())
+}
+
+/// Which events `kubectl events` shows: its namespace (or all), `--types` and `--for`.
+///
+/// Upstream: staging/src/k8s.io/kubectl/pkg/cmd/events/events.go `Run` (the `--for` field
+/// selector, `filteredEventType`).
+#[derive(Clone, Debug)]
+pub(crate) struct EventFilter {
+    all: bool,
+    namespace: String,
+    types: Vec<String>,
+    about: Option<(dsplay_api::Kind, String)>,
+}
+
+impl EventFilter {
+    /// Whether the event is shown.
+    pub(crate) fn matches(&self, e: &Event) -> bool {
+        let in_namespace = self.all || e.metadata.namespace.as_deref() == Some(&self.namespace);
+        let typed = self.types.is_empty()
+            || self.types.iter().any(|t| {
+                e.type_
+                    .as_deref()
+                    .is_some_and(|et| et.eq_ignore_ascii_case(t))
+            });
+        let about = self.about.as_ref().is_none_or(|(kind, name)| {
+            let o = &e.involved_object;
+            o.kind.as_deref() == Some(kind.name())
+                && o.api_version.as_deref() == Some(kind.api_version())
+                && o.name.as_deref() == Some(name.as_str())
+        });
+        in_namespace && typed && about
+    }
+
+    /// The header line (with NAMESPACE for `-A`). Upstream: event_printer.go `printHeadings`.
+    pub(crate) fn header(&self) -> String {
+        let prefix = if self.all { "NAMESPACE\t" } else { "" };
+        format!("{prefix}LAST SEEN\tTYPE\tREASON\tOBJECT\tMESSAGE\n")
+    }
+
+    /// One event's line, tab-separated. Upstream: event_printer.go `printOneEvent`.
+    pub(crate) fn row(&self, e: &Event, now: chrono::DateTime<chrono::Utc>) -> String {
+        let namespace = if self.all {
+            format!("{}\t", e.metadata.namespace.as_deref().unwrap_or(""))
+        } else {
+            String::new()
+        };
+        format!(
+            "{namespace}{}\t{}\t{}\t{}/{}\t{}\n",
             event_interval(e, now),
             e.type_.as_deref().unwrap_or(""),
             e.reason.as_deref().unwrap_or(""),
             e.involved_object.kind.as_deref().unwrap_or(""),
             e.involved_object.name.as_deref().unwrap_or(""),
             e.message.as_deref().unwrap_or("").trim()
-        ));
+        )
     }
-    ctx.out(w.finish());
-    if parsed.flag("watch") {
-        ctx.err("error: \"kubectl events --watch\" is not available in the playground: use kubectl get events -w");
-        return Err(Failed);
+}
+
+/// One event as a watch prints it with `-o yaml|json|name` (None for other formats): each object
+/// on its own, YAML documents separated by `---`.
+///
+/// Upstream: staging/src/k8s.io/kubectl/pkg/cmd/events/events.go runWatch (`PrintObj` per event);
+/// cli-runtime printers/yaml.go `PrintObj` (the separator before every document but the first).
+pub(crate) fn watched_event_text(format: &OutputFormat, e: &Event, first: bool) -> Option<String> {
+    let value = || Object::Event(e.clone()).to_json();
+    match format {
+        OutputFormat::Yaml => {
+            let separator = if first { "" } else { "---\n" };
+            Some(format!("{separator}{}", output::to_yaml(&value())))
+        }
+        OutputFormat::Json => Some(output::to_json_typed(&value(), &EVENT)),
+        OutputFormat::Name => Some(output::name_line(
+            dsplay_api::Kind::Event,
+            e.metadata.name.as_deref().unwrap_or(""),
+        )),
+        _ => None,
     }
-    Ok(())
 }
 
 /// The printer `kubectl events -o TEXT` names, or kubectl's error for a format it lacks.

@@ -264,9 +264,13 @@ pub(crate) fn get(ctx: &mut Ctx, words: &[String]) -> CmdResult {
                 .collect();
             ctx.out(text);
         }
-        OutputFormat::JsonPath { .. } | OutputFormat::GoTemplate(_) => {
+        // A missing named object prints nothing but its error.
+        OutputFormat::JsonPath { .. } | OutputFormat::GoTemplate(_)
+            if total > 0 || !single_named =>
+        {
             super::output_format::print_template(ctx, &printer, &one_or_list(values()))?;
         }
+        OutputFormat::JsonPath { .. } | OutputFormat::GoTemplate(_) => {}
         OutputFormat::CustomColumns(columns) => {
             let (text, error) = columns.render(&values(), parsed.flag("no-headers"));
             ctx.out_raw(text);
@@ -306,7 +310,7 @@ pub(crate) fn get(ctx: &mut Ctx, words: &[String]) -> CmdResult {
                 if let Some(earlier) = ctx.watch.take() {
                     earlier.finish(ctx.cluster);
                 }
-                ctx.watch = Some(super::Watch::new(
+                ctx.watch = Some(super::Watch::get(
                     ctx.cluster,
                     query.clone(),
                     kinds.clone(),
@@ -318,9 +322,11 @@ pub(crate) fn get(ctx: &mut Ctx, words: &[String]) -> CmdResult {
     for e in errors {
         ctx.err(e);
     }
+    // A watch prints no notice: its header comes with the first row (get.go `watch`).
     if printer.is_table()
         && total == 0
         && !failed
+        && !parsed.flag("watch")
         && !single_named
         && !(requests.iter().any(|(_, n)| n.is_some()))
     {

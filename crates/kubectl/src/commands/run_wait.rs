@@ -9,7 +9,11 @@ use dsplay_sim::Cluster;
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-/// `kubectl run NAME --image=IMAGE [--labels k=v,…] [--restart=Always|Never] [--priority-class-name?]`.
+/// `kubectl run NAME --image=IMAGE [--labels k=v,…] [--restart=Always|OnFailure|Never] [--env K=V]…
+/// [--annotations K=V]… [--image-pull-policy P] [--port N] [--command] [--privileged] [-- ARGS…]`.
+///
+/// Upstream: staging/src/k8s.io/kubectl/pkg/generate/versioned/run.go BasicPod.Generate;
+/// pkg/cmd/run/run.go getRestartPolicy, verifyImagePullPolicy.
 pub(crate) fn run(ctx: &mut Ctx, words: &[String]) -> CmdResult {
     let parsed = parse_flags(
         ctx,
@@ -23,7 +27,11 @@ pub(crate) fn run(ctx: &mut Ctx, words: &[String]) -> CmdResult {
             value("override-type", None),
             value("port", None),
             boolean("dry-run", None),
-            value("command", None),
+            boolean("command", None),
+            value("image-pull-policy", None),
+            value("env", None),
+            value("annotations", None),
+            boolean("privileged", None),
         ],
     )?;
     let Some(name) = parsed.args.first().cloned() else {
@@ -46,12 +54,51 @@ pub(crate) fn run(ctx: &mut Ctx, words: &[String]) -> CmdResult {
             labels.insert("run".to_string(), name.clone());
         }
     }
+    let usage = |ctx: &mut Ctx, message: String| {
+        ctx.err(format!(
+            "error: {message}\nSee 'kubectl run -h' for help and examples"
+        ));
+        Err(Failed)
+    };
     let restart = parsed.get("restart").unwrap_or("Always").to_string();
+    if !matches!(restart.as_str(), "Always" | "OnFailure" | "Never") {
+        return usage(ctx, format!("invalid restart policy: {restart}"));
+    }
+    let pull_policy = parsed.get("image-pull-policy").filter(|p| !p.is_empty());
+    if let Some(policy) = pull_policy.filter(|p| !matches!(*p, "Always" | "IfNotPresent" | "Never"))
+    {
+        return usage(ctx, format!("invalid image pull policy: {policy}"));
+    }
+    let env = match parse_envs(&parsed.all("env")) {
+        Ok(env) => env,
+        Err(message) => return ctx.fail(message),
+    };
+    let annotations: BTreeMap<String, String> = parsed
+        .all("annotations")
+        .iter()
+        .map(|pair| {
+            let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+            (k.to_string(), v.to_string())
+        })
+        .collect();
     let args: Vec<String> = parsed.args[1..].to_vec();
+    let (command, args) = if parsed.flag("command") {
+        (Some(args), None)
+    } else {
+        (None, Some(args))
+    };
+    let privileged = parsed.flag("privileged");
     let container = Container {
         name: name.clone(),
         image: Some(image),
-        args: (!args.is_empty()).then_some(args),
+        command: command.filter(|c| !c.is_empty()),
+        args: args.filter(|a| !a.is_empty()),
+        env: (!env.is_empty()).then_some(env),
+        image_pull_policy: pull_policy.map(str::to_string),
+        security_context: privileged.then(|| k8s_openapi::api::core::v1::SecurityContext {
+            privileged: Some(true),
+            ..Default::default()
+        }),
         // `--port`: the container port the pod exposes (what `kubectl expose pod` then reads).
         ports: parsed
             .get("port")
@@ -69,6 +116,7 @@ pub(crate) fn run(ctx: &mut Ctx, words: &[String]) -> CmdResult {
             name: Some(name.clone()),
             namespace: Some(super::namespace(&parsed)),
             labels: Some(labels),
+            annotations: (!annotations.is_empty()).then_some(annotations),
             ..Default::default()
         },
         spec: Some(PodSpec {
@@ -93,6 +141,35 @@ pub(crate) fn run(ctx: &mut Ctx, words: &[String]) -> CmdResult {
         }
         Err(e) => ctx.api_fail(&e, None),
     }
+}
+
+/// `--env NAME=VALUE` (repeatable): kubectl's own check of each pair.
+///
+/// Upstream: staging/src/k8s.io/kubectl/pkg/generate/versioned/run.go parseEnvs.
+fn parse_envs(pairs: &[String]) -> Result<Vec<k8s_openapi::api::core::v1::EnvVar>, String> {
+    pairs
+        .iter()
+        .map(|pair| match pair.split_once('=') {
+            Some((name, value)) if is_env_var_name(name) => {
+                Ok(k8s_openapi::api::core::v1::EnvVar {
+                    name: name.to_string(),
+                    value: Some(value.to_string()),
+                    ..Default::default()
+                })
+            }
+            _ => Err(format!("invalid env: {pair}")),
+        })
+        .collect()
+}
+
+/// A C identifier-like environment variable name: letters, digits, `_`, `-`, `.`, not starting with a
+/// digit. Upstream: apimachinery/pkg/util/validation/validation.go IsEnvVarName.
+fn is_env_var_name(name: &str) -> bool {
+    !name.is_empty()
+        && !name.starts_with(|c: char| c.is_ascii_digit())
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
 }
 
 /// `--overrides` on the generated pod: a JSON merge patch by default, or `--override-type`

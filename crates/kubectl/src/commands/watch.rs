@@ -1,25 +1,98 @@
-//! `kubectl get -w` in a script: the table is printed at once; while the next `sim` command moves the
-//! virtual clock, every write to a watched object is printed as one more row (no header), in the order
-//! the API server made them — a watch stream sends each write, so a pod created Pending and bound in
-//! the same instant shows two Pending rows. The watch ends with that `sim` command.
+//! Watches in a script: `kubectl get -w` and `kubectl events -w`. What there is now is printed at
+//! once; while the next `sim` command moves the virtual clock, every write to a watched object is
+//! printed as one more row, in the order the API server made them — a watch stream sends each
+//! write, so a pod created Pending and bound in the same instant shows two Pending rows. The watch
+//! ends with that `sim` command.
 //!
-//! Upstream: `kubectl/pkg/cmd/get/get.go` `watch` (one row per watch event, AGE as of the event).
+//! Upstream: `kubectl/pkg/cmd/get/get.go` `watch` (one row per watch event, AGE as of the event);
+//! `kubectl/pkg/cmd/events/events.go` `runWatch` (DELETED events skipped, the header before the first
+//! event); cli-runtime `printers.GetNewTabWriter` (`RememberWidths` across flushes).
 
+use super::events::{watched_event_text, EventFilter};
 use super::get::{table_for, Query};
+use super::output_format::OutputFormat;
 use crate::printers::get as rows;
 use crate::printers::table::TableOptions;
 use crate::printers::tabwriter::RememberedWidths;
-use chrono::{TimeZone, Utc};
-use dsplay_api::Kind;
+use chrono::{DateTime, TimeZone, Utc};
+use dsplay_api::{Kind, Object};
+use dsplay_sim::store::WatchEventType;
 use dsplay_sim::Cluster;
+
+/// What a watch prints a row for.
+#[derive(Clone, Debug)]
+enum Source {
+    /// `get -w`: the selected objects of these kinds, in the `get` table's columns; when `get`
+    /// printed no table, the first row comes with the header (unless `--no-headers`).
+    Get {
+        query: Query,
+        kinds: Vec<Kind>,
+        options: TableOptions,
+        header_pending: bool,
+    },
+    /// `events -w`: the events the filter keeps (not their deletions); the header goes out with the
+    /// first row unless `--no-headers`.
+    Events {
+        filter: EventFilter,
+        header: Option<String>,
+        /// `-o yaml|json|name`: each event printed whole, and whether one was printed yet.
+        format: Option<(OutputFormat, bool)>,
+    },
+}
+
+/// One printed row: a table row (aligned with the rows before it) or an object printed whole.
+enum Row {
+    Table(String),
+    Whole(String),
+}
+
+impl Source {
+    /// The row for one state of an object (None: not watched).
+    fn row(&mut self, event: WatchEventType, object: &Object, at: DateTime<Utc>) -> Option<Row> {
+        match self {
+            Source::Get {
+                query,
+                kinds,
+                options,
+                header_pending,
+            } => {
+                let kind = object.kind();
+                if !(kinds.contains(&kind) && query.matches(kind, object)) {
+                    return None;
+                }
+                let table = rows::table_for(kind, std::slice::from_ref(object), at);
+                if std::mem::take(header_pending) {
+                    let mut first = options.clone();
+                    first.no_headers = false;
+                    return Some(Row::Table(table.render_unaligned(&first)));
+                }
+                Some(Row::Table(table.render_unaligned(options)))
+            }
+            Source::Events {
+                filter,
+                header,
+                format,
+            } => match object {
+                Object::Event(e) if event != WatchEventType::Deleted && filter.matches(e) => {
+                    Some(match format {
+                        Some((format, printed)) => {
+                            let first = !std::mem::replace(printed, true);
+                            Row::Whole(watched_event_text(format, e, first).unwrap_or_default())
+                        }
+                        None => Row::Table(header.take().unwrap_or_default() + &filter.row(e, at)),
+                    })
+                }
+                _ => None,
+            },
+        }
+    }
+}
 
 /// An active watch: what it selects, its read position in the store's watch log and the column
 /// widths printed so far.
 #[derive(Clone, Debug)]
 pub(crate) struct Watch {
-    query: Query,
-    kinds: Vec<Kind>,
-    options: TableOptions,
+    source: Source,
     /// Index of the first watch-log entry not printed yet.
     cursor: usize,
     widths: RememberedWidths,
@@ -28,33 +101,69 @@ pub(crate) struct Watch {
 }
 
 impl Watch {
-    /// Starts a watch from the current state (the rows just printed by `get`).
-    pub(crate) fn new(
+    fn start(cluster: &mut Cluster, source: Source, widths: RememberedWidths) -> Watch {
+        let owns_snapshots = !cluster.store().keeps_watch_snapshots();
+        cluster.keep_watch_snapshots(true);
+        Watch {
+            source,
+            cursor: cluster.store().watch_log().len(),
+            widths,
+            owns_snapshots,
+        }
+    }
+
+    /// `get -w`, after `get` printed the table (its header sets the widths the rows keep).
+    pub(crate) fn get(
         cluster: &mut Cluster,
         query: Query,
         kinds: Vec<Kind>,
         mut options: TableOptions,
     ) -> Watch {
-        // The table `get` printed (with its header) sets the widths the rows keep.
         let mut widths = RememberedWidths::default();
+        let mut printed = false;
         for kind in &kinds {
             let objects = query.select_in(cluster, *kind);
             if !objects.is_empty() {
                 let table = table_for(*kind, &objects, cluster);
                 widths.align_table(&table.render_unaligned(&options));
+                printed = true;
             }
         }
+        let header_pending = !printed && !options.no_headers;
         options.no_headers = true;
-        let owns_snapshots = !cluster.store().keeps_watch_snapshots();
-        cluster.keep_watch_snapshots(true);
-        Watch {
+        let source = Source::Get {
             query,
             kinds,
             options,
-            cursor: cluster.store().watch_log().len(),
-            widths,
-            owns_snapshots,
+            header_pending,
+        };
+        Watch::start(cluster, source, widths)
+    }
+
+    /// `events -w`, and the rows of the events there are now (the watch's initial ADDED events,
+    /// in key order, each its own flush).
+    pub(crate) fn events(
+        cluster: &mut Cluster,
+        filter: EventFilter,
+        format: Option<OutputFormat>,
+        no_headers: bool,
+    ) -> (Watch, String) {
+        let header = (!no_headers).then(|| filter.header());
+        let source = Source::Events {
+            filter,
+            header,
+            format: format.map(|f| (f, false)),
+        };
+        let mut watch = Watch::start(cluster, source, RememberedWidths::default());
+        let now = cluster.now();
+        let mut out = String::new();
+        for e in cluster.store().events() {
+            let event = Object::Event(e.clone());
+            if let Some(row) = watch.source.row(WatchEventType::Added, &event, now) {
+                out.push_str(&watch.print(row));
+            }
         }
+        (watch, out)
     }
 
     /// The rows of the writes to watched objects since the last call, oldest first; a deletion
@@ -63,22 +172,27 @@ impl Watch {
         let log = cluster.store().watch_log();
         let mut out = String::new();
         for entry in &log[self.cursor.min(log.len())..] {
-            let Some(object) = entry.object.as_ref() else {
+            let Some(object) = entry.object.as_deref() else {
                 continue;
             };
-            if !self.kinds.contains(&entry.kind) || !self.query.matches(entry.kind, object) {
-                continue;
-            }
             let at = Utc
                 .timestamp_millis_opt(entry.time_ms)
                 .single()
                 .unwrap_or_else(|| cluster.now());
-            let row = rows::table_for(entry.kind, std::slice::from_ref(object), at)
-                .render_unaligned(&self.options);
-            out.push_str(&self.widths.align_table(&row));
+            if let Some(row) = self.source.row(entry.event_type, object, at) {
+                out.push_str(&self.print(row));
+            }
         }
         self.cursor = log.len();
         out
+    }
+
+    /// The text of one row: table rows keep the widths printed so far.
+    fn print(&mut self, row: Row) -> String {
+        match row {
+            Row::Table(text) => self.widths.align_table(&text),
+            Row::Whole(text) => text,
+        }
     }
 
     /// Ends the watch.
