@@ -1,10 +1,12 @@
 //! Packing one-address subsets into the fewest subsets: one per distinct set of addresses, with
 //! every port those addresses serve.
 //!
-//! Upstream: pkg/api/v1/endpoints/util.go RepackSubsets, SortSubsets. Upstream orders the ports
-//! of a subset, and the subsets, by an MD5 of Go's `spew` dump of each; here they keep the order
-//! they were first seen in (the Service's port order), which agrees for one-port Services.
+//! Upstream: pkg/api/v1/endpoints/util.go RepackSubsets, SortSubsets. A subset's ports are
+//! ordered as upstream orders them, by the MD5 of Go's `spew` dump of each port; the subsets
+//! themselves (one unless pods serve different port sets) keep the order their first port was
+//! seen in, where upstream hashes whole subsets.
 
+use super::md5::md5;
 use dsplay_api::types::*;
 use std::collections::BTreeMap;
 
@@ -77,7 +79,8 @@ pub(crate) fn repack_subsets(subsets: Vec<EndpointSubset>) -> Vec<EndpointSubset
     }
     groups
         .into_iter()
-        .map(|(addrs, ports)| {
+        .map(|(addrs, mut ports)| {
+            ports.sort_by_cached_key(|p| md5(spew_endpoint_port(p).as_bytes()));
             let pick = |want: bool| {
                 let list: Vec<EndpointAddress> = addrs
                     .iter()
@@ -93,4 +96,18 @@ pub(crate) fn repack_subsets(subsets: Vec<EndpointSubset>) -> Vec<EndpointSubset
             }
         })
         .collect()
+}
+
+/// A port as go-spew's `%#v` prints a `v1.EndpointPort` (types in parentheses, strings bare, a nil
+/// pointer `<nil>`), the text upstream hashes to order ports.
+///
+/// Upstream: pkg/util/hash/hash.go DeepHashObject; pkg/api/v1/endpoints/util.go portsByHash.
+fn spew_endpoint_port(port: &CoreEndpointPort) -> String {
+    format!(
+        "(v1.EndpointPort){{Name:(string){} Port:(int32){} Protocol:(v1.Protocol){} AppProtocol:(*string){}}}",
+        port.name.as_deref().unwrap_or(""),
+        port.port,
+        port.protocol.as_deref().unwrap_or(""),
+        port.app_protocol.as_deref().unwrap_or("<nil>")
+    )
 }

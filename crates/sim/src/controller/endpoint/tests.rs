@@ -157,3 +157,32 @@ fn repack_subsets_cases_of_pack_subsets() {
     assert!(no_ports[0].ports.is_none());
     assert!(repack_subsets(Vec::new()).is_empty());
 }
+
+/// Upstream: util_test.go TestPackSubsets orders ports by hash; a real kind cluster lists
+/// kube-dns's ports as dns-tcp, dns, metrics and ingress-nginx's as https, http.
+#[test]
+fn repack_subsets_orders_ports_by_hash() {
+    let tcp = |name: &str, number| port(name, number);
+    let udp = CoreEndpointPort {
+        protocol: Some("UDP".into()),
+        ..port("dns", 53)
+    };
+    let packed = repack_subsets(vec![one(
+        address("10.244.0.2", "a"),
+        true,
+        vec![udp, tcp("dns-tcp", 53), tcp("metrics", 9153)],
+    )]);
+    let names: Vec<_> = packed[0]
+        .ports
+        .iter()
+        .flatten()
+        .map(|p| p.name.clone().unwrap())
+        .collect();
+    assert_eq!(names, ["dns-tcp", "dns", "metrics"]);
+    let packed = repack_subsets(vec![one(
+        address("10.244.0.2", "a"),
+        true,
+        vec![tcp("http", 80), tcp("https", 443)],
+    )]);
+    assert_eq!(packed[0].ports.as_ref().unwrap()[0].port, 443);
+}
