@@ -11,7 +11,7 @@ pub use stateful_set::{explain_stateful_set, OrdinalExplanation, StatefulSetExpl
 use crate::cluster::Cluster;
 use crate::controller::daemonset::util::{explain_placement, revision_hash_label, Placement};
 use crate::error::{ApiError, ApiResult};
-use crate::scheduler::{fits_reasons, NodeInfo};
+use crate::scheduler::{fits_reasons, Snapshot};
 use dsplay_api::types::*;
 use dsplay_api::Kind;
 
@@ -47,6 +47,7 @@ pub fn explain(
     let uid = ds.metadata.uid.clone().unwrap_or_default();
     let owned: Vec<&Pod> = store.pods_owned_by(&uid).collect();
     let mut out = Vec::new();
+    let snapshot = LazySnapshot::new();
     for node in nodes {
         let node_name = node.metadata.name.clone().unwrap_or_default();
         let (placement, reasons) = explain_placement(node, ds);
@@ -55,7 +56,7 @@ pub fn explain(
             crate::controller::daemonset::util::target_node_name(p).as_deref()
                 == Some(node_name.as_str())
         }) {
-            pods.push(describe_pod_state(cluster, pod, node));
+            pods.push(describe_pod_state(cluster, &snapshot, pod, node));
         }
         out.push(NodeExplanation {
             node: node_name,
@@ -67,7 +68,16 @@ pub fn explain(
     Ok(out)
 }
 
-fn describe_pod_state(cluster: &Cluster, pod: &Pod, node: &Node) -> String {
+/// The scheduler's view of the whole cluster, built on first use by [`describe_pod_state`] (only
+/// pending pods need it) and shared by the pods of one explanation.
+type LazySnapshot<'a> = std::cell::OnceCell<Snapshot<'a>>;
+
+fn describe_pod_state<'a>(
+    cluster: &'a Cluster,
+    snapshot: &LazySnapshot<'a>,
+    pod: &Pod,
+    node: &Node,
+) -> String {
     let name = pod.metadata.name.clone().unwrap_or_default();
     if pod.metadata.deletion_timestamp.is_some() {
         return format!("pod {name} Terminating (waiting for its containers to exit)");
@@ -80,21 +90,12 @@ fn describe_pod_state(cluster: &Cluster, pod: &Pod, node: &Node) -> String {
         .and_then(|s| s.node_name.as_ref())
         .is_some();
     if !bound {
-        let node_name = node.metadata.name.clone().unwrap_or_default();
-        let on_node: Vec<&Pod> = cluster
-            .store()
-            .pods()
-            .filter(|p| {
-                p.spec.as_ref().and_then(|s| s.node_name.as_deref()) == Some(node_name.as_str())
-            })
-            .filter(|p| {
-                !matches!(
-                    p.status.as_ref().and_then(|s| s.phase.as_deref()),
-                    Some("Succeeded" | "Failed")
-                )
-            })
-            .collect();
-        let reasons = fits_reasons(pod, &NodeInfo::new(node, on_node));
+        let node_name = node.metadata.name.as_deref().unwrap_or("");
+        let snapshot = snapshot.get_or_init(|| crate::scheduling::snapshot(cluster.store(), None));
+        let reasons = snapshot
+            .node(node_name)
+            .map(|info| fits_reasons(pod, snapshot, info))
+            .unwrap_or_default();
         let why = if reasons.is_empty() {
             "waiting for the scheduler".to_string()
         } else {
@@ -210,6 +211,7 @@ pub fn diagnose_rollout(
             pods_by_node.entry(node).or_default().push(pod);
         }
     }
+    let snapshot = LazySnapshot::new();
     for node in store.nodes() {
         let node_name = node.metadata.name.clone().unwrap_or_default();
         let placement = node_should_run_daemon_pod(node, ds);
@@ -223,7 +225,7 @@ pub fn diagnose_rollout(
             let new = is_pod_updated(pod, &hash, generation.as_deref());
             let available = is_pod_available(pod, min_ready, now);
             any_available |= available && pod.metadata.deletion_timestamp.is_none();
-            let mut state = describe_pod_state(cluster, pod, node);
+            let mut state = describe_pod_state(cluster, &snapshot, pod, node);
             if let Some(since) = crate::controller::daemonset::util::ready_since_ms(pod) {
                 if !available && min_ready > 0 {
                     let left = (since + i64::from(min_ready) * 1000 - now) / 1000 + 1;

@@ -3,7 +3,11 @@
 
 use crate::api_server::object_reference;
 use crate::cluster::{k8s_time, Cluster};
-use crate::scheduler::{pre_filter, preemption, schedule_batch, NodeInfo, ScheduleResult};
+use crate::scheduler::inter_pod_affinity::has_required_anti_affinity;
+use crate::scheduler::{
+    has_cluster_wide_filters, pre_filter, preemption, ClusterObjects, NodeInfo, ScheduleResult,
+    Snapshot,
+};
 use crate::store::{key_of, Key, Store};
 use dsplay_api::types::*;
 use dsplay_api::{Kind, Object};
@@ -113,10 +117,24 @@ pub(crate) fn sync(cluster: &mut Cluster) {
     // cycle only needs those nodes. The outcome is the same as on the whole cluster as long as every
     // pod fits; when one does not, the FitError message counts every node and preemption may look
     // at any, so the cycle runs again on the whole cluster (from the same random state).
+    // Inter-pod affinity and spread constraints look at pods on other nodes: the shortcut only holds
+    // when no pending pod has such terms and no bound pod has required anti-affinity (their PreFilters
+    // would Skip).
+    let local_only = !pending.iter().any(|p| has_cluster_wide_filters(p))
+        && !cluster.store.pods().any(|p| {
+            has_required_anti_affinity(p)
+                && !p
+                    .spec
+                    .as_ref()
+                    .and_then(|s| s.node_name.as_deref())
+                    .unwrap_or("")
+                    .is_empty()
+        });
     let targets: Option<BTreeSet<String>> = pending
         .iter()
         .map(|p| pre_filter(p).ok().and_then(|state| state.node_names))
         .collect::<Option<Vec<_>>>()
+        .filter(|_| local_only)
         .map(|sets| sets.into_iter().flatten().collect());
     let mut rng = cluster.rng.clone();
     let mut results = targets
@@ -131,8 +149,12 @@ pub(crate) fn sync(cluster: &mut Cluster) {
         results = Some(schedule_cycle(&cluster.store, &pending, None, &mut rng));
     }
     cluster.rng = rng;
+    // A pod that did not fit was evaluated with the earlier pods of the batch already assumed on
+    // their nodes: their bindings are not news to it, so it is marked as tried at the counter they
+    // leave behind (upstream's queueing hints likewise drop events the failed cycle already saw).
     for (pod, result) in pending.iter().zip(results.unwrap_or_default()) {
-        apply_result(cluster, pod, result, change);
+        let seen = cluster.scheduling_queue.cluster_change;
+        apply_result(cluster, pod, result, seen);
     }
 }
 
@@ -144,6 +166,13 @@ fn schedule_cycle(
     only: Option<&BTreeSet<String>>,
     rng: &mut ChaCha8Rng,
 ) -> Vec<ScheduleResult> {
+    let refs: Vec<&Pod> = pending.iter().map(|p| &**p).collect();
+    snapshot(store, only).schedule_batch(&refs, &mut |n| (rng.next_u32() as usize) % n.max(1))
+}
+
+/// The scheduler's view of the store: the nodes (only the `only` ones, if given) with their pods, and
+/// the namespaces, Services, ReplicaSets and StatefulSets its plugins list.
+pub(crate) fn snapshot<'a>(store: &'a Store, only: Option<&BTreeSet<String>>) -> Snapshot<'a> {
     let infos: Vec<NodeInfo> = match only {
         Some(names) => names
             .iter()
@@ -152,8 +181,12 @@ fn schedule_cycle(
             .collect(),
         None => store.nodes().map(|node| node_info(store, node)).collect(),
     };
-    let refs: Vec<&Pod> = pending.iter().map(|p| &**p).collect();
-    schedule_batch(&refs, infos, &mut |n| (rng.next_u32() as usize) % n.max(1))
+    Snapshot::new(infos).with_objects(ClusterObjects {
+        namespaces: store.namespaces().collect(),
+        services: store.services().collect(),
+        replica_sets: store.replica_sets().collect(),
+        stateful_sets: store.stateful_sets().collect(),
+    })
 }
 
 /// A node with the pods the scheduler counts on it (bound, not finished).

@@ -20,6 +20,7 @@ pub mod meta;
 pub mod node;
 pub mod node_affinity;
 pub mod pod;
+pub mod pod_affinity;
 pub mod priority_class;
 pub mod probe;
 pub mod service;

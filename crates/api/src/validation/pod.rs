@@ -10,6 +10,7 @@ use super::meta::{
     NameRule,
 };
 use super::node_affinity::validate_node_affinity;
+use super::pod_affinity::{validate_inter_pod_affinity, validate_topology_spread_constraints};
 use super::syntax::{is_dns1123_label, is_dns1123_subdomain};
 use super::toleration::validate_tolerations;
 use super::{Errors, FieldError};
@@ -118,6 +119,16 @@ pub fn validate_pod_spec(spec: &PodSpec, path: &str, resource_is_pod: bool) -> V
             &format!("{path}.affinity.nodeAffinity"),
         ));
     }
+    if let Some(affinity) = &spec.affinity {
+        errors.extend(validate_inter_pod_affinity(
+            affinity,
+            &format!("{path}.affinity"),
+        ));
+    }
+    errors.extend(validate_topology_spread_constraints(
+        spec.topology_spread_constraints.as_deref().unwrap_or(&[]),
+        &format!("{path}.topologySpreadConstraints"),
+    ));
     validate_optional_subdomain(
         &mut errors,
         path,

@@ -751,3 +751,73 @@ fn pod_only_rules() {
         ),
     ]);
 }
+
+/// Upstream `validatePodAffinityTerm`, `validateWeightedPodAffinityTerms` and
+/// `validateTopologySpreadConstraints` (validation_test.go TestValidateTopologySpreadConstraints cases).
+#[test]
+fn inter_pod_affinity_and_spread_rules() {
+    let anti = |term: &str| {
+        pod(
+            &format!("  affinity: {{podAntiAffinity: {term}}}\n"),
+            CONTAINERS,
+        )
+    };
+    let spread = |c: &str| pod(&format!("  topologySpreadConstraints: {c}\n"), CONTAINERS);
+    let req = "spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution[0]";
+    let pref = "spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution[0]";
+    let tsc = "spec.topologySpreadConstraints";
+    check(&[
+        (
+            "ok",
+            anti("{requiredDuringSchedulingIgnoredDuringExecution: [{labelSelector: {matchLabels: {app: x}}, topologyKey: kubernetes.io/hostname}]}"),
+            &[],
+        ),
+        (
+            "empty topologyKey",
+            anti("{requiredDuringSchedulingIgnoredDuringExecution: [{labelSelector: {matchLabels: {app: x}}, topologyKey: ''}]}"),
+            &[&format!("{req}.topologyKey: Required value: can not be empty")],
+        ),
+        (
+            "bad namespace and key",
+            anti("{requiredDuringSchedulingIgnoredDuringExecution: [{namespaces: [Bad], topologyKey: 'a b'}]}"),
+            &[
+                &format!("{req}.namespace: Invalid value: \"Bad\": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')"),
+                &format!("{req}.topologyKey: Invalid value: \"a b\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')"),
+            ],
+        ),
+        (
+            "weight",
+            anti("{preferredDuringSchedulingIgnoredDuringExecution: [{weight: 101, podAffinityTerm: {topologyKey: zone}}]}"),
+            &[&format!("{pref}.weight: Invalid value: 101: must be in the range 1-100")],
+        ),
+        (
+            "spread ok",
+            spread("[{maxSkew: 1, topologyKey: zone, whenUnsatisfiable: DoNotSchedule, minDomains: 2, labelSelector: {matchLabels: {app: x}}, matchLabelKeys: [pod-template-hash]}]"),
+            &[],
+        ),
+        (
+            "spread fields",
+            spread("[{maxSkew: 0, topologyKey: '', whenUnsatisfiable: Maybe, nodeTaintsPolicy: Sometimes}]"),
+            &[
+                &format!("{tsc}[0].maxSkew: Invalid value: 0: must be greater than zero"),
+                &format!("{tsc}[0].topologyKey: Required value: can not be empty"),
+                &format!("{tsc}[0].whenUnsatisfiable: Unsupported value: \"Maybe\": supported values: \"DoNotSchedule\", \"ScheduleAnyway\""),
+                &format!("{tsc}[0].nodeTaintsPolicy: Unsupported value: \"Sometimes\": supported values: \"Honor\", \"Ignore\""),
+            ],
+        ),
+        (
+            "spread duplicate and minDomains",
+            spread("[{maxSkew: 1, topologyKey: zone, whenUnsatisfiable: ScheduleAnyway, minDomains: 0}, {maxSkew: 2, topologyKey: zone, whenUnsatisfiable: ScheduleAnyway}]"),
+            &[
+                &format!("{tsc}[0].{{topologyKey, whenUnsatisfiable}}: Duplicate value: \"{{zone, ScheduleAnyway}}\""),
+                &format!("{tsc}[0].minDomains: Invalid value: 0: must be greater than zero"),
+                &format!("{tsc}[0].minDomains: Invalid value: 0: can only use minDomains if whenUnsatisfiable=DoNotSchedule, not ScheduleAnyway"),
+            ],
+        ),
+        (
+            "matchLabelKeys",
+            spread("[{maxSkew: 1, topologyKey: zone, whenUnsatisfiable: DoNotSchedule, labelSelector: {matchLabels: {app: x}}, matchLabelKeys: [app]}]"),
+            &[&format!("{tsc}[0].matchLabelKeys[0]: Invalid value: \"app\": exists in both matchLabelKeys and labelSelector")],
+        ),
+    ]);
+}

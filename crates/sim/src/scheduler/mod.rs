@@ -6,27 +6,33 @@
 //! deleting victims) is the caller's job.
 //!
 //! Plugins run in the upstream default order (`pkg/scheduler/apis/config/v1/default_plugins.go`):
-//! Filter: NodeUnschedulable, NodeName, TaintToleration, NodeAffinity, NodePorts, NodeResourcesFit;
-//! Score: TaintToleration ×3, NodeAffinity ×2, NodeResourcesFit ×1, NodeResourcesBalancedAllocation ×1.
-//! Volume, topology-spread, inter-pod-affinity and image-locality plugins are not modelled (they give
-//! every node the same result for the pods the playground creates, except PodTopologySpread's
-//! system-default spreading of ReplicaSet pods by hostname: those pods are spread by the resource
-//! scores alone, which favour the node with fewer pods as the default constraints would).
+//! Filter: NodeUnschedulable, NodeName, TaintToleration, NodeAffinity, NodePorts, NodeResourcesFit,
+//! PodTopologySpread, InterPodAffinity; Score: TaintToleration ×3, NodeAffinity ×2,
+//! NodeResourcesFit ×1, PodTopologySpread ×2, InterPodAffinity ×2, NodeResourcesBalancedAllocation ×1.
+//! PodTopologySpread and InterPodAffinity read pods on every node: their PreFilter state is computed
+//! over the whole [`Snapshot`] ([`Snapshot::pre_filter`]) and adjusted for nominated pods and
+//! preemption's simulated removals (upstream AddPod / RemovePod); both Skip — cost nothing — for a pod
+//! without terms when no bound pod has required anti-affinity. PodTopologySpread's system default
+//! constraints need the Services, ReplicaSets and StatefulSets ([`ClusterObjects`]). Volume and
+//! image-locality plugins are not modelled (VolumeBinding lives in `volume_binding.rs`).
 //!
 //! Upstream: `pkg/scheduler/schedule_one.go` (`schedulePod`, `findNodesThatFitPod`, `prioritizeNodes`,
 //! `selectHost`).
 
 pub mod fit_error;
+pub mod inter_pod_affinity;
 pub mod node_affinity;
 pub mod node_name;
 pub mod node_ports;
 pub mod node_resources_fit;
 pub mod node_unschedulable;
+pub mod pod_topology_spread;
 pub mod preemption;
 pub mod score;
 pub mod taint_toleration;
 
-use dsplay_api::types::{Node, Pod};
+use dsplay_api::types::{Namespace, Node, Pod, ReplicaSet, Service, StatefulSet};
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 
 pub use fit_error::{Diagnosis, FitError};
@@ -121,9 +127,29 @@ pub struct CycleState {
     pub node_names: Option<BTreeSet<String>>,
     /// The pod's priority (`spec.priority`, default 0).
     pub priority: i32,
+    /// PodTopologySpread PreFilter state; `None` = Skip (no `DoNotSchedule` constraints). Set by
+    /// [`Snapshot::pre_filter`].
+    pub pod_topology_spread: Option<pod_topology_spread::PreFilterState>,
+    /// InterPodAffinity PreFilter state; `None` = Skip. Set by [`Snapshot::pre_filter`].
+    pub inter_pod_affinity: Option<inter_pod_affinity::PreFilterState>,
 }
 
-/// PreFilter: computes the cycle state, or a PreFilter rejection (`pod affinity terms conflict`).
+impl CycleState {
+    /// Counts (`delta` 1) or uncounts (-1) `other`, placed on `node`, in the cluster-wide PreFilter
+    /// states. Upstream: `RunPreFilterExtensionAddPod` / `RemovePod`.
+    pub fn update_with_pod(&mut self, pod: &Pod, other: &Pod, node: &Node, delta: i64) {
+        if let Some(s) = &mut self.pod_topology_spread {
+            s.update_with_pod(pod, other, node, delta);
+        }
+        if let Some(s) = &mut self.inter_pod_affinity {
+            s.update_with_pod(other, node, delta);
+        }
+    }
+}
+
+/// The pod-local PreFilters: computes the cycle state, or a PreFilter rejection (`pod affinity terms
+/// conflict`). The cluster-wide ones (PodTopologySpread, InterPodAffinity) are left unset: see
+/// [`Snapshot::pre_filter`].
 pub fn pre_filter(pod: &Pod) -> Result<CycleState, Status> {
     let node_names = node_affinity::pre_filter(pod)?;
     Ok(CycleState {
@@ -131,6 +157,8 @@ pub fn pre_filter(pod: &Pod) -> Result<CycleState, Status> {
         host_ports: node_ports::pod_host_ports(pod),
         node_names,
         priority: pod_priority(pod),
+        pod_topology_spread: None,
+        inter_pod_affinity: None,
     })
 }
 
@@ -168,14 +196,27 @@ pub fn run_filters(
     node_affinity::filter(pod, node)?;
     node_ports::filter(&state.host_ports, pods)?;
     node_resources_fit::filter(&state.request, node, pods)?;
+    if let Some(s) = &state.pod_topology_spread {
+        pod_topology_spread::filter(pod, s, node)?;
+    }
+    if let Some(s) = &state.inter_pod_affinity {
+        inter_pod_affinity::filter(s, node)?;
+    }
     Ok(())
 }
 
-/// Every failing Filter for one node, not only the first (what `runAllFilters` would report). Includes the
-/// NodeAffinity PreFilter verdict (`node(s) didn't satisfy plugin(s) [NodeAffinity]`) when the pod is
-/// pinned elsewhere. Meant for `sim explain`.
-pub fn explain_node(pod: &Pod, node_info: &NodeInfo) -> Vec<Status> {
-    let state = match pre_filter(pod) {
+/// Whether the pod's placement depends on pods on other nodes through its own terms (required
+/// inter-pod affinity / anti-affinity, `DoNotSchedule` spread constraints); with no existing pod
+/// carrying required anti-affinity either, filtering one node needs no other node.
+pub fn has_cluster_wide_filters(pod: &Pod) -> bool {
+    inter_pod_affinity::has_required_terms(pod) || pod_topology_spread::has_filter_constraints(pod)
+}
+
+/// Every failing Filter for one node of the snapshot, not only the first (what `runAllFilters` would
+/// report). Includes the NodeAffinity PreFilter verdict (`node(s) didn't satisfy plugin(s)
+/// [NodeAffinity]`) when the pod is pinned elsewhere. Meant for `sim explain`.
+pub fn explain_node(pod: &Pod, snapshot: &Snapshot, node_info: &NodeInfo) -> Vec<Status> {
+    let state = match snapshot.pre_filter(pod) {
         Ok(s) => s,
         Err(status) => return vec![status],
     };
@@ -187,23 +228,27 @@ pub fn explain_node(pod: &Pod, node_info: &NodeInfo) -> Vec<Status> {
             out.push(node_affinity::not_in_prefilter_result());
         }
     }
-    let checks: [Result<(), Status>; 6] = [
+    let spread = state.pod_topology_spread.as_ref();
+    let affinity = state.inter_pod_affinity.as_ref();
+    let checks: [Result<(), Status>; 8] = [
         node_unschedulable::filter(pod, node),
         node_name::filter(pod, node),
         taint_toleration::filter(pod, node),
         node_affinity::filter(pod, node),
         node_ports::filter(&state.host_ports, pods),
         node_resources_fit::filter(&state.request, node, pods),
+        spread.map_or(Ok(()), |s| pod_topology_spread::filter(pod, s, node)),
+        affinity.map_or(Ok(()), |s| inter_pod_affinity::filter(s, node)),
     ];
     out.extend(checks.into_iter().filter_map(Result::err));
     out
 }
 
-/// The failure reasons the scheduler would record for this pod on this node (empty = the pod fits).
-/// Same semantics as one entry of the FitError histogram: PreFilter verdict first, then the first
-/// failing Filter plugin's reasons.
-pub fn fits_reasons(pod: &Pod, node_info: &NodeInfo) -> Vec<String> {
-    let state = match pre_filter(pod) {
+/// The failure reasons the scheduler would record for this pod on this node of the snapshot (empty =
+/// the pod fits). Same semantics as one entry of the FitError histogram: PreFilter verdict first, then
+/// the first failing Filter plugin's reasons.
+pub fn fits_reasons(pod: &Pod, snapshot: &Snapshot, node_info: &NodeInfo) -> Vec<String> {
+    let state = match snapshot.pre_filter(pod) {
         Ok(s) => s,
         Err(status) => return status.reasons,
     };
@@ -218,6 +263,21 @@ pub fn fits_reasons(pod: &Pod, node_info: &NodeInfo) -> Vec<String> {
     }
 }
 
+/// The other objects the plugins read through listers: namespaces (their labels, for
+/// `namespaceSelector`), and the Services, ReplicaSets and StatefulSets that give a pod its default
+/// spreading selector.
+#[derive(Clone, Debug, Default)]
+pub struct ClusterObjects<'a> {
+    /// Namespaces.
+    pub namespaces: Vec<&'a Namespace>,
+    /// Services.
+    pub services: Vec<&'a Service>,
+    /// ReplicaSets.
+    pub replica_sets: Vec<&'a ReplicaSet>,
+    /// StatefulSets.
+    pub stateful_sets: Vec<&'a StatefulSet>,
+}
+
 /// Nodes plus a name index, built once per batch so a pinned daemon pod costs O(log n), and the pods
 /// nominated to each node by earlier preemptions.
 #[derive(Clone, Debug)]
@@ -225,6 +285,11 @@ pub struct Snapshot<'a> {
     nodes: Vec<NodeInfo<'a>>,
     by_name: BTreeMap<&'a str, usize>,
     nominated: Vec<Vec<&'a Pod>>,
+    objects: ClusterObjects<'a>,
+    /// Bound pods with `podAffinity`/`podAntiAffinity` set (upstream `HavePodsWithAffinityList`).
+    pods_with_affinity: usize,
+    /// Bound pods with required anti-affinity terms (`HavePodsWithRequiredAntiAffinityList`).
+    pods_with_required_anti_affinity: usize,
 }
 
 impl<'a> Snapshot<'a> {
@@ -236,11 +301,80 @@ impl<'a> Snapshot<'a> {
             .map(|(i, n)| (n.name(), i))
             .collect();
         let nominated = vec![Vec::new(); nodes.len()];
-        Snapshot {
+        let mut snapshot = Snapshot {
             nodes,
             by_name,
             nominated,
+            objects: ClusterObjects::default(),
+            pods_with_affinity: 0,
+            pods_with_required_anti_affinity: 0,
+        };
+        for i in 0..snapshot.nodes.len() {
+            for j in 0..snapshot.nodes[i].pods.len() {
+                snapshot.count_affinity(snapshot.nodes[i].pods[j]);
+            }
         }
+        snapshot
+    }
+
+    /// Sets the objects the plugins list (namespaces, Services, ReplicaSets, StatefulSets).
+    pub fn with_objects(mut self, objects: ClusterObjects<'a>) -> Self {
+        self.objects = objects;
+        self
+    }
+
+    /// The listed objects.
+    pub fn objects(&self) -> &ClusterObjects<'a> {
+        &self.objects
+    }
+
+    fn count_affinity(&mut self, pod: &Pod) {
+        if inter_pod_affinity::has_pod_affinity(pod) {
+            self.pods_with_affinity += 1;
+        }
+        if inter_pod_affinity::has_required_anti_affinity(pod) {
+            self.pods_with_required_anti_affinity += 1;
+        }
+    }
+
+    /// Whether a bound pod has inter-pod affinity or anti-affinity.
+    pub fn has_pods_with_affinity(&self) -> bool {
+        self.pods_with_affinity > 0
+    }
+
+    /// Whether a bound pod has required anti-affinity terms.
+    pub fn has_pods_with_required_anti_affinity(&self) -> bool {
+        self.pods_with_required_anti_affinity > 0
+    }
+
+    /// (name, labels) of every listed namespace.
+    pub fn namespace_labels(
+        &self,
+    ) -> impl Iterator<Item = (&'a str, &'a BTreeMap<String, String>)> + '_ {
+        static EMPTY: BTreeMap<String, String> = BTreeMap::new();
+        self.objects.namespaces.iter().map(|n| {
+            (
+                n.metadata.name.as_deref().unwrap_or(""),
+                n.metadata.labels.as_ref().unwrap_or(&EMPTY),
+            )
+        })
+    }
+
+    /// The labels of namespace `name` (empty when not listed). Upstream: `GetNamespaceLabelsSnapshot`.
+    pub fn labels_of_namespace(&self, name: &str) -> BTreeMap<String, String> {
+        self.namespace_labels()
+            .find(|(n, _)| *n == name)
+            .map(|(_, l)| l.clone())
+            .unwrap_or_default()
+    }
+
+    /// Every PreFilter: the pod-local ones ([`pre_filter`]) and the cluster-wide PodTopologySpread and
+    /// InterPodAffinity states computed over this snapshot's bound pods.
+    pub fn pre_filter(&self, pod: &Pod) -> Result<CycleState, Status> {
+        let mut state = pre_filter(pod)?;
+        state.pod_topology_spread = pod_topology_spread::pre_filter(pod, self);
+        state.inter_pod_affinity = inter_pod_affinity::pre_filter(pod, self);
+        Ok(state)
     }
 
     /// The nodes in evaluation order.
@@ -264,6 +398,7 @@ impl<'a> Snapshot<'a> {
             Some(i) => {
                 self.nominated[i].retain(|p| !same_pod(p, pod));
                 self.nodes[i].pods.push(pod);
+                self.count_affinity(pod);
                 true
             }
             None => false,
@@ -309,13 +444,45 @@ impl<'a> Snapshot<'a> {
         pods
     }
 
+    /// The cycle state as Filter sees it on node `i`: the cluster-wide PreFilter states with the
+    /// `exclude`d pods removed and the nominated pods counted by [`Snapshot::pods_for_filter`] added.
+    /// Upstream: `RunFilterPluginsWithNominatedPods` (AddPod) and `SelectVictimsOnNode` (RemovePod).
+    pub(crate) fn state_on_node<'s>(
+        &self,
+        i: usize,
+        pod: &Pod,
+        state: &'s CycleState,
+        exclude: &[&Pod],
+    ) -> Cow<'s, CycleState> {
+        if state.pod_topology_spread.is_none() && state.inter_pod_affinity.is_none() {
+            return Cow::Borrowed(state);
+        }
+        let added: Vec<&Pod> = self.nominated[i]
+            .iter()
+            .copied()
+            .filter(|p| !same_pod(p, pod) && pod_priority(p) >= state.priority)
+            .collect();
+        if exclude.is_empty() && added.is_empty() {
+            return Cow::Borrowed(state);
+        }
+        let node = self.nodes[i].node;
+        let mut adjusted = state.clone();
+        for p in exclude {
+            adjusted.update_with_pod(pod, p, node, -1);
+        }
+        for p in added {
+            adjusted.update_with_pod(pod, p, node, 1);
+        }
+        Cow::Owned(adjusted)
+    }
+
     fn filter_node(&self, i: usize, pod: &Pod, state: &CycleState) -> Result<(), Status> {
         let node = self.nodes[i].node;
         if self.nominated[i].is_empty() {
             run_filters(pod, state, node, &self.nodes[i].pods)
         } else {
             let pods = self.pods_for_filter(i, pod, state.priority, &[]);
-            run_filters(pod, state, node, &pods)
+            run_filters(pod, &self.state_on_node(i, pod, state, &[]), node, &pods)
         }
     }
 
@@ -332,7 +499,7 @@ impl<'a> Snapshot<'a> {
                 victims: Vec::new(),
             };
         }
-        let state = match pre_filter(pod) {
+        let state = match self.pre_filter(pod) {
             Ok(state) => state,
             Err(status) => {
                 let diagnosis = Diagnosis::pre_filter_failed(n, status);
@@ -456,3 +623,6 @@ pub(crate) mod testutil;
 #[cfg(test)]
 #[allow(clippy::type_complexity)] // test tables of tuples
 mod tests;
+
+#[cfg(test)]
+mod affinity_tests;

@@ -151,7 +151,8 @@ pub fn select_victims_on_node<'a>(
     }
     let fits = |removed: &[&Pod]| {
         let pods = snapshot.pods_for_filter(index, pod, state.priority, removed);
-        run_filters(pod, state, node_info.node, &pods)
+        let state = snapshot.state_on_node(index, pod, state, removed);
+        run_filters(pod, &state, node_info.node, &pods)
     };
     fits(&potential)?;
     potential.sort_by_key(|p| importance_key(p));

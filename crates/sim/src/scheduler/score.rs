@@ -1,4 +1,5 @@
-//! Scoring: run every Score plugin on the feasible nodes, normalise to 0–100, weight, sum, pick the best.
+//! Scoring: run every Score plugin (TaintToleration ×3, NodeAffinity ×2, NodeResourcesFit ×1,
+//! PodTopologySpread ×2, InterPodAffinity ×2, NodeResourcesBalancedAllocation ×1) on the feasible nodes, normalise to 0–100, weight, sum, pick the best.
 //!
 //! Upstream: `schedule_one.go` (`prioritizeNodes`, `selectHost`), `plugins/helper/normalize_score.go`.
 
@@ -6,7 +7,10 @@ use super::node_resources_fit::{
     balanced_allocation_score, least_allocated_score, pod_non_zero_requests, BALANCED_WEIGHT,
     MAX_NODE_SCORE,
 };
-use super::{node_affinity, node_resources_fit, taint_toleration, CycleState, Snapshot};
+use super::{
+    inter_pod_affinity, node_affinity, node_resources_fit, pod_topology_spread, taint_toleration,
+    CycleState, Snapshot,
+};
 use dsplay_api::types::Pod;
 
 /// Scales raw scores to 0–100 by the maximum (`reverse` flips them). With max 0: all 100 when reversed,
@@ -61,6 +65,22 @@ pub fn prioritize_nodes(
         .collect();
     default_normalize_score(&mut affinity, false);
 
+    // PodTopologySpread and InterPodAffinity score 0 everywhere when their PreScore skips.
+    let mut spread = vec![0; feasible.len()];
+    if let Some(s) = pod_topology_spread::pre_score(pod, snapshot, feasible) {
+        for (k, &i) in feasible.iter().enumerate() {
+            spread[k] = pod_topology_spread::score(pod, &s, i, &nodes[i]);
+        }
+        pod_topology_spread::normalize_score(&s, feasible, &mut spread);
+    }
+    let mut inter_pod = vec![0; feasible.len()];
+    if let Some(map) = inter_pod_affinity::pre_score(pod, snapshot) {
+        for (k, &i) in feasible.iter().enumerate() {
+            inter_pod[k] = inter_pod_affinity::score(&map, nodes[i].node);
+        }
+        inter_pod_affinity::normalize_score(&mut inter_pod);
+    }
+
     let non_zero = pod_non_zero_requests(pod);
     let mut out = Vec::with_capacity(feasible.len());
     for (k, &i) in feasible.iter().enumerate() {
@@ -71,6 +91,14 @@ pub fn prioritize_nodes(
             (taint_toleration::NAME, taint[k] * taint_toleration::WEIGHT),
             (node_affinity::NAME, affinity[k] * node_affinity::WEIGHT),
             (node_resources_fit::NAME, fit * node_resources_fit::WEIGHT),
+            (
+                pod_topology_spread::NAME,
+                spread[k] * pod_topology_spread::WEIGHT,
+            ),
+            (
+                inter_pod_affinity::NAME,
+                inter_pod[k] * inter_pod_affinity::WEIGHT,
+            ),
             (
                 "NodeResourcesBalancedAllocation",
                 balanced * BALANCED_WEIGHT,

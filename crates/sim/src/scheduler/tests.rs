@@ -7,25 +7,6 @@ use super::*;
 use dsplay_api::taints::{exists_toleration, keys, taint, NO_SCHEDULE, PREFER_NO_SCHEDULE};
 use dsplay_api::types::{PodCondition, Time};
 
-fn infos<'a>(nodes: &'a [Node], pods: &'a [Pod]) -> Vec<NodeInfo<'a>> {
-    nodes
-        .iter()
-        .map(|n| {
-            let name = n.metadata.name.as_deref();
-            let on: Vec<&Pod> = pods
-                .iter()
-                .filter(|p| p.spec.as_ref().and_then(|s| s.node_name.as_deref()) == name)
-                .collect();
-            NodeInfo::new(n, on)
-        })
-        .collect()
-}
-
-fn bound_to(mut p: Pod, node: &str) -> Pod {
-    p.spec.as_mut().unwrap().node_name = Some(node.into());
-    p
-}
-
 fn no_rng(_: usize) -> usize {
     panic!("unexpected tie")
 }
@@ -100,13 +81,17 @@ fn real_example_daemon_pod_pinned_to_a_full_node() {
         )
     );
     // fits_reasons / explain for `sim explain`.
-    let snapshot = infos(&nodes, &pods);
-    assert_eq!(fits_reasons(&p, &snapshot[1]), vec!["Insufficient cpu"]);
+    let snap = Snapshot::new(infos(&nodes, &pods));
+    let snapshot = snap.nodes();
     assert_eq!(
-        fits_reasons(&p, &snapshot[0]),
+        fits_reasons(&p, &snap, &snapshot[1]),
+        vec!["Insufficient cpu"]
+    );
+    assert_eq!(
+        fits_reasons(&p, &snap, &snapshot[0]),
         vec!["node(s) didn't satisfy plugin(s) [NodeAffinity]"]
     );
-    let explained = explain_node(&p, &snapshot[0]);
+    let explained = explain_node(&p, &snap, &snapshot[0]);
     assert_eq!(
         explained.len(),
         2,

@@ -1,7 +1,10 @@
 //! Builders for the scheduler tests (upstream `st.MakePod()` / `st.MakeNode()` in spirit).
 
 use dsplay_api::types::*;
-use k8s_openapi::api::core::v1::{ContainerPort, ResourceRequirements};
+use k8s_openapi::api::core::v1::{
+    Affinity, ContainerPort, PodAffinity, PodAffinityTerm, PodAntiAffinity, ResourceRequirements,
+    TopologySpreadConstraint, WeightedPodAffinityTerm,
+};
 use std::collections::BTreeMap;
 
 pub fn list(pairs: &[(&str, &str)]) -> BTreeMap<String, Quantity> {
@@ -78,12 +81,7 @@ pub fn with_tolerations(mut p: Pod, tolerations: Vec<Toleration>) -> Pod {
 }
 
 pub fn with_node_selector(mut p: Pod, pairs: &[(&str, &str)]) -> Pod {
-    p.spec.as_mut().unwrap().node_selector = Some(
-        pairs
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect(),
-    );
+    p.spec.as_mut().unwrap().node_selector = Some(label_map(pairs));
     p
 }
 
@@ -162,11 +160,131 @@ pub fn with_taints(mut n: Node, taints: Vec<Taint>) -> Node {
 }
 
 pub fn with_labels(mut n: Node, pairs: &[(&str, &str)]) -> Node {
-    n.metadata.labels = Some(
-        pairs
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect(),
-    );
+    n.metadata.labels = Some(label_map(pairs));
     n
+}
+
+pub fn label_map(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
+    pairs
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect()
+}
+
+/// NodeInfos of `nodes` with the `pods` whose `spec.nodeName` names them.
+pub fn infos<'a>(nodes: &'a [Node], pods: &'a [Pod]) -> Vec<crate::scheduler::NodeInfo<'a>> {
+    nodes
+        .iter()
+        .map(|n| {
+            let name = n.metadata.name.as_deref();
+            let on = pods
+                .iter()
+                .filter(|p| p.spec.as_ref().and_then(|s| s.node_name.as_deref()) == name)
+                .collect();
+            crate::scheduler::NodeInfo::new(n, on)
+        })
+        .collect()
+}
+
+pub fn bound_to(mut p: Pod, node: &str) -> Pod {
+    p.spec.as_mut().unwrap().node_name = Some(node.into());
+    p
+}
+
+pub fn with_pod_labels(mut p: Pod, pairs: &[(&str, &str)]) -> Pod {
+    p.metadata.labels = Some(label_map(pairs));
+    p
+}
+
+pub fn label_selector(pairs: &[(&str, &str)]) -> LabelSelector {
+    LabelSelector {
+        match_labels: Some(label_map(pairs)),
+        match_expressions: None,
+    }
+}
+
+/// A `PodAffinityTerm` selecting `pairs` in the owner's namespace.
+pub fn affinity_term(pairs: &[(&str, &str)], topology_key: &str) -> PodAffinityTerm {
+    PodAffinityTerm {
+        label_selector: Some(label_selector(pairs)),
+        topology_key: topology_key.into(),
+        ..Default::default()
+    }
+}
+
+fn affinity_mut(p: &mut Pod) -> &mut Affinity {
+    p.spec
+        .as_mut()
+        .unwrap()
+        .affinity
+        .get_or_insert_with(Default::default)
+}
+
+/// Sets required pod affinity and anti-affinity terms.
+pub fn with_pod_affinity(
+    mut p: Pod,
+    affinity: Vec<PodAffinityTerm>,
+    anti: Vec<PodAffinityTerm>,
+) -> Pod {
+    let a = affinity_mut(&mut p);
+    if !affinity.is_empty() {
+        a.pod_affinity = Some(PodAffinity {
+            required_during_scheduling_ignored_during_execution: Some(affinity),
+            ..Default::default()
+        });
+    }
+    if !anti.is_empty() {
+        a.pod_anti_affinity = Some(PodAntiAffinity {
+            required_during_scheduling_ignored_during_execution: Some(anti),
+            ..Default::default()
+        });
+    }
+    p
+}
+
+/// Sets preferred pod affinity (positive weight) or anti-affinity (negative weight) terms.
+pub fn with_preferred(mut p: Pod, terms: Vec<(i32, PodAffinityTerm)>) -> Pod {
+    let a = affinity_mut(&mut p);
+    for (w, t) in terms {
+        let weighted = WeightedPodAffinityTerm {
+            weight: w.abs(),
+            pod_affinity_term: t,
+        };
+        let list = if w > 0 {
+            a.pod_affinity
+                .get_or_insert_with(Default::default)
+                .preferred_during_scheduling_ignored_during_execution
+                .get_or_insert_with(Vec::new)
+        } else {
+            a.pod_anti_affinity
+                .get_or_insert_with(Default::default)
+                .preferred_during_scheduling_ignored_during_execution
+                .get_or_insert_with(Vec::new)
+        };
+        list.push(weighted);
+    }
+    p
+}
+
+/// Adds a spread constraint selecting `pairs`.
+pub fn with_spread(
+    mut p: Pod,
+    max_skew: i32,
+    key: &str,
+    when: &str,
+    pairs: &[(&str, &str)],
+) -> Pod {
+    p.spec
+        .as_mut()
+        .unwrap()
+        .topology_spread_constraints
+        .get_or_insert_with(Vec::new)
+        .push(TopologySpreadConstraint {
+            max_skew,
+            topology_key: key.into(),
+            when_unsatisfiable: when.into(),
+            label_selector: Some(label_selector(pairs)),
+            ..Default::default()
+        });
+    p
 }
