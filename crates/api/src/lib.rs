@@ -39,11 +39,14 @@ pub mod types {
         Toleration,
     };
     pub use k8s_openapi::api::core::v1::{
+        EndpointAddress, EndpointPort as CoreEndpointPort, EndpointSubset, Endpoints, Service,
+        ServicePort, ServiceSpec, ServiceStatus,
+    };
+    pub use k8s_openapi::api::core::v1::{
         PersistentVolume, PersistentVolumeClaim, PersistentVolumeClaimSpec,
         PersistentVolumeClaimStatus, PersistentVolumeClaimVolumeSource, PersistentVolumeSpec,
         PersistentVolumeStatus, Volume,
     };
-    pub use k8s_openapi::api::core::v1::{Service, ServicePort, ServiceSpec, ServiceStatus};
     pub use k8s_openapi::api::discovery::v1::{
         Endpoint, EndpointConditions, EndpointPort, EndpointSlice,
     };

@@ -36,11 +36,13 @@ pub enum Kind {
     PersistentVolume,
     /// storage.k8s.io/v1 StorageClass (cluster scoped).
     StorageClass,
+    /// core/v1 Endpoints (deprecated since v1.33 in favour of EndpointSlice).
+    Endpoints,
 }
 
 impl Kind {
     /// Every kind, in a fixed order.
-    pub const ALL: [Kind; 15] = [
+    pub const ALL: [Kind; 16] = [
         Kind::Namespace,
         Kind::Node,
         Kind::Pod,
@@ -56,6 +58,7 @@ impl Kind {
         Kind::PersistentVolumeClaim,
         Kind::PersistentVolume,
         Kind::StorageClass,
+        Kind::Endpoints,
     ];
 
     /// The `kind:` string of manifests.
@@ -76,6 +79,7 @@ impl Kind {
             Kind::PersistentVolumeClaim => "PersistentVolumeClaim",
             Kind::PersistentVolume => "PersistentVolume",
             Kind::StorageClass => "StorageClass",
+            Kind::Endpoints => "Endpoints",
         }
     }
 
@@ -127,6 +131,7 @@ impl Kind {
             Kind::PersistentVolumeClaim => "persistentvolumeclaims",
             Kind::PersistentVolume => "persistentvolumes",
             Kind::StorageClass => "storageclasses",
+            Kind::Endpoints => "endpoints",
         }
     }
 
@@ -148,6 +153,7 @@ impl Kind {
             Kind::PersistentVolumeClaim => &["pvc"],
             Kind::PersistentVolume => &["pv"],
             Kind::StorageClass => &["sc"],
+            Kind::Endpoints => &["ep"],
         }
     }
 
@@ -161,6 +167,20 @@ impl Kind {
                 | Kind::PersistentVolume
                 | Kind::StorageClass
         )
+    }
+
+    /// The warning the API server sends with every request on a deprecated kind (v1 Endpoints
+    /// since v1.33), which kubectl prints on stderr as `Warning: …`.
+    ///
+    /// Upstream: staging/src/k8s.io/apiserver/pkg/endpoints/deprecation/deprecation.go
+    /// WarningMessage (Endpoints' APILifecycleDeprecated 1.33, replacement EndpointSlice).
+    pub fn deprecation_warning(self) -> Option<&'static str> {
+        match self {
+            Kind::Endpoints => {
+                Some("v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice")
+            }
+            _ => None,
+        }
     }
 
     /// `daemonset.apps` / `pod`: the qualified lower-case singular kubectl prints before `/name`.
@@ -236,6 +256,8 @@ pub enum Object {
     PersistentVolume(Box<PersistentVolume>),
     /// A StorageClass.
     StorageClass(StorageClass),
+    /// An Endpoints object.
+    Endpoints(Endpoints),
 }
 
 impl Object {
@@ -257,6 +279,7 @@ impl Object {
             Object::PersistentVolumeClaim(_) => Kind::PersistentVolumeClaim,
             Object::PersistentVolume(_) => Kind::PersistentVolume,
             Object::StorageClass(_) => Kind::StorageClass,
+            Object::Endpoints(_) => Kind::Endpoints,
         }
     }
 
@@ -278,6 +301,7 @@ impl Object {
             Object::PersistentVolumeClaim(o) => &o.metadata,
             Object::PersistentVolume(o) => &o.metadata,
             Object::StorageClass(o) => &o.metadata,
+            Object::Endpoints(o) => &o.metadata,
         }
     }
 
@@ -299,6 +323,7 @@ impl Object {
             Object::PersistentVolumeClaim(o) => &mut o.metadata,
             Object::PersistentVolume(o) => &mut o.metadata,
             Object::StorageClass(o) => &mut o.metadata,
+            Object::Endpoints(o) => &mut o.metadata,
         }
     }
 

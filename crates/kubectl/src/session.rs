@@ -79,6 +79,7 @@ impl Session {
                         namespace: self.namespace.clone(),
                         edits: self.edits.take(),
                         requests: self.requests.take(),
+                        warnings: Vec::new(),
                     };
                     let success = commands::run(&mut ctx, &command.args).is_ok();
                     // A watch lives until the next `sim` command has run (it prints while that one

@@ -69,7 +69,12 @@ pub fn serve(shared: &Arc<Shared>, mut request: tiny_http::Request) {
             return;
         }
     }
-    let (reply, warnings) = route(shared, &parsed);
+    let (reply, mut warnings) = route(shared, &parsed);
+    // A deprecated kind's warning comes with every request on it, first (the API server's
+    // deprecation filter wraps the handler).
+    if let Some(text) = resource_path(&parsed.path).and_then(|r| r.kind.deprecation_warning()) {
+        warnings.insert(0, text.to_string());
+    }
     let mut response = tiny_http::Response::from_data(reply.body).with_status_code(reply.code);
     let headers = std::iter::once(("Content-Type", reply.content_type.to_string())).chain(
         warnings.iter().map(|w| {

@@ -69,6 +69,9 @@ impl Cluster {
             crate::service_alloc::patch_allocated_values(old_svc, new_svc);
         }
         defaults::apply_defaults(&mut object);
+        if let (Object::StatefulSet(old_sts), Object::StatefulSet(new_sts)) = (&old, &mut object) {
+            drop_stateful_set_disabled_fields(new_sts, Some(old_sts));
+        }
         let errors = validation::validate_update(&old, &object);
         if !errors.is_empty() {
             return Err(ApiError::Invalid { kind, name, errors });
@@ -328,6 +331,9 @@ impl Cluster {
         // Defaults apply when the request is decoded, then mutating admission runs; both come
         // before the name is generated.
         defaults::apply_defaults(object);
+        if let Object::StatefulSet(sts) = object {
+            drop_stateful_set_disabled_fields(sts, None);
+        }
         if let Object::Pod(pod) = object {
             self.admit_pod(pod)?;
         }
@@ -391,6 +397,7 @@ impl Cluster {
             Kind::StorageClass | Kind::PersistentVolume | Kind::PersistentVolumeClaim => {
                 names::uid(&mut self.storage_rng)
             }
+            Kind::Endpoints => names::uid(&mut self.endpoints_rng),
             _ => names::uid(&mut self.rng),
         };
         let now = k8s_time(self.now_ms);
@@ -569,6 +576,33 @@ fn carry_server_fields(old: &Object, new: &mut Object) {
             n.spec = o.spec.clone();
         }
         _ => {}
+    }
+}
+
+/// `maxUnavailable` of a StatefulSet's RollingUpdate is dropped, before validation, unless the
+/// stored object already has one: the `MaxUnavailableStatefulSet` gate is alpha and off on a
+/// default v1.32 cluster.
+///
+/// Upstream: pkg/registry/apps/statefulset/strategy.go dropStatefulSetDisabledFields,
+/// maxUnavailableInUse.
+fn drop_stateful_set_disabled_fields(new: &mut StatefulSet, old: Option<&StatefulSet>) {
+    let rolling = |s: &StatefulSet| {
+        s.spec
+            .as_ref()
+            .and_then(|s| s.update_strategy.as_ref())
+            .and_then(|u| u.rolling_update.as_ref())
+            .is_some_and(|r| r.max_unavailable.is_some())
+    };
+    if old.is_some_and(rolling) {
+        return;
+    }
+    if let Some(r) = new
+        .spec
+        .as_mut()
+        .and_then(|s| s.update_strategy.as_mut())
+        .and_then(|u| u.rolling_update.as_mut())
+    {
+        r.max_unavailable = None;
     }
 }
 

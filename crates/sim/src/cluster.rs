@@ -69,6 +69,9 @@ pub struct Cluster {
     /// A third stream for storage objects (StorageClasses, PersistentVolumeClaims and the volumes
     /// provisioned for them), so kind's default StorageClass leaves every other name unchanged.
     pub(crate) storage_rng: ChaCha8Rng,
+    /// A fourth stream for v1 Endpoints, which the Endpoints controller and the API server write
+    /// next to EndpointSlices, so they leave every other random name unchanged.
+    pub(crate) endpoints_rng: ChaCha8Rng,
     pub(crate) seed: u64,
     pub(crate) timers: BTreeMap<(i64, u64), Timer>,
     pub(crate) timer_seq: u64,
@@ -122,6 +125,7 @@ impl Cluster {
             rng: ChaCha8Rng::seed_from_u64(seed),
             service_rng: rng_stream(seed, 1),
             storage_rng: rng_stream(seed, 2),
+            endpoints_rng: rng_stream(seed, 3),
             seed,
             timers: BTreeMap::new(),
             timer_seq: 0,
@@ -376,7 +380,7 @@ impl Cluster {
 }
 
 /// Another stream of the seed: 1 for the Service registry and the EndpointSlice controller, 2
-/// for storage objects.
+/// for storage objects, 3 for v1 Endpoints.
 fn rng_stream(seed: u64, stream: u64) -> ChaCha8Rng {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     rng.set_stream(stream);

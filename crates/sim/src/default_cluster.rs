@@ -417,6 +417,9 @@ pub fn install_kind_cluster(cluster: &mut Cluster) {
         .map(|a| a.address.clone())
         .unwrap_or_default();
     create_all(cluster, &kubernetes_endpoint_slice(&control_plane_ip));
+    let _ = cluster.create(Object::Endpoints(
+        crate::controller::endpoint::kubernetes_endpoints(&control_plane_ip),
+    ));
     create_all(cluster, KIND_DAEMON_SETS);
     cluster.settle(crate::cluster::DEFAULT_SETTLE_MAX);
 }

@@ -1,5 +1,12 @@
 //! Why a DaemonSet has (or lacks) a pod on a node: the controller's verdict with every reason, from the
-//! same code the controller runs, plus what the scheduler and kubelet say about the node's pods.
+//! same code the controller runs, plus what the scheduler and kubelet say about the node's pods;
+//! for a StatefulSet, why each ordinal is (not yet) created or updated (`stateful_set`).
+
+mod deployment;
+mod stateful_set;
+
+pub use deployment::{diagnose_deployment_rollout, DeploymentRollout};
+pub use stateful_set::{explain_stateful_set, OrdinalExplanation, StatefulSetExplanation};
 
 use crate::cluster::Cluster;
 use crate::controller::daemonset::util::{explain_placement, revision_hash_label, Placement};

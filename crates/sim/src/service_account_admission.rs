@@ -42,7 +42,7 @@ impl Cluster {
         let name = existing.clone().unwrap_or_else(|| {
             let salt = self
                 .store
-                .resource_version_without_storage()
+                .resource_version_without_side_writes()
                 .wrapping_mul(0x9e37_79b9_7f4a_7c15);
             let mut rng = ChaCha8Rng::seed_from_u64(self.seed ^ salt);
             names::generate_name(&mut rng, VOLUME_PREFIX)

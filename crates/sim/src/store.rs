@@ -8,6 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 mod changes;
+mod typed;
 pub(crate) use changes::ChangeCursor;
 
 /// Key of a stored object: (namespace, name); namespace is "" for cluster-scoped kinds.
@@ -123,6 +124,7 @@ pub struct Store {
     pub(crate) persistent_volume_claims: BTreeMap<Key, PersistentVolumeClaim>,
     pub(crate) persistent_volumes: BTreeMap<Key, PersistentVolume>,
     pub(crate) storage_classes: BTreeMap<Key, StorageClass>,
+    pub(crate) endpoints: BTreeMap<Key, Endpoints>,
     pub(crate) resource_version: u64,
     pub(crate) watch_log: Vec<WatchEvent>,
     /// Node name → keys of the pods bound to it (`spec.nodeName`): the kubelet's and the
@@ -132,8 +134,8 @@ pub struct Store {
     revisions_version: u64,
     /// The resourceVersion of the last Event write or removal.
     events_version: u64,
-    /// Writes and removals of storage objects (StorageClasses, volumes, claims).
-    storage_writes: u64,
+    /// Writes and removals of storage objects and v1 Endpoints (they leave derived names alone).
+    side_writes: u64,
     /// Whether the watch log keeps a copy of each written object (see [`WatchEvent::object`]).
     watch_snapshots: bool,
 }
@@ -155,166 +157,6 @@ pub fn key_of(meta: &ObjectMeta) -> Key {
 }
 
 impl Store {
-    /// All namespaces, by name.
-    pub fn namespaces(&self) -> impl Iterator<Item = &Namespace> {
-        self.namespaces.values()
-    }
-    /// All nodes, by name.
-    pub fn nodes(&self) -> impl Iterator<Item = &Node> {
-        self.nodes.values().map(|n| &**n)
-    }
-    /// All nodes, by name, as shared handles (cheap to keep across writes).
-    pub(crate) fn node_handles(&self) -> impl Iterator<Item = &Arc<Node>> {
-        self.nodes.values()
-    }
-    /// All pods, by namespace then name.
-    pub fn pods(&self) -> impl Iterator<Item = &Pod> {
-        self.pods.values().map(|p| &**p)
-    }
-    /// The pods of one namespace, in name order, as shared handles (cheap to keep across writes).
-    pub(crate) fn pod_handles_in<'a>(
-        &'a self,
-        namespace: &'a str,
-    ) -> impl Iterator<Item = &'a Arc<Pod>> + 'a {
-        self.pods
-            .range((namespace.to_string(), String::new())..)
-            .take_while(move |((ns, _), _)| ns == namespace)
-            .map(|(_, p)| p)
-    }
-    /// The pods bound to a node, in key order.
-    pub fn pods_on_node<'a>(&'a self, node: &str) -> impl Iterator<Item = &'a Pod> + 'a {
-        self.pods_by_node
-            .get(node)
-            .into_iter()
-            .flatten()
-            .filter_map(|key| self.pods.get(key).map(|p| &**p))
-    }
-    /// One node as a shared handle.
-    pub(crate) fn node_handle(&self, name: &str) -> Option<&Arc<Node>> {
-        self.nodes.get(key_ref(&("", name)))
-    }
-    /// One pod as a shared handle.
-    pub(crate) fn pod_handle(&self, namespace: &str, name: &str) -> Option<&Arc<Pod>> {
-        self.pods.get(key_ref(&(namespace, name)))
-    }
-    /// Pods with an ownerReference to `uid` (a DaemonSet's pods, released ones excluded), in key order.
-    pub fn pods_owned_by<'a>(&'a self, uid: &'a str) -> impl Iterator<Item = &'a Pod> + 'a {
-        self.pods().filter(move |p| {
-            p.metadata
-                .owner_references
-                .iter()
-                .flatten()
-                .any(|r| r.uid == uid)
-        })
-    }
-    /// All DaemonSets, by namespace then name.
-    pub fn daemon_sets(&self) -> impl Iterator<Item = &DaemonSet> {
-        self.daemon_sets.values().map(|d| &**d)
-    }
-    /// All ControllerRevisions, by namespace then name.
-    pub fn controller_revisions(&self) -> impl Iterator<Item = &ControllerRevision> {
-        self.controller_revisions.values()
-    }
-    /// All events, by namespace then name.
-    pub fn events(&self) -> impl Iterator<Item = &Event> {
-        self.events.values().map(|e| &**e)
-    }
-    /// All PriorityClasses, by name.
-    pub fn priority_classes(&self) -> impl Iterator<Item = &PriorityClass> {
-        self.priority_classes.values()
-    }
-    /// All Deployments, by namespace then name.
-    pub fn deployments(&self) -> impl Iterator<Item = &Deployment> {
-        self.deployments.values()
-    }
-    /// All ReplicaSets, by namespace then name.
-    pub fn replica_sets(&self) -> impl Iterator<Item = &ReplicaSet> {
-        self.replica_sets.values()
-    }
-    /// One Deployment.
-    pub fn deployment(&self, namespace: &str, name: &str) -> Option<&Deployment> {
-        self.deployments.get(key_ref(&(namespace, name)))
-    }
-    /// One ReplicaSet.
-    pub fn replica_set(&self, namespace: &str, name: &str) -> Option<&ReplicaSet> {
-        self.replica_sets.get(key_ref(&(namespace, name)))
-    }
-    /// All Services, by namespace then name.
-    pub fn services(&self) -> impl Iterator<Item = &Service> {
-        self.services.values()
-    }
-    /// One Service.
-    pub fn service(&self, namespace: &str, name: &str) -> Option<&Service> {
-        self.services.get(key_ref(&(namespace, name)))
-    }
-    /// All EndpointSlices, by namespace then name.
-    pub fn endpoint_slices(&self) -> impl Iterator<Item = &EndpointSlice> {
-        self.endpoint_slices.values()
-    }
-    /// All StatefulSets, by namespace then name.
-    pub fn stateful_sets(&self) -> impl Iterator<Item = &StatefulSet> {
-        self.stateful_sets.values()
-    }
-    /// One StatefulSet.
-    pub fn stateful_set(&self, namespace: &str, name: &str) -> Option<&StatefulSet> {
-        self.stateful_sets
-            .get(&(namespace.to_string(), name.to_string()))
-    }
-    /// All PersistentVolumeClaims, by namespace then name.
-    pub fn persistent_volume_claims(&self) -> impl Iterator<Item = &PersistentVolumeClaim> {
-        self.persistent_volume_claims.values()
-    }
-    /// One PersistentVolumeClaim.
-    pub fn persistent_volume_claim(
-        &self,
-        namespace: &str,
-        name: &str,
-    ) -> Option<&PersistentVolumeClaim> {
-        self.persistent_volume_claims
-            .get(&(namespace.to_string(), name.to_string()))
-    }
-    /// All PersistentVolumes, by name.
-    pub fn persistent_volumes(&self) -> impl Iterator<Item = &PersistentVolume> {
-        self.persistent_volumes.values()
-    }
-    /// One PersistentVolume.
-    pub fn persistent_volume(&self, name: &str) -> Option<&PersistentVolume> {
-        self.persistent_volumes
-            .get(&(String::new(), name.to_string()))
-    }
-    /// All StorageClasses, by name.
-    pub fn storage_classes(&self) -> impl Iterator<Item = &StorageClass> {
-        self.storage_classes.values()
-    }
-    /// One StorageClass.
-    pub fn storage_class(&self, name: &str) -> Option<&StorageClass> {
-        self.storage_classes.get(&(String::new(), name.to_string()))
-    }
-    /// One node.
-    pub fn node(&self, name: &str) -> Option<&Node> {
-        self.nodes.get(key_ref(&("", name))).map(|n| &**n)
-    }
-    /// One pod.
-    pub fn pod(&self, namespace: &str, name: &str) -> Option<&Pod> {
-        self.pod_handle(namespace, name).map(|p| &**p)
-    }
-    /// One DaemonSet.
-    pub fn daemon_set(&self, namespace: &str, name: &str) -> Option<&DaemonSet> {
-        self.daemon_set_handle(namespace, name).map(|d| &**d)
-    }
-    /// One DaemonSet as a shared handle.
-    pub(crate) fn daemon_set_handle(&self, namespace: &str, name: &str) -> Option<&Arc<DaemonSet>> {
-        self.daemon_sets.get(key_ref(&(namespace, name)))
-    }
-    /// One namespace.
-    pub fn namespace(&self, name: &str) -> Option<&Namespace> {
-        self.namespaces.get(key_ref(&("", name)))
-    }
-    /// One PriorityClass.
-    pub fn priority_class(&self, name: &str) -> Option<&PriorityClass> {
-        self.priority_classes.get(key_ref(&("", name)))
-    }
-
     /// Any object by kind and key, cloned into the `Object` enum.
     pub fn get(&self, kind: Kind, namespace: &str, name: &str) -> Option<Object> {
         let key = (
@@ -375,6 +217,7 @@ impl Store {
                 .get(&key)
                 .cloned()
                 .map(Object::StorageClass),
+            Kind::Endpoints => self.endpoints.get(&key).cloned().map(Object::Endpoints),
         }
     }
 
@@ -441,6 +284,9 @@ impl Store {
                 .cloned()
                 .map(Object::StorageClass)
                 .collect(),
+            Kind::Endpoints => (self.endpoints.values().cloned())
+                .map(Object::Endpoints)
+                .collect(),
         }
     }
 
@@ -459,10 +305,10 @@ impl Store {
         self.events_version
     }
 
-    /// The resourceVersion less the writes of storage objects: a counter that kind's default
-    /// StorageClass and the volumes of StatefulSets leave alone, for names derived from it.
-    pub fn resource_version_without_storage(&self) -> u64 {
-        self.resource_version - self.storage_writes
+    /// The resourceVersion less the writes of storage objects and Endpoints (kind's StorageClass,
+    /// StatefulSet volumes, the Endpoints controller), for the names derived from it.
+    pub fn resource_version_without_side_writes(&self) -> u64 {
+        self.resource_version - self.side_writes
     }
 
     /// Every change so far, oldest first.
@@ -515,6 +361,7 @@ impl Store {
                 self.persistent_volumes.insert(key.clone(), *o).is_some()
             }
             Object::StorageClass(o) => self.storage_classes.insert(key.clone(), o).is_some(),
+            Object::Endpoints(o) => self.endpoints.insert(key.clone(), o).is_some(),
         };
         let event_type = if existed {
             WatchEventType::Modified
@@ -564,6 +411,7 @@ impl Store {
                 .remove(key)
                 .map(|pv| Object::PersistentVolume(Box::new(pv))),
             Kind::StorageClass => self.storage_classes.remove(key).map(Object::StorageClass),
+            Kind::Endpoints => self.endpoints.remove(key).map(Object::Endpoints),
         };
         if removed.is_some() {
             self.resource_version += 1;
@@ -634,9 +482,10 @@ impl Store {
         match kind {
             Kind::ControllerRevision => self.revisions_version = self.resource_version,
             Kind::Event => self.events_version = self.resource_version,
-            Kind::StorageClass | Kind::PersistentVolume | Kind::PersistentVolumeClaim => {
-                self.storage_writes += 1
-            }
+            Kind::StorageClass
+            | Kind::PersistentVolume
+            | Kind::PersistentVolumeClaim
+            | Kind::Endpoints => self.side_writes += 1,
             _ => {}
         }
         self.watch_log.push(WatchEvent {

@@ -460,3 +460,91 @@ fn paused_deployment_does_not_roll_out() {
     let status = get_deploy(&c, "web").status.unwrap();
     assert_eq!(status.updated_replicas, Some(2));
 }
+
+fn replica_failure(conditions: Option<&Vec<ReplicaSetCondition>>) -> Option<ReplicaSetCondition> {
+    conditions?
+        .iter()
+        .find(|c| c.type_ == "ReplicaFailure")
+        .cloned()
+}
+
+/// Upstream: replica_set_utils_test.go TestCalculateStatusConditions (a manageReplicas error sets
+/// ReplicaFailure=True FailedCreate with the error, no error removes it) and progress.go
+/// getReplicaFailures (the Deployment copies the new ReplicaSet's failure).
+#[test]
+fn failed_pod_creates_set_replica_failure_and_succeeding_creates_clear_it() {
+    let mut c = Cluster::new(1);
+    let text = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: bad}\nspec:\n  replicas: 2\n  selector: {matchLabels: {app: bad}}\n  template:\n    metadata: {labels: {app: bad}}\n    spec: {priorityClassName: missing, containers: [{name: c, image: nginx}]}\n";
+    let object = parse_manifests(text).remove(0).expect("manifest").object;
+    c.create(object).expect("create");
+    let rs = replica_sets(&c, "bad").remove(0);
+    let failure = replica_failure(rs.status.as_ref().and_then(|s| s.conditions.as_ref()))
+        .expect("ReplicaFailure");
+    assert_eq!(failure.status, "True");
+    assert_eq!(failure.reason.as_deref(), Some("FailedCreate"));
+    assert_eq!(
+        failure.message.as_deref(),
+        Some(
+            format!(
+                "pods \"{}-\" is forbidden: no PriorityClass with name missing was found",
+                rs.metadata.name.as_deref().unwrap()
+            )
+            .as_str()
+        )
+    );
+    assert!(!events(&c, "FailedCreate").is_empty());
+    let d = get_deploy(&c, "bad");
+    let copied = d
+        .status
+        .as_ref()
+        .and_then(|s| s.conditions.as_ref())
+        .and_then(|cs| cs.iter().find(|c| c.type_ == "ReplicaFailure"))
+        .expect("the Deployment's ReplicaFailure");
+    assert_eq!(copied.message, failure.message);
+    assert_eq!(copied.last_update_time, failure.last_transition_time);
+    // The class exists now: the next create succeeds and both conditions go.
+    let pc = "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: missing}\nvalue: 10\n";
+    c.create(parse_manifests(pc).remove(0).expect("pc").object)
+        .expect("create pc");
+    let mut d = get_deploy(&c, "bad");
+    d.spec.as_mut().unwrap().replicas = Some(3);
+    c.update(Object::Deployment(d)).expect("scale");
+    c.settle(Duration::from_secs(60));
+    let rs = replica_sets(&c, "bad").remove(0);
+    assert!(replica_failure(rs.status.as_ref().and_then(|s| s.conditions.as_ref())).is_none());
+    let d = get_deploy(&c, "bad");
+    assert!(!d
+        .status
+        .iter()
+        .flat_map(|s| s.conditions.iter().flatten())
+        .any(|c| c.type_ == "ReplicaFailure"));
+    assert_eq!(pods(&c, "bad-").len(), 3);
+}
+
+/// `sim rollout deploy`: a stuck rolling update names the budget that holds it (rolling.go
+/// reconcileNewReplicaSet / reconcileOldReplicaSets), and a finished one is complete.
+#[test]
+fn diagnose_deployment_rollout_names_the_budgets() {
+    let mut c = Cluster::new(2);
+    c.create(deployment("web", 4, "nginx:1.27", ""))
+        .expect("create");
+    c.settle(Duration::from_secs(60));
+    let r = dsplay_sim::explain::diagnose_deployment_rollout(&c, "default", "web").expect("web");
+    assert!(r.complete && r.blocked.is_empty());
+    assert_eq!(r.strategy, "RollingUpdate maxSurge=1 maxUnavailable=1");
+    let mut never = c.image_behavior("nginx:1.28");
+    never.ready = false;
+    c.set_image_behavior("nginx:1.28", never);
+    set_image(&mut c, "web", "nginx:1.28");
+    c.advance(Duration::from_secs(10));
+    let r = dsplay_sim::explain::diagnose_deployment_rollout(&c, "default", "web").expect("web");
+    assert!(!r.complete);
+    assert_eq!(r.replica_sets.len(), 2);
+    assert!(r.replica_sets[0].contains("(new, revision 2)"));
+    assert!(r.blocked.iter().any(|b| b.starts_with("maxSurge reached")));
+    assert!(r
+        .blocked
+        .iter()
+        .any(|b| b.starts_with("maxUnavailable reached")));
+    assert!(dsplay_sim::explain::diagnose_deployment_rollout(&c, "default", "nope").is_err());
+}

@@ -65,6 +65,13 @@ fn update(c: &mut Cluster, name: &str, f: impl FnOnce(&mut StatefulSetSpec)) {
     c.update(Object::StatefulSet(sts)).expect("update");
 }
 
+fn rolling_update(s: &mut StatefulSetSpec) -> &mut RollingUpdateStatefulSetStrategy {
+    s.update_strategy
+        .as_mut()
+        .and_then(|u| u.rolling_update.as_mut())
+        .expect("rollingUpdate")
+}
+
 fn messages(c: &Cluster, reason: &str) -> Vec<String> {
     let mut events: Vec<&Event> = c
         .store()
@@ -298,15 +305,7 @@ fn test_stateful_set_control_rolling_update_with_partition() {
         (status.current_replicas, status.updated_replicas),
         (Some(2), Some(1))
     );
-    update(&mut c, "web", |s| {
-        s.update_strategy
-            .as_mut()
-            .unwrap()
-            .rolling_update
-            .as_mut()
-            .unwrap()
-            .partition = Some(0)
-    });
+    update(&mut c, "web", |s| rolling_update(s).partition = Some(0));
     settle(&mut c);
     for pod in ["web-0", "web-1", "web-2"] {
         assert_eq!(revision_of(&c, pod), new);
@@ -496,4 +495,77 @@ fn test_stateful_set_availability() {
         get_sts(&c, "web").status.unwrap().available_replicas,
         Some(2)
     );
+}
+
+/// `sim explain sts`: OrderedReady holds every later ordinal behind the first pod that is not
+/// Running and Ready (stateful_set_control.go processReplica's early return).
+#[test]
+fn explain_stateful_set_ordered_ready_waits_for_the_previous_ordinal() {
+    let mut c = Cluster::new(5);
+    c.create(stateful_set("web", 3, "")).expect("create");
+    let e = dsplay_sim::explain::explain_stateful_set(&c, "default", "web").expect("explain");
+    assert_eq!(e.ordinals.len(), 3);
+    assert!(e.ordinals[0].verdict.starts_with("Pending"));
+    assert_eq!(e.ordinals[1].verdict, "not created");
+    assert_eq!(
+        e.ordinals[1].reasons,
+        ["OrderedReady: waits for web-0 to be Running and Ready"]
+    );
+    assert_eq!(e.next, None);
+    assert!(dsplay_sim::explain::explain_stateful_set(&c, "default", "nope").is_err());
+}
+
+/// `sim explain sts`: a RollingUpdate replaces the highest old ordinal at or above the partition
+/// first and keeps the ones below it (updateStatefulSet's loop down to updateMin).
+#[test]
+fn explain_stateful_set_rolling_update_with_partition() {
+    let mut c = settled(6, stateful_set("web", 3, ""));
+    update(&mut c, "web", |s| {
+        s.update_strategy = Some(StatefulSetUpdateStrategy {
+            type_: Some("RollingUpdate".into()),
+            rolling_update: Some(RollingUpdateStatefulSetStrategy {
+                partition: Some(1),
+                ..Default::default()
+            }),
+        })
+    });
+    set_image(&mut c, "web", "nginx:1.28");
+    let e = dsplay_sim::explain::explain_stateful_set(&c, "default", "web").expect("explain");
+    assert_eq!(e.ordinals[2].verdict.split(',').next(), Some("Terminating"));
+    assert_eq!(
+        e.ordinals[1].reasons,
+        ["update waits for web-2 to finish terminating"]
+    );
+    assert_eq!(
+        e.ordinals[0].reasons,
+        ["stays at its revision: ordinal 0 < partition 1"]
+    );
+    settle(&mut c);
+    let e = dsplay_sim::explain::explain_stateful_set(&c, "default", "web").expect("explain");
+    assert_eq!(e.updated, 2);
+    assert_eq!(e.next, None);
+    assert!(e.ordinals[2].verdict.ends_with("(new)"));
+    assert!(e.ordinals[0].verdict.ends_with("(old)"));
+}
+
+/// Upstream: pkg/registry/apps/statefulset/strategy_test.go TestDropStatefulSetDisabledFields
+/// (gate off, not in use): `maxUnavailable` is dropped on create and on update, before validation
+/// (an invalid 0 passes), as on a default kind v1.32 cluster.
+#[test]
+fn test_drop_stateful_set_disabled_fields_max_unavailable() {
+    let rolling = "  updateStrategy: {type: RollingUpdate, rollingUpdate: {partition: 0, maxUnavailable: 2}}\n";
+    let mut c = Cluster::new(8);
+    c.create(stateful_set("web", 2, rolling)).expect("create");
+    let max = |c: &Cluster| {
+        get_sts(c, "web")
+            .spec
+            .and_then(|s| s.update_strategy)
+            .and_then(|u| u.rolling_update)
+            .and_then(|r| r.max_unavailable)
+    };
+    assert_eq!(max(&c), None);
+    update(&mut c, "web", |s| {
+        rolling_update(s).max_unavailable = Some(IntOrString::Int(0));
+    });
+    assert_eq!(max(&c), None);
 }

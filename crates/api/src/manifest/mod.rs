@@ -341,6 +341,7 @@ pub fn decode_value(value: serde_yaml::Value) -> Result<Manifest, ManifestError>
         Kind::PersistentVolumeClaim => decode(json, kind, Object::PersistentVolumeClaim),
         Kind::PersistentVolume => decode(json, kind, |pv| Object::PersistentVolume(Box::new(pv))),
         Kind::StorageClass => decode(json, kind, Object::StorageClass),
+        Kind::Endpoints => decode(json, kind, Object::Endpoints),
     }
 }
 

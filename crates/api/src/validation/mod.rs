@@ -153,6 +153,9 @@ pub fn validate_defaulted(object: &Object) -> Vec<FieldError> {
             validate_object_meta(&pv.metadata, false, NameRule::Subdomain, "metadata")
         }
         Object::StorageClass(sc) => storage::validate_storage_class(sc),
+        Object::Endpoints(ep) => {
+            validate_object_meta(&ep.metadata, true, NameRule::Subdomain, "metadata")
+        }
     }
 }
 

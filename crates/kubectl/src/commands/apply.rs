@@ -234,6 +234,7 @@ fn run_manifests(ctx: &mut Ctx, parsed: &Parsed, mode: Mode) -> CmdResult {
         }
         let ns = object.metadata().namespace.clone().unwrap_or_default();
         let name = object.name().to_string();
+        ctx.request(kind);
         let exists = ctx.cluster.store().get(kind, &ns, &name);
         let qualified = format!("{}/{}", kind.qualified_singular(), name);
         if mode == Mode::Apply && !server_side {

@@ -113,6 +113,7 @@ pub(crate) fn delete(ctx: &mut Ctx, words: &[String]) -> CmdResult {
     }
     let mut waiting = Vec::new();
     for (kind, ns, name) in targets {
+        ctx.request(kind);
         // kubectl waits for this object (its uid) to go: a controller may recreate the name.
         let uid = ctx
             .cluster

@@ -66,6 +66,7 @@ impl Query {
 
     /// The objects of `kind` this query selects, in (namespace, name) order.
     pub(crate) fn select(&self, ctx: &mut Ctx, kind: Kind) -> Result<Vec<Object>, Failed> {
+        ctx.request(kind);
         if let Some(e) = &self.label_error {
             ctx.err(self.bad_request(kind, e));
             return Err(Failed);
@@ -497,6 +498,9 @@ pub(crate) fn describe_object(cluster: &Cluster, o: &Object) -> String {
         }
         Object::StorageClass(sc) => {
             d::describe_storage_class(sc, &events_for(cluster, sc.metadata.uid.as_deref()), now)
+        }
+        Object::Endpoints(ep) => {
+            d::describe_endpoints(ep, &events_for(cluster, ep.metadata.uid.as_deref()), now)
         }
         other => format!("Name:         {}\n", other.name()),
     }

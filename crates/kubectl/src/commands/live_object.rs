@@ -7,6 +7,7 @@ use dsplay_sim::ApiError;
 
 /// The live object `kind/ns/name`, or kubectl's NotFound error on stderr.
 pub(super) fn fetch(ctx: &mut Ctx, kind: Kind, ns: &str, name: &str) -> Result<Object, Failed> {
+    ctx.request(kind);
     match ctx.cluster.store().get(kind, ns, name) {
         Some(o) => Ok(o),
         None => {

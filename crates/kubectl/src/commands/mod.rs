@@ -64,6 +64,8 @@ pub(crate) struct Ctx<'a> {
     pub edits: Option<Vec<EditTarget>>,
     /// Where `sim curl` logs who answered, when the front end animates requests.
     pub requests: Option<Vec<Request>>,
+    /// The API server's warnings printed so far (kubectl prints each text once per run).
+    pub warnings: Vec<&'static str>,
 }
 
 /// A command failed; its message has been written already.
@@ -103,6 +105,18 @@ impl Ctx<'_> {
     pub fn fail(&mut self, message: impl AsRef<str>) -> CmdResult {
         self.err(format!("error: {}", message.as_ref()));
         Err(Failed)
+    }
+    /// A request on `kind`: the API server's deprecation warning, if it has one, on stderr as
+    /// kubectl prints it, once per command.
+    ///
+    /// Upstream: staging/src/k8s.io/client-go/rest/warnings.go NewWarningWriter (Deduplicate).
+    pub fn request(&mut self, kind: Kind) {
+        if let Some(text) = kind.deprecation_warning() {
+            if !self.warnings.contains(&text) {
+                self.warnings.push(text);
+                self.err(format!("Warning: {text}"));
+            }
+        }
     }
     /// Writes an API error as kubectl does and fails.
     pub fn api_fail(&mut self, error: &ApiError, context: Option<&str>) -> CmdResult {

@@ -2,7 +2,7 @@
 
 use super::{check_max_advance, parse_duration, parse_flags, CmdResult, Ctx, Failed};
 use crate::flags::{boolean, value};
-use dsplay_api::taints;
+use dsplay_api::{taints, Kind};
 use dsplay_sim::controller::node_lifecycle;
 use dsplay_sim::{Cluster, NodeOptions};
 use std::time::Duration;
@@ -196,22 +196,59 @@ fn node_names(parsed: &crate::flags::Parsed) -> Result<Vec<String>, String> {
         .collect())
 }
 
-/// `sim explain ds/NAME [NODE] [-n NS]`: the controller's verdict per node, with every reason.
-fn explain(ctx: &mut Ctx, words: &[String]) -> CmdResult {
-    let parsed = parse_flags(ctx, "sim explain", words, &[])?;
-    let Some(target) = parsed.args.first() else {
-        return ctx.fail("usage: sim explain ds/NAME [NODE]");
+/// The workload `sim explain` / `sim rollout` name: `ds/NAME` (or a bare NAME) or `sts/NAME`.
+fn workload_target(target: &str) -> Option<(Kind, String)> {
+    match target.split_once('/') {
+        Some((kind, name)) => match Kind::from_resource_name(kind) {
+            Some(kind @ (Kind::DaemonSet | Kind::StatefulSet | Kind::Deployment)) => {
+                Some((kind, name.to_string()))
+            }
+            _ => None,
+        },
+        None => Some((Kind::DaemonSet, target.to_string())),
+    }
+}
+
+/// `sim explain|rollout TARGET …`: the flags, the namespace, and the DaemonSet or StatefulSet the
+/// target names, or kubectl-style usage errors.
+fn workload_command(
+    ctx: &mut Ctx,
+    verb: &str,
+    words: &[String],
+) -> Result<(crate::flags::Parsed, String, Kind, String), Failed> {
+    let parsed = parse_flags(ctx, &format!("sim {verb}"), words, &[])?;
+    let node = if verb == "explain" { " [NODE]" } else { "" };
+    let deploy = if verb == "rollout" {
+        " | sim rollout deploy/NAME"
+    } else {
+        ""
     };
-    let name = match target.split_once('/') {
-        Some((kind, name))
-            if dsplay_api::Kind::from_resource_name(kind) == Some(dsplay_api::Kind::DaemonSet) =>
-        {
-            name.to_string()
-        }
-        Some(_) => return ctx.fail("sim explain works on DaemonSets: sim explain ds/NAME [NODE]"),
-        None => target.clone(),
+    let usage = format!("sim {verb} ds/NAME{node} | sim {verb} sts/NAME{deploy}");
+    let Some(target) = parsed.args.first() else {
+        return ctx.fail(format!("usage: {usage}")).and(Err(Failed));
+    };
+    let Some((kind, name)) = workload_target(target) else {
+        return ctx
+            .fail(format!(
+                "sim {verb} works on DaemonSets, StatefulSets and (rollout) Deployments: {usage}"
+            ))
+            .and(Err(Failed));
     };
     let ns = super::namespace(&parsed);
+    Ok((parsed, ns, kind, name))
+}
+
+/// `sim explain ds/NAME [NODE] [-n NS]`: the controller's verdict per node, with every reason;
+/// `sim explain sts/NAME`: per ordinal, why it is (not yet) created or updated.
+fn explain(ctx: &mut Ctx, words: &[String]) -> CmdResult {
+    let (parsed, ns, kind, name) = workload_command(ctx, "explain", words)?;
+    match kind {
+        Kind::StatefulSet => return explain_stateful_set(ctx, &ns, &name),
+        Kind::Deployment => {
+            return ctx.fail("sim explain works on DaemonSets and StatefulSets; for a Deployment: sim rollout deploy/NAME")
+        }
+        _ => {}
+    }
     let explanations = match dsplay_sim::explain::explain(
         ctx.cluster,
         &ns,
@@ -243,18 +280,111 @@ fn explain(ctx: &mut Ctx, words: &[String]) -> CmdResult {
     Ok(())
 }
 
-/// `sim rollout ds/NAME`: budgets in use, per-node old/new pods, and why a rollout is stuck.
-fn rollout(ctx: &mut Ctx, words: &[String]) -> CmdResult {
-    let parsed = parse_flags(ctx, "sim rollout", words, &[])?;
-    let Some(target) = parsed.args.first() else {
-        return ctx.fail("usage: sim rollout ds/NAME");
+/// The ordinals of a StatefulSet, each with its verdict and reasons.
+fn ordinal_lines(ordinals: &[dsplay_sim::explain::OrdinalExplanation]) -> String {
+    let mut text = String::new();
+    for o in ordinals {
+        text.push_str(&format!("{}: {}\n", o.pod, o.verdict));
+        for reason in &o.reasons {
+            text.push_str(&format!("  - {reason}\n"));
+        }
+    }
+    text
+}
+
+/// `sim explain sts/NAME`: every ordinal in order, then the controller's next step.
+fn explain_stateful_set(ctx: &mut Ctx, ns: &str, name: &str) -> CmdResult {
+    let e = match dsplay_sim::explain::explain_stateful_set(ctx.cluster, ns, name) {
+        Ok(e) => e,
+        Err(e) => return ctx.api_fail(&e, None),
     };
-    let name = target
-        .split_once('/')
-        .map(|(_, n)| n)
-        .unwrap_or(target)
-        .to_string();
-    let ns = super::namespace(&parsed);
+    let mut text = ordinal_lines(&e.ordinals);
+    if let Some(next) = &e.next {
+        text.push_str(&format!("next: {next}\n"));
+    }
+    ctx.out(text);
+    Ok(())
+}
+
+/// `sim rollout sts/NAME`: the strategy and revisions, the ordinals in the order a RollingUpdate
+/// takes them (highest first), and the next step or why there is none.
+fn rollout_stateful_set(ctx: &mut Ctx, ns: &str, name: &str) -> CmdResult {
+    let e = match dsplay_sim::explain::explain_stateful_set(ctx.cluster, ns, name) {
+        Ok(e) => e,
+        Err(e) => return ctx.api_fail(&e, None),
+    };
+    let mut text = format!("statefulset.apps/{name}: {} ", e.strategy);
+    if e.strategy == "OnDelete" {
+        text.push_str("(pods are replaced only when you delete them)");
+    } else {
+        text.push_str(&format!("partition={}", e.partition));
+    }
+    text.push_str(&format!(
+        ", podManagementPolicy {}\n",
+        e.pod_management_policy
+    ));
+    text.push_str(&format!(
+        "replicas {}, ready {}, updated {}; current revision {}, update revision {}\n",
+        e.replicas, e.ready, e.updated, e.current_revision, e.update_revision
+    ));
+    let mut ordinals = e.ordinals.clone();
+    ordinals.reverse();
+    text.push_str(&ordinal_lines(&ordinals));
+    let done = e.updated >= e.replicas && e.ready >= e.replicas;
+    match (&e.next, &e.waiting_for) {
+        (Some(next), _) => text.push_str(&format!("rollout progressing: next {next}\n")),
+        (None, Some(waiting)) => {
+            text.push_str(&format!("rollout progressing: waits for {waiting}\n"))
+        }
+        (None, None) if done => text.push_str("rollout complete\n"),
+        (None, None) if e.strategy == "OnDelete" => {
+            text.push_str("rollout waiting: OnDelete replaces a pod only when you delete it\n")
+        }
+        (None, None) => text.push_str(&format!(
+            "rollout paused at partition {}: lower it to update the ordinals below\n",
+            e.partition
+        )),
+    }
+    ctx.out(text);
+    Ok(())
+}
+
+/// `sim rollout deploy/NAME`: the strategy, the counts, the ReplicaSets (new first) and what holds
+/// the rollout back.
+fn rollout_deployment(ctx: &mut Ctx, ns: &str, name: &str) -> CmdResult {
+    let r = match dsplay_sim::explain::diagnose_deployment_rollout(ctx.cluster, ns, name) {
+        Ok(r) => r,
+        Err(e) => return ctx.api_fail(&e, None),
+    };
+    let (replicas, updated, ready, available) = r.counts;
+    let mut text = format!("deployment.apps/{name}: {}\n", r.strategy);
+    text.push_str(&format!(
+        "replicas {replicas}, updated {updated}, ready {ready}, available {available}\n"
+    ));
+    for rs in &r.replica_sets {
+        text.push_str(&format!("{rs}\n"));
+    }
+    for block in &r.blocked {
+        text.push_str(&format!("waits: {block}\n"));
+    }
+    text.push_str(if r.complete {
+        "rollout complete\n"
+    } else {
+        "rollout progressing\n"
+    });
+    ctx.out(text);
+    Ok(())
+}
+
+/// `sim rollout ds/NAME`: budgets in use, per-node old/new pods, and why a rollout is stuck;
+/// `sim rollout sts/NAME`: the StatefulSet's plan.
+fn rollout(ctx: &mut Ctx, words: &[String]) -> CmdResult {
+    let (_, ns, kind, name) = workload_command(ctx, "rollout", words)?;
+    match kind {
+        Kind::StatefulSet => return rollout_stateful_set(ctx, &ns, &name),
+        Kind::Deployment => return rollout_deployment(ctx, &ns, &name),
+        _ => {}
+    }
     let d = match dsplay_sim::explain::diagnose_rollout(ctx.cluster, &ns, &name) {
         Ok(d) => d,
         Err(e) => return ctx.api_fail(&e, None),

@@ -650,5 +650,6 @@ pub fn table_for(kind: Kind, objects: &[Object], now: DateTime<Utc>) -> Table {
             super::storage_tables::persistent_volume_table(&items, now)
         }
         Kind::StorageClass => typed!(StorageClass, super::storage_tables::storage_class_table),
+        Kind::Endpoints => typed!(Endpoints, super::service::endpoints_table),
     }
 }

@@ -1,5 +1,6 @@
-//! `kubectl get` tables of Services and EndpointSlices, as the API server's table convertor builds
-//! them (`pkg/printers/internalversion/printers.go` `printService`, `printEndpointSlice`).
+//! `kubectl get` tables of Services, Endpoints and EndpointSlices, as the API server's table
+//! convertor builds them (`pkg/printers/internalversion/printers.go` `printService`,
+//! `printEndpoints`, `printEndpointSlice`).
 
 use super::age::age_since;
 use super::table::{format_labels, Column, Row, Table};
@@ -173,6 +174,66 @@ pub fn endpoint_slice_table(items: &[&EndpointSlice], now: DateTime<Utc>) -> Tab
     Table { columns, rows }
 }
 
+/// The ENDPOINTS cell: `ip:port` per port and ready address (just `ip` for a subset without
+/// ports), the first three then ` + N more...`; `<none>` without subsets, empty when only
+/// not-ready addresses are listed.
+///
+/// Upstream: pkg/printers/internalversion/printers.go formatEndpoints (ports nil).
+pub fn format_endpoints(endpoints: &Endpoints) -> String {
+    const MAX: usize = 3;
+    let subsets = endpoints.subsets.as_deref().unwrap_or_default();
+    if subsets.is_empty() {
+        return "<none>".into();
+    }
+    let mut list = Vec::new();
+    let mut count = 0;
+    for subset in subsets {
+        let addresses = subset.addresses.as_deref().unwrap_or_default();
+        let ports = subset.ports.as_deref().unwrap_or_default();
+        if ports.is_empty() {
+            count += addresses.len();
+            list.extend(addresses.iter().map(|a| a.ip.clone()));
+            continue;
+        }
+        for port in ports {
+            count += addresses.len();
+            list.extend(addresses.iter().map(|a| format!("{}:{}", a.ip, port.port)));
+        }
+    }
+    list.truncate(MAX);
+    let shown = list.join(",");
+    if count > MAX {
+        format!("{shown} + {} more...", count - MAX)
+    } else {
+        shown
+    }
+}
+
+/// `kubectl get endpoints`: NAME ENDPOINTS AGE (no wide columns).
+///
+/// Upstream: pkg/printers/internalversion/printers.go printEndpoints.
+pub fn endpoints_table(items: &[&Endpoints], now: DateTime<Utc>) -> Table {
+    let columns = vec![
+        Column::new("Name"),
+        Column::new("Endpoints"),
+        Column::new("Age"),
+    ];
+    let rows = items
+        .iter()
+        .map(|ep| {
+            row(
+                &ep.metadata,
+                vec![
+                    ep.metadata.name.clone().unwrap_or_default(),
+                    format_endpoints(ep),
+                    age_since(ep.metadata.creation_timestamp.as_ref().map(|t| &t.0), now),
+                ],
+            )
+        })
+        .collect();
+    Table { columns, rows }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -190,6 +251,52 @@ mod tests {
             service_ports(&[port(80, Some(31234), "TCP"), port(53, None, "UDP")]),
             "80:31234/TCP,53/UDP"
         );
+    }
+
+    /// Upstream: printers_test.go TestPrintEndpoint.
+    #[test]
+    fn format_endpoints_cases_of_print_endpoint() {
+        let addr = |ip: &str| EndpointAddress {
+            ip: ip.into(),
+            ..Default::default()
+        };
+        let port = |port| CoreEndpointPort {
+            port,
+            ..Default::default()
+        };
+        let ep = |subsets: Vec<EndpointSubset>| Endpoints {
+            subsets: Some(subsets),
+            ..Default::default()
+        };
+        assert_eq!(format_endpoints(&Endpoints::default()), "<none>");
+        let one = EndpointSubset {
+            addresses: Some(vec![addr("1.2.3.4"), addr("5.6.7.8")]),
+            ports: Some(vec![port(8001)]),
+            ..Default::default()
+        };
+        assert_eq!(
+            format_endpoints(&ep(vec![one])),
+            "1.2.3.4:8001,5.6.7.8:8001"
+        );
+        let many = EndpointSubset {
+            addresses: Some(vec![addr("1.2.3.4"), addr("5.6.7.8")]),
+            ports: Some(vec![port(8001), port(8002), port(8003)]),
+            ..Default::default()
+        };
+        let headless = EndpointSubset {
+            addresses: Some(vec![addr("3.4.5.6")]),
+            ..Default::default()
+        };
+        assert_eq!(
+            format_endpoints(&ep(vec![many, headless])),
+            "1.2.3.4:8001,5.6.7.8:8001,1.2.3.4:8002 + 4 more..."
+        );
+        let not_ready = EndpointSubset {
+            not_ready_addresses: Some(vec![addr("1.2.3.4")]),
+            ports: Some(vec![port(80)]),
+            ..Default::default()
+        };
+        assert_eq!(format_endpoints(&ep(vec![not_ready])), "");
     }
 
     #[test]

@@ -2,6 +2,7 @@
 
 pub mod daemonset;
 pub mod deployment;
+pub mod endpoint;
 pub mod endpointslice;
 pub mod gc;
 pub mod node_lifecycle;

@@ -20,7 +20,7 @@ pub use daemon_set::describe_daemon_set;
 pub use node::describe_node;
 pub use pod::{describe_pod, pod_qos};
 pub use pod_template::{describe_pod_template, print_template, rollout_history_revision};
-pub use service::{describe_endpoint_slice, describe_service};
+pub use service::{describe_endpoint_slice, describe_endpoints, describe_service};
 pub use storage::{
     describe_persistent_volume, describe_persistent_volume_claim, describe_stateful_set,
     describe_storage_class,

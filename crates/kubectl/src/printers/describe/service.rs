@@ -1,5 +1,5 @@
 //! `kubectl describe service` (`describe.go` `ServiceDescriber`, `describeService`,
-//! `formatEndpointSlices`).
+//! `formatEndpointSlices`), `describe endpoints` and `describe endpointslice`.
 
 use super::{annotations_multiline, labels_multiline, Describe};
 use crate::printers::table::format_labels;
@@ -188,21 +188,11 @@ pub fn describe_endpoint_slice(
         w.w(0, "Ports: <unset>\n");
     } else {
         w.w(0, "Ports:\n");
-        w.w(1, "Name\tPort\tProtocol\n");
-        w.w(1, "----\t----\t--------\n");
-        for port in ports {
-            let name = port
-                .name
-                .clone()
-                .filter(|n| !n.is_empty())
-                .unwrap_or_else(|| "<unset>".into());
-            let number = port
-                .port
-                .map(|p| p.to_string())
-                .unwrap_or_else(|| "<unset>".into());
-            let protocol = port.protocol.as_deref().unwrap_or("");
-            w.w(1, &format!("{name}\t{number}\t{protocol}\n"));
-        }
+        let rows = ports.iter().map(|port| {
+            let number = port.port.map(|p| p.to_string());
+            (port.name.as_deref(), number, port.protocol.as_deref())
+        });
+        ports_table(&mut w, 1, rows);
     }
     if slice.endpoints.is_empty() {
         w.w(0, "Endpoints: <none>\n");
@@ -237,6 +227,74 @@ pub fn describe_endpoint_slice(
             w.w(2, &format!("NodeName:\t{}\n", unset(e.node_name.clone())));
             w.w(2, &format!("Zone:\t{}\n", unset(e.zone.clone())));
         }
+    }
+    w.events(events, now);
+    w.finish()
+}
+
+/// The `Name Port Protocol` table of a slice's or a subset's ports (`<unset>` for a missing name
+/// or number).
+fn ports_table<'a>(
+    w: &mut Describe,
+    level: usize,
+    rows: impl Iterator<Item = (Option<&'a str>, Option<String>, Option<&'a str>)>,
+) {
+    w.w(level, "Name\tPort\tProtocol\n");
+    w.w(level, "----\t----\t--------\n");
+    for (name, number, protocol) in rows {
+        let name = name.filter(|n| !n.is_empty()).unwrap_or("<unset>");
+        let number = number.unwrap_or_else(|| "<unset>".into());
+        let protocol = protocol.unwrap_or("");
+        w.w(level, &format!("{name}\t{number}\t{protocol}\n"));
+    }
+}
+
+/// `kubectl describe endpoints NAME`: per subset its ready and not-ready addresses (`<none>` when
+/// there are none) and its ports as a small table.
+///
+/// Upstream: staging/src/k8s.io/kubectl/pkg/describe/describe.go describeEndpoints.
+pub fn describe_endpoints(ep: &Endpoints, events: &[&Event], now: DateTime<Utc>) -> String {
+    let mut w = Describe::new();
+    let meta = &ep.metadata;
+    w.name_and_namespace(meta);
+    labels_multiline(&mut w, "Labels", meta.labels.as_ref());
+    annotations_multiline(&mut w, "Annotations", meta.annotations.as_ref());
+    w.w(0, "Subsets:\n");
+    let ips = |list: Option<&Vec<EndpointAddress>>| {
+        let joined = list
+            .into_iter()
+            .flatten()
+            .map(|a| a.ip.as_str())
+            .collect::<Vec<_>>()
+            .join(",");
+        if joined.is_empty() {
+            "<none>".to_string()
+        } else {
+            joined
+        }
+    };
+    for subset in ep.subsets.iter().flatten() {
+        w.w(
+            1,
+            &format!("Addresses:\t{}\n", ips(subset.addresses.as_ref())),
+        );
+        w.w(
+            1,
+            &format!(
+                "NotReadyAddresses:\t{}\n",
+                ips(subset.not_ready_addresses.as_ref())
+            ),
+        );
+        let ports = subset.ports.as_deref().unwrap_or_default();
+        if !ports.is_empty() {
+            w.w(1, "Ports:\n");
+            let rows = ports.iter().map(|port| {
+                let number = Some(port.port.to_string());
+                (port.name.as_deref(), number, port.protocol.as_deref())
+            });
+            ports_table(&mut w, 2, rows);
+        }
+        w.w(0, "\n");
     }
     w.events(events, now);
     w.finish()

@@ -61,12 +61,7 @@ fn needs_sync(cluster: &Cluster, d: &Deployment, uid: &str) -> bool {
     };
     let ns = d.metadata.namespace.as_deref().unwrap_or("");
     let name = d.metadata.name.as_deref().unwrap_or("");
-    let recreate = d
-        .spec
-        .as_ref()
-        .and_then(|s| s.strategy.as_ref())
-        .and_then(|s| s.type_.as_deref())
-        == Some("Recreate");
+    let recreate = !util::is_rolling_update(d);
     let log = cluster.store.watch_log();
     log[since.min(log.len())..].iter().any(|e| match e.kind {
         Kind::Deployment => e.namespace == ns && e.name == name,

@@ -5,7 +5,7 @@ use super::refreshed;
 use super::sync::*;
 use super::util::*;
 use crate::cluster::{k8s_time, Cluster, Timer};
-use crate::controller::replicaset::controller_uid;
+use crate::controller::replicaset::{controller_uid, REPLICA_FAILURE};
 use dsplay_api::types::*;
 
 fn refs(rss: &[ReplicaSet]) -> Vec<&ReplicaSet> {
@@ -296,7 +296,11 @@ pub(crate) fn sync_rollout_status(
             );
         }
     }
-    remove_condition(&mut status, "ReplicaFailure");
+    // The ReplicaSets' failure to create pods is the Deployment's too.
+    match get_replica_failures(all, new).into_iter().next() {
+        Some(failure) => set_condition(&mut status, failure),
+        None => remove_condition(&mut status, REPLICA_FAILURE),
+    }
     if status.conditions.as_ref().is_some_and(Vec::is_empty) {
         status.conditions = None;
     }
@@ -354,4 +358,32 @@ fn requeue_stuck_deployment(cluster: &mut Cluster, d: &Deployment, status: &Depl
         cluster.timers.insert((at, cluster.timer_seq), timer);
         cluster.deadline_timers.insert(key, (at, cluster.timer_seq));
     }
+}
+
+/// The ReplicaFailure conditions of the new ReplicaSet, else of all of them, as Deployment
+/// conditions (`ReplicaSetToDeploymentCondition`: the transition time is also the update time).
+///
+/// Upstream: pkg/controller/deployment/progress.go getReplicaFailures;
+/// pkg/controller/deployment/util/deployment_util.go ReplicaSetToDeploymentCondition.
+fn get_replica_failures(all: &[ReplicaSet], new: Option<&ReplicaSet>) -> Vec<DeploymentCondition> {
+    let failures = |rs: &ReplicaSet| -> Vec<DeploymentCondition> {
+        rs.status
+            .iter()
+            .flat_map(|s| s.conditions.iter().flatten())
+            .filter(|c| c.type_ == REPLICA_FAILURE)
+            .map(|c| DeploymentCondition {
+                type_: c.type_.clone(),
+                status: c.status.clone(),
+                last_update_time: c.last_transition_time.clone(),
+                last_transition_time: c.last_transition_time.clone(),
+                reason: c.reason.clone(),
+                message: c.message.clone(),
+            })
+            .collect()
+    };
+    let from_new = new.map(failures).unwrap_or_default();
+    if !from_new.is_empty() {
+        return from_new;
+    }
+    all.iter().flat_map(failures).collect()
 }

@@ -45,7 +45,8 @@ fn rs_status(rs: &ReplicaSet) -> ReplicaSetStatus {
     rs.status.clone().unwrap_or_default()
 }
 
-fn is_rolling_update(d: &Deployment) -> bool {
+/// Whether the Deployment rolls out with RollingUpdate (anything but `Recreate`).
+pub fn is_rolling_update(d: &Deployment) -> bool {
     d.spec
         .as_ref()
         .and_then(|s| s.strategy.as_ref())

@@ -9,7 +9,7 @@
 //! Services a change can concern: the Service itself, a pod its selector matches or that one of
 //! its slices lists, one of its slices.
 
-mod reconciler;
+pub(crate) mod reconciler;
 
 use crate::cluster::Cluster;
 use crate::store::{key_of, Key, WatchEventType};
@@ -101,6 +101,10 @@ fn dirty_services(cluster: &mut Cluster) -> BTreeSet<Key> {
             Kind::Pod => {
                 pods.insert(key);
             }
+            // An Endpoints changed or deleted by someone else: its Service's controller looks again.
+            Kind::Endpoints => {
+                services.insert(key);
+            }
             Kind::EndpointSlice => {
                 if let Some(slice) = cluster
                     .store
@@ -152,10 +156,12 @@ fn dirty_services(cluster: &mut Cluster) -> BTreeSet<Key> {
     services
 }
 
-/// Syncs every Service a change since the last pass concerns.
+/// Syncs every Service a change since the last pass concerns: its EndpointSlices, then its v1
+/// Endpoints (the Endpoints controller reacts to the same changes, in the same instant).
 pub(crate) fn sync_all(cluster: &mut Cluster) {
     for (namespace, name) in dirty_services(cluster) {
         sync_service(cluster, &namespace, &name);
+        crate::controller::endpoint::sync_service(cluster, &namespace, &name);
     }
 }
 

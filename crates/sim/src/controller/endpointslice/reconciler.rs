@@ -11,16 +11,20 @@ use dsplay_api::types::*;
 use dsplay_api::{Kind, Object};
 use std::collections::BTreeMap;
 
-/// The annotation recording when the change a slice reflects happened.
+/// The annotation recording when the change a slice (or an Endpoints) reflects happened.
 const LAST_CHANGE_TRIGGER_TIME: &str = "endpoints.kubernetes.io/last-change-trigger-time";
-/// The label a headless Service's slices carry.
-const LABEL_HEADLESS: &str = "service.kubernetes.io/headless";
+/// The label a headless Service's slices and Endpoints carry.
+pub(crate) const LABEL_HEADLESS: &str = "service.kubernetes.io/headless";
 
 /// Whether a pod belongs in a Service's endpoints: not terminal, has an IP; not-ready pods count
-/// (their conditions say so), terminating ones too (the EndpointSlice controller includes them).
+/// (their conditions say so), terminating ones when `include_terminating` (the EndpointSlice
+/// controller always includes them, the Endpoints controller with `publishNotReadyAddresses`).
 ///
-/// Upstream: pkg/api/v1/endpoints/util.go ShouldPodBeInEndpoints (includeTerminating true).
-pub(crate) fn should_pod_be_in_endpoints(pod: &Pod) -> bool {
+/// Upstream: staging/src/k8s.io/endpointslice/util/controller_utils.go ShouldPodBeInEndpoints.
+pub(crate) fn should_pod_be_in_endpoints(pod: &Pod, include_terminating: bool) -> bool {
+    if !include_terminating && pod.metadata.deletion_timestamp.is_some() {
+        return false;
+    }
     let status = pod.status.as_ref();
     if matches!(
         status.and_then(|s| s.phase.as_deref()),
@@ -85,13 +89,19 @@ pub(crate) fn pod_to_endpoint(pod: &Pod, service: &Service) -> Endpoint {
         hostname: should_set_hostname(pod, service)
             .then(|| spec.and_then(|s| s.hostname.clone()))
             .flatten(),
-        target_ref: Some(ObjectReference {
-            kind: Some("Pod".into()),
-            namespace: pod.metadata.namespace.clone(),
-            name: pod.metadata.name.clone(),
-            uid: pod.metadata.uid.clone(),
-            ..Default::default()
-        }),
+        target_ref: Some(pod_reference(pod)),
+        ..Default::default()
+    }
+}
+
+/// The reference an endpoint (or an Endpoints address) keeps to its pod: kind, namespace, name
+/// and uid.
+pub(crate) fn pod_reference(pod: &Pod) -> ObjectReference {
+    ObjectReference {
+        kind: Some("Pod".into()),
+        namespace: pod.metadata.namespace.clone(),
+        name: pod.metadata.name.clone(),
+        uid: pod.metadata.uid.clone(),
         ..Default::default()
     }
 }
@@ -101,7 +111,7 @@ pub(crate) fn pod_to_endpoint(pod: &Pod, service: &Service) -> Endpoint {
 ///
 /// Upstream: pkg/api/v1/endpoints (endpointutil) ShouldSetHostname.
 #[doc(alias = "ShouldSetHostname")]
-fn should_set_hostname(pod: &Pod, service: &Service) -> bool {
+pub(crate) fn should_set_hostname(pod: &Pod, service: &Service) -> bool {
     let spec = pod.spec.as_ref();
     spec.and_then(|s| s.hostname.as_deref())
         .is_some_and(|h| !h.is_empty())
@@ -125,6 +135,20 @@ fn set_endpoint_slice_labels(service: &Service) -> BTreeMap<String, String> {
     );
     labels.insert(LABEL_MANAGED_BY.into(), CONTROLLER_NAME.into());
     labels
+}
+
+/// Stamps `endpoints.kubernetes.io/last-change-trigger-time` with the current instant: every sync
+/// here is triggered by a pod or Service change of this instant (the time a tracker would find).
+///
+/// Upstream: pkg/controller/util/endpoint/trigger_time_tracker.go
+/// ComputeEndpointLastChangeTriggerTime (the RFC 3339 stamp both controllers write).
+pub(crate) fn set_last_change_trigger_time(cluster: &Cluster, meta: &mut ObjectMeta) {
+    let stamp = k8s_time(cluster.now_ms)
+        .0
+        .to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
+    meta.annotations
+        .get_or_insert_with(BTreeMap::new)
+        .insert(LAST_CHANGE_TRIGGER_TIME.into(), stamp);
 }
 
 /// `<service>-`, the service name cut so the generated name stays within 63 characters.
@@ -183,7 +207,7 @@ pub(crate) fn reconcile(cluster: &mut Cluster, service: &Service, pods: &[Pod]) 
     let mut groups: BTreeMap<PortKey, (Vec<EndpointPort>, Vec<Endpoint>)> = BTreeMap::new();
     let mut sorted: Vec<&Pod> = pods
         .iter()
-        .filter(|p| should_pod_be_in_endpoints(p))
+        .filter(|p| should_pod_be_in_endpoints(p, true))
         .collect();
     sorted.sort_by(|a, b| a.metadata.name.cmp(&b.metadata.name));
     for pod in sorted {
@@ -229,14 +253,7 @@ pub(crate) fn reconcile(cluster: &mut Cluster, service: &Service, pods: &[Pod]) 
         slice.ports = ports;
         slice.endpoints = endpoints;
         slice.metadata.labels = Some(labels.clone());
-        let stamp = k8s_time(cluster.now_ms)
-            .0
-            .to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
-        slice
-            .metadata
-            .annotations
-            .get_or_insert_with(BTreeMap::new)
-            .insert(LAST_CHANGE_TRIGGER_TIME.into(), stamp);
+        set_last_change_trigger_time(cluster, &mut slice.metadata);
         if slice.metadata.uid.is_some() {
             slice.metadata.generation = Some(slice.metadata.generation.unwrap_or(1) + 1);
             cluster.write(Object::EndpointSlice(slice));

@@ -153,18 +153,26 @@ fn service(yaml: &str) -> Service {
 
 #[test]
 fn should_pod_be_in_endpoints_needs_an_ip_and_a_live_phase() {
-    assert!(!should_pod_be_in_endpoints(&pod(
-        "status: {phase: Running}"
-    )));
-    assert!(should_pod_be_in_endpoints(&pod(
-        "status: {phase: Running, podIP: 10.244.1.2}"
-    )));
-    assert!(!should_pod_be_in_endpoints(&pod(
-        "status: {phase: Succeeded, podIP: 10.244.1.2}"
-    )));
-    assert!(!should_pod_be_in_endpoints(&pod(
-        "status: {phase: Failed, podIP: 10.244.1.2}"
-    )));
+    // Upstream: controller_utils_test.go TestShouldPodBeInEndpoints.
+    let terminating = pod("metadata: {deletionTimestamp: '2026-01-01T00:00:00Z'}\nstatus: {phase: Running, podIP: 10.244.1.2}");
+    assert!(should_pod_be_in_endpoints(&terminating, true));
+    assert!(!should_pod_be_in_endpoints(&terminating, false));
+    assert!(!should_pod_be_in_endpoints(
+        &pod("status: {phase: Running}"),
+        true
+    ));
+    assert!(should_pod_be_in_endpoints(
+        &pod("status: {phase: Running, podIP: 10.244.1.2}"),
+        true
+    ));
+    assert!(!should_pod_be_in_endpoints(
+        &pod("status: {phase: Succeeded, podIP: 10.244.1.2}"),
+        true
+    ));
+    assert!(!should_pod_be_in_endpoints(
+        &pod("status: {phase: Failed, podIP: 10.244.1.2}"),
+        true
+    ));
 }
 
 #[test]

@@ -5,7 +5,7 @@
 pub mod ranks;
 
 use crate::api_server::{object_reference, DeleteOptions};
-use crate::cluster::{Cluster, Timer};
+use crate::cluster::{k8s_time, Cluster, Timer};
 use crate::controller::daemonset::util::is_pod_available;
 use crate::store::key_of;
 use dsplay_api::pod::is_pod_ready;
@@ -131,11 +131,13 @@ pub(crate) fn sync_replica_set(
         return Default::default();
     };
     let mut pods = claim_pods(cluster, &rs, &selector);
+    let filtered = pods.len();
+    let mut manage_replicas_err = None;
     if rs.metadata.deletion_timestamp.is_none() {
-        manage_replicas(cluster, &rs, &pods);
+        manage_replicas_err = manage_replicas(cluster, &rs, &pods);
         pods = claim_pods(cluster, &rs, &selector);
     }
-    update_replica_set_status(cluster, &rs, &pods);
+    update_replica_set_status(cluster, &rs, &pods, filtered, manage_replicas_err);
     pods.iter()
         .filter_map(|p| p.metadata.name.clone())
         .collect()
@@ -218,9 +220,10 @@ pub fn pod_from_template(rs: &ReplicaSet) -> Pod {
 }
 
 /// `manageReplicas`: create the missing pods or delete the surplus (ranked by `getPodsToDelete`),
-/// at most [`BURST_REPLICAS`] per sync, with an event for each.
+/// at most [`BURST_REPLICAS`] per sync, with an event for each; returns the API server's message
+/// when a create failed.
 #[doc(alias = "manageReplicas")]
-fn manage_replicas(cluster: &mut Cluster, rs: &ReplicaSet, pods: &[Arc<Pod>]) {
+fn manage_replicas(cluster: &mut Cluster, rs: &ReplicaSet, pods: &[Arc<Pod>]) -> Option<String> {
     let wanted = rs
         .spec
         .as_ref()
@@ -241,16 +244,17 @@ fn manage_replicas(cluster: &mut Cluster, rs: &ReplicaSet, pods: &[Arc<Pod>]) {
                     None,
                 ),
                 Err(err) => {
+                    let message = err.server_message();
                     cluster.record_event(
                         &reference,
                         "Warning",
                         "FailedCreate",
-                        &format!("Error creating: {}", err.server_message()),
+                        &format!("Error creating: {message}"),
                         COMPONENT,
                         None,
                     );
                     // Slow start: the first failure stops the batch.
-                    break;
+                    return Some(message);
                 }
             }
         }
@@ -273,6 +277,7 @@ fn manage_replicas(cluster: &mut Cluster, rs: &ReplicaSet, pods: &[Arc<Pod>]) {
             );
         }
     }
+    None
 }
 
 /// `getIndirectlyRelatedPods`: the pods of every ReplicaSet with the same controller owner (the
@@ -304,7 +309,13 @@ fn related_pods(cluster: &Cluster, rs: &ReplicaSet) -> Vec<Arc<Pod>> {
 /// change; a resync is armed for when the next ready pod becomes available.
 #[doc(alias = "calculateStatus")]
 #[doc(alias = "updateReplicaSetStatus")]
-fn update_replica_set_status(cluster: &mut Cluster, rs: &ReplicaSet, pods: &[Arc<Pod>]) {
+fn update_replica_set_status(
+    cluster: &mut Cluster,
+    rs: &ReplicaSet,
+    pods: &[Arc<Pod>],
+    filtered: usize,
+    manage_replicas_err: Option<String>,
+) {
     let spec = rs.spec.clone().unwrap_or_default();
     let min_ready = spec.min_ready_seconds.unwrap_or(0);
     let template_labels = spec
@@ -347,13 +358,20 @@ fn update_replica_set_status(cluster: &mut Cluster, rs: &ReplicaSet, pods: &[Arc
     };
     let old = stored.status.clone().unwrap_or_default();
     let nonzero = |n: i32| (n > 0).then_some(n);
+    let wanted = spec.replicas.unwrap_or(1);
+    let conditions = replica_failure_conditions(
+        old.conditions.clone(),
+        manage_replicas_err,
+        filtered as i64 - i64::from(wanted),
+        &k8s_time(now),
+    );
     let status = ReplicaSetStatus {
         replicas: pods.len() as i32,
         fully_labeled_replicas: nonzero(fully_labeled),
         ready_replicas: nonzero(ready),
         available_replicas: nonzero(available),
         observed_generation: stored.metadata.generation,
-        conditions: old.conditions.clone(),
+        conditions,
         ..old.clone()
     };
     if status != old {
@@ -362,3 +380,42 @@ fn update_replica_set_status(cluster: &mut Cluster, rs: &ReplicaSet, pods: &[Arc
         cluster.write(Object::ReplicaSet(next));
     }
 }
+
+/// The ReplicaFailure part of `calculateStatus`: a failed create (or delete) sets
+/// `ReplicaFailure=True` with reason FailedCreate (FailedDelete) and the error as message, unless
+/// the condition is there already; a sync without error removes it. `diff` is the number of pods
+/// the sync started with less the replicas wanted.
+///
+/// Upstream: pkg/controller/replicaset/replica_set_utils.go calculateStatus,
+/// NewReplicaSetCondition, SetCondition, RemoveCondition.
+fn replica_failure_conditions(
+    conditions: Option<Vec<ReplicaSetCondition>>,
+    manage_replicas_err: Option<String>,
+    diff: i64,
+    now: &Time,
+) -> Option<Vec<ReplicaSetCondition>> {
+    let mut conditions = conditions.unwrap_or_default();
+    let existing = conditions.iter().any(|c| c.type_ == REPLICA_FAILURE);
+    match manage_replicas_err {
+        Some(message) if !existing => {
+            let reason = match diff {
+                d if d < 0 => "FailedCreate",
+                d if d > 0 => "FailedDelete",
+                _ => "",
+            };
+            conditions.push(ReplicaSetCondition {
+                type_: REPLICA_FAILURE.into(),
+                status: "True".into(),
+                last_transition_time: Some(now.clone()),
+                reason: Some(reason.into()),
+                message: Some(message),
+            });
+        }
+        None if existing => conditions.retain(|c| c.type_ != REPLICA_FAILURE),
+        _ => {}
+    }
+    (!conditions.is_empty()).then_some(conditions)
+}
+
+/// The condition a ReplicaSet (and its Deployment) carries while its pods cannot be created.
+pub(crate) const REPLICA_FAILURE: &str = "ReplicaFailure";

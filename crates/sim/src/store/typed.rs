@@ -1,0 +1,168 @@
+//! The store's typed accessors: every kind's objects in key order, and one object by key, as
+//! shared references (no clone).
+
+use super::{key_ref, Store};
+use dsplay_api::types::*;
+use std::sync::Arc;
+
+impl Store {
+    /// All namespaces, by name.
+    pub fn namespaces(&self) -> impl Iterator<Item = &Namespace> {
+        self.namespaces.values()
+    }
+    /// All nodes, by name.
+    pub fn nodes(&self) -> impl Iterator<Item = &Node> {
+        self.nodes.values().map(|n| &**n)
+    }
+    /// All nodes, by name, as shared handles (cheap to keep across writes).
+    pub(crate) fn node_handles(&self) -> impl Iterator<Item = &Arc<Node>> {
+        self.nodes.values()
+    }
+    /// All pods, by namespace then name.
+    pub fn pods(&self) -> impl Iterator<Item = &Pod> {
+        self.pods.values().map(|p| &**p)
+    }
+    /// The pods of one namespace, in name order, as shared handles (cheap to keep across writes).
+    pub(crate) fn pod_handles_in<'a>(
+        &'a self,
+        namespace: &'a str,
+    ) -> impl Iterator<Item = &'a Arc<Pod>> + 'a {
+        self.pods
+            .range((namespace.to_string(), String::new())..)
+            .take_while(move |((ns, _), _)| ns == namespace)
+            .map(|(_, p)| p)
+    }
+    /// The pods bound to a node, in key order.
+    pub fn pods_on_node<'a>(&'a self, node: &str) -> impl Iterator<Item = &'a Pod> + 'a {
+        self.pods_by_node
+            .get(node)
+            .into_iter()
+            .flatten()
+            .filter_map(|key| self.pods.get(key).map(|p| &**p))
+    }
+    /// One node as a shared handle.
+    pub(crate) fn node_handle(&self, name: &str) -> Option<&Arc<Node>> {
+        self.nodes.get(key_ref(&("", name)))
+    }
+    /// One pod as a shared handle.
+    pub(crate) fn pod_handle(&self, namespace: &str, name: &str) -> Option<&Arc<Pod>> {
+        self.pods.get(key_ref(&(namespace, name)))
+    }
+    /// Pods with an ownerReference to `uid` (a DaemonSet's pods, released ones excluded), in key order.
+    pub fn pods_owned_by<'a>(&'a self, uid: &'a str) -> impl Iterator<Item = &'a Pod> + 'a {
+        self.pods().filter(move |p| {
+            p.metadata
+                .owner_references
+                .iter()
+                .flatten()
+                .any(|r| r.uid == uid)
+        })
+    }
+    /// All DaemonSets, by namespace then name.
+    pub fn daemon_sets(&self) -> impl Iterator<Item = &DaemonSet> {
+        self.daemon_sets.values().map(|d| &**d)
+    }
+    /// All ControllerRevisions, by namespace then name.
+    pub fn controller_revisions(&self) -> impl Iterator<Item = &ControllerRevision> {
+        self.controller_revisions.values()
+    }
+    /// All events, by namespace then name.
+    pub fn events(&self) -> impl Iterator<Item = &Event> {
+        self.events.values().map(|e| &**e)
+    }
+    /// All PriorityClasses, by name.
+    pub fn priority_classes(&self) -> impl Iterator<Item = &PriorityClass> {
+        self.priority_classes.values()
+    }
+    /// All Deployments, by namespace then name.
+    pub fn deployments(&self) -> impl Iterator<Item = &Deployment> {
+        self.deployments.values()
+    }
+    /// All ReplicaSets, by namespace then name.
+    pub fn replica_sets(&self) -> impl Iterator<Item = &ReplicaSet> {
+        self.replica_sets.values()
+    }
+    /// One Deployment.
+    pub fn deployment(&self, namespace: &str, name: &str) -> Option<&Deployment> {
+        self.deployments.get(key_ref(&(namespace, name)))
+    }
+    /// One ReplicaSet.
+    pub fn replica_set(&self, namespace: &str, name: &str) -> Option<&ReplicaSet> {
+        self.replica_sets.get(key_ref(&(namespace, name)))
+    }
+    /// All Services, by namespace then name.
+    pub fn services(&self) -> impl Iterator<Item = &Service> {
+        self.services.values()
+    }
+    /// One Service.
+    pub fn service(&self, namespace: &str, name: &str) -> Option<&Service> {
+        self.services.get(key_ref(&(namespace, name)))
+    }
+    /// All EndpointSlices, by namespace then name.
+    pub fn endpoint_slices(&self) -> impl Iterator<Item = &EndpointSlice> {
+        self.endpoint_slices.values()
+    }
+    /// All StatefulSets, by namespace then name.
+    pub fn stateful_sets(&self) -> impl Iterator<Item = &StatefulSet> {
+        self.stateful_sets.values()
+    }
+    /// One StatefulSet.
+    pub fn stateful_set(&self, namespace: &str, name: &str) -> Option<&StatefulSet> {
+        self.stateful_sets
+            .get(&(namespace.to_string(), name.to_string()))
+    }
+    /// All PersistentVolumeClaims, by namespace then name.
+    pub fn persistent_volume_claims(&self) -> impl Iterator<Item = &PersistentVolumeClaim> {
+        self.persistent_volume_claims.values()
+    }
+    /// One PersistentVolumeClaim.
+    pub fn persistent_volume_claim(
+        &self,
+        namespace: &str,
+        name: &str,
+    ) -> Option<&PersistentVolumeClaim> {
+        self.persistent_volume_claims
+            .get(&(namespace.to_string(), name.to_string()))
+    }
+    /// All PersistentVolumes, by name.
+    pub fn persistent_volumes(&self) -> impl Iterator<Item = &PersistentVolume> {
+        self.persistent_volumes.values()
+    }
+    /// One PersistentVolume.
+    pub fn persistent_volume(&self, name: &str) -> Option<&PersistentVolume> {
+        self.persistent_volumes
+            .get(&(String::new(), name.to_string()))
+    }
+    /// All StorageClasses, by name.
+    pub fn storage_classes(&self) -> impl Iterator<Item = &StorageClass> {
+        self.storage_classes.values()
+    }
+    /// One StorageClass.
+    pub fn storage_class(&self, name: &str) -> Option<&StorageClass> {
+        self.storage_classes.get(&(String::new(), name.to_string()))
+    }
+    /// One node.
+    pub fn node(&self, name: &str) -> Option<&Node> {
+        self.nodes.get(key_ref(&("", name))).map(|n| &**n)
+    }
+    /// One pod.
+    pub fn pod(&self, namespace: &str, name: &str) -> Option<&Pod> {
+        self.pod_handle(namespace, name).map(|p| &**p)
+    }
+    /// One DaemonSet.
+    pub fn daemon_set(&self, namespace: &str, name: &str) -> Option<&DaemonSet> {
+        self.daemon_set_handle(namespace, name).map(|d| &**d)
+    }
+    /// One DaemonSet as a shared handle.
+    pub(crate) fn daemon_set_handle(&self, namespace: &str, name: &str) -> Option<&Arc<DaemonSet>> {
+        self.daemon_sets.get(key_ref(&(namespace, name)))
+    }
+    /// One namespace.
+    pub fn namespace(&self, name: &str) -> Option<&Namespace> {
+        self.namespaces.get(key_ref(&("", name)))
+    }
+    /// One PriorityClass.
+    pub fn priority_class(&self, name: &str) -> Option<&PriorityClass> {
+        self.priority_classes.get(key_ref(&("", name)))
+    }
+}
