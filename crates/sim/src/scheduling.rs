@@ -3,7 +3,6 @@
 
 use crate::api_server::object_reference;
 use crate::cluster::{k8s_time, Cluster};
-use crate::scheduler::inter_pod_affinity::has_required_anti_affinity;
 use crate::scheduler::{
     has_cluster_wide_filters, pre_filter, preemption, ClusterObjects, NodeInfo, ScheduleResult,
     Snapshot,
@@ -121,15 +120,7 @@ pub(crate) fn sync(cluster: &mut Cluster) {
     // when no pending pod has such terms and no bound pod has required anti-affinity (their PreFilters
     // would Skip).
     let local_only = !pending.iter().any(|p| has_cluster_wide_filters(p))
-        && !cluster.store.pods().any(|p| {
-            has_required_anti_affinity(p)
-                && !p
-                    .spec
-                    .as_ref()
-                    .and_then(|s| s.node_name.as_deref())
-                    .unwrap_or("")
-                    .is_empty()
-        });
+        && !cluster.store.has_bound_pods_with_required_anti_affinity();
     let targets: Option<BTreeSet<String>> = pending
         .iter()
         .map(|p| pre_filter(p).ok().and_then(|state| state.node_names))

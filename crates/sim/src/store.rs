@@ -7,6 +7,8 @@ use std::borrow::Borrow;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
+use crate::scheduler::inter_pod_affinity::has_required_anti_affinity;
+
 mod changes;
 mod typed;
 pub(crate) use changes::ChangeCursor;
@@ -130,6 +132,8 @@ pub struct Store {
     /// Node name → keys of the pods bound to it (`spec.nodeName`): the kubelet's and the
     /// scheduler's per-node view without scanning every pod.
     pods_by_node: BTreeMap<String, BTreeSet<Key>>,
+    /// How many pods bound to a node have required pod anti-affinity terms.
+    bound_anti_affinity_pods: usize,
     /// The resourceVersion of the last ControllerRevision write (history work is skipped until it moves).
     revisions_version: u64,
     /// The resourceVersion of the last Event write or removal.
@@ -311,6 +315,12 @@ impl Store {
         self.resource_version - self.side_writes
     }
 
+    /// Whether any pod bound to a node has required pod anti-affinity terms (which every other
+    /// pod's scheduling must respect), without scanning the pods.
+    pub fn has_bound_pods_with_required_anti_affinity(&self) -> bool {
+        self.bound_anti_affinity_pods > 0
+    }
+
     /// Every change so far, oldest first.
     pub fn watch_log(&self) -> &[WatchEvent] {
         &self.watch_log
@@ -339,7 +349,7 @@ impl Store {
             Object::Namespace(o) => self.namespaces.insert(key.clone(), o).is_some(),
             Object::Node(o) => self.nodes.insert(key.clone(), Arc::new(o)).is_some(),
             Object::Pod(o) => {
-                self.index_pod(&key, bound_node(&o));
+                self.index_pod(&key, Some(&o));
                 self.pods.insert(key.clone(), Arc::new(o)).is_some()
             }
             Object::DaemonSet(o) => self.daemon_sets.insert(key.clone(), Arc::new(o)).is_some(),
@@ -450,7 +460,18 @@ impl Store {
     }
 
     /// Files a pod under the node it is (now) bound to, moving it from the node it was bound to.
-    fn index_pod(&mut self, key: &Key, node: Option<&str>) {
+    /// Also counts the bound pods with required anti-affinity (see
+    /// [`Store::has_bound_pods_with_required_anti_affinity`]).
+    fn index_pod(&mut self, key: &Key, new: Option<&Pod>) {
+        let counted = |pod: &Pod| bound_node(pod).is_some() && has_required_anti_affinity(pod);
+        let was = self.pods.get(key).is_some_and(|p| counted(p));
+        let is = new.is_some_and(counted);
+        match (was, is) {
+            (false, true) => self.bound_anti_affinity_pods += 1,
+            (true, false) => self.bound_anti_affinity_pods -= 1,
+            _ => {}
+        }
+        let node = new.and_then(bound_node);
         let old = self.pods.get(key).and_then(|p| bound_node(p));
         if old == node {
             return;

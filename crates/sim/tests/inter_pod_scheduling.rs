@@ -82,3 +82,20 @@ fn existing_anti_affinity_holds_a_daemon_pod_until_its_pod_goes() {
         .iter()
         .all(|p| phase(p) == "Running"));
 }
+
+/// The store counts bound pods with required anti-affinity as they come and go (the scheduler's
+/// shortcut asks it instead of scanning every pod each cycle).
+#[test]
+fn store_counts_bound_pods_with_required_anti_affinity() {
+    let mut c = Cluster::new_empty(7);
+    add_zoned(&mut c, "node-0", "a");
+    assert!(!c.store().has_bound_pods_with_required_anti_affinity());
+    c.create(Object::Pod(guard("node-0", "agent")))
+        .expect("guard created");
+    assert!(c.store().has_bound_pods_with_required_anti_affinity());
+    c.delete(Kind::Pod, "default", "guard", DeleteOptions::default())
+        .expect("guard deleted");
+    settle(&mut c);
+    assert!(c.store().pod("default", "guard").is_none());
+    assert!(!c.store().has_bound_pods_with_required_anti_affinity());
+}
