@@ -13,6 +13,7 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 
 mod containers;
+mod image_ref;
 
 /// Per-node kubelet state the API does not show.
 #[derive(Clone, Debug, Default)]

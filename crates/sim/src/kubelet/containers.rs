@@ -1,6 +1,7 @@
 //! Starting and restarting a pod's containers, and crashes: the kubelet's per-start events and
 //! restart counting.
 
+use super::image_ref::{image_id, normalized};
 use super::{enter, event_for, pod_ip, readiness_delay_ms, PodRuntime, Stage};
 use crate::cluster::{k8s_time, Cluster};
 use crate::images::{crash_backoff_ms, CRASH_AFTER_MS};
@@ -10,7 +11,9 @@ use crate::pod_status::{
 };
 use dsplay_api::types::*;
 use dsplay_api::Kind;
-use k8s_openapi::api::core::v1::{ContainerState, ContainerStateRunning, ContainerStateTerminated};
+use k8s_openapi::api::core::v1::{
+    ContainerState, ContainerStateRunning, ContainerStateTerminated, VolumeMountStatus,
+};
 
 /// Image size the simulated registry reports in `Pulled` events.
 pub(super) const IMAGE_SIZE_BYTES: u64 = 2_156_003;
@@ -51,6 +54,10 @@ pub(super) fn start_containers(
     let pod_ip = pod_ip(cluster, pod, &runtime.node);
     let ready_now = behavior.ready && !behavior.crash && readiness_delay_ms(pod).is_none();
     update_pod(cluster, &ns, &name, |pod| {
+        let specs: Vec<Container> = pod
+            .spec
+            .as_ref()
+            .map_or(Vec::new(), |s| s.containers.clone());
         let status = pod.status.get_or_insert_with(Default::default);
         status.phase = Some("Running".into());
         if status.pod_ip.is_none() {
@@ -75,7 +82,12 @@ pub(super) fn start_containers(
                 ..Default::default()
             });
             cs.started = Some(true);
-            cs.image_id = format!("{}@sha256:{:064x}", cs.image, 0xda7a_u64);
+            if let Some(spec) = specs.iter().find(|c| c.name == cs.name) {
+                let image = spec.image.as_deref().unwrap_or_default();
+                cs.image = normalized(image);
+                cs.image_id = image_id(image, &format!("sha256:{:064x}", 0xda7a_u64));
+                cs.volume_mounts = volume_mount_statuses(spec);
+            }
             cs.container_id = Some(container_id(&cs.name, cs.restart_count));
         }
         // Without a readiness probe the container is ready as soon as it runs: one status write.
@@ -186,6 +198,29 @@ fn terminated(cs: &ContainerStatus, started_at: Option<Time>, now: &Time) -> Con
         }),
         ..Default::default()
     }
+}
+
+/// The mounts a started container reports: its spec's, read-only ones with recursive read-only
+/// `Disabled` (the default `recursiveReadOnly` request).
+///
+/// Upstream: `pkg/kubelet/kubelet_pods.go` `convertContainerStatus` (VolumeMounts, the
+/// RecursiveReadOnlyMounts feature, on by default since v1.31).
+fn volume_mount_statuses(spec: &Container) -> Option<Vec<VolumeMountStatus>> {
+    let mounts = spec.volume_mounts.as_ref().filter(|m| !m.is_empty())?;
+    Some(
+        mounts
+            .iter()
+            .map(|m| {
+                let read_only = m.read_only == Some(true);
+                VolumeMountStatus {
+                    name: m.name.clone(),
+                    mount_path: m.mount_path.clone(),
+                    read_only: read_only.then_some(true),
+                    recursive_read_only: read_only.then(|| "Disabled".to_string()),
+                }
+            })
+            .collect(),
+    )
 }
 
 /// A stable fake containerd id; each restart is a new container with a new id.
