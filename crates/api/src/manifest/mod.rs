@@ -363,7 +363,7 @@ fn non_finite_float(value: &serde_yaml::Value) -> Option<&'static str> {
     }
 }
 
-fn decode<T: DeserializeOwned>(
+fn decode<T: DeserializeOwned + serde::Serialize>(
     json: serde_json::Value,
     kind: Kind,
     wrap: fn(T) -> Object,
@@ -382,14 +382,15 @@ fn decode<T: DeserializeOwned>(
             .to_string(),
         message,
     };
-    let mut unknown_fields = Vec::new();
     let mut track = serde_path_to_error::Track::new();
-    let result: Result<T, _> = serde_ignored::deserialize(
-        serde_path_to_error::Deserializer::new(json, &mut track),
-        |path| unknown_fields.push(format_path(&path)),
-    );
+    let result: Result<T, _> =
+        T::deserialize(serde_path_to_error::Deserializer::new(&json, &mut track));
     let typed = result
         .map_err(|e| decode_error(go_unmarshal_message(&e.to_string(), &track.path(), kind)))?;
+    let mut unknown_fields = Vec::new();
+    if let Ok(kept) = serde_json::to_value(&typed) {
+        find_unknown_fields(&json, &kept, &mut String::new(), &mut unknown_fields);
+    }
     let mut object = wrap(typed);
     if let Some(message) = malformed_quantity(&object) {
         return Err(decode_error(message));
@@ -457,32 +458,44 @@ fn malformed_quantity(object: &Object) -> Option<String> {
     bad.then(|| crate::validation::QUANTITY_FORMAT_ERROR.to_string())
 }
 
-/// Formats a serde_ignored path the way the API server's strict decoder names fields:
-/// `spec.template.spec.containers[0].imagez`.
-fn format_path(path: &serde_ignored::Path<'_>) -> String {
-    let mut out = String::new();
-    write_path(path, &mut out);
-    out
-}
-
-fn write_path(path: &serde_ignored::Path<'_>, out: &mut String) {
-    use serde_ignored::Path;
-    match path {
-        Path::Root => {}
-        Path::Seq { parent, index } => {
-            write_path(parent, out);
-            out.push_str(&format!("[{index}]"));
-        }
-        Path::Map { parent, key } => {
-            write_path(parent, out);
-            if !out.is_empty() {
-                out.push('.');
+/// The fields of the document the typed object did not keep (k8s-openapi skips fields it does not
+/// know), named as the API server's strict decoder names them:
+/// `spec.template.spec.containers[0].imagez`, in the document's order. Comparing the document with
+/// the typed object written back finds them without a second, field-tracking deserializer (which
+/// would double the decoding code in the wasm). A field written as `null` is not reported: the typed
+/// object drops a known field set to `null` too.
+fn find_unknown_fields(
+    document: &serde_json::Value,
+    kept: &serde_json::Value,
+    path: &mut String,
+    out: &mut Vec<String>,
+) {
+    use serde_json::Value;
+    match (document, kept) {
+        (Value::Object(fields), Value::Object(known)) => {
+            for (key, value) in fields {
+                let len = path.len();
+                if !path.is_empty() {
+                    path.push('.');
+                }
+                path.push_str(key);
+                match known.get(key) {
+                    Some(kept) => find_unknown_fields(value, kept, path, out),
+                    None if !value.is_null() => out.push(path.clone()),
+                    None => {}
+                }
+                path.truncate(len);
             }
-            out.push_str(key);
         }
-        Path::Some { parent }
-        | Path::NewtypeStruct { parent }
-        | Path::NewtypeVariant { parent } => write_path(parent, out),
+        (Value::Array(items), Value::Array(known)) => {
+            for (index, (item, kept)) in items.iter().zip(known).enumerate() {
+                let len = path.len();
+                path.push_str(&format!("[{index}]"));
+                find_unknown_fields(item, kept, path, out);
+                path.truncate(len);
+            }
+        }
+        _ => {}
     }
 }
 
@@ -500,6 +513,19 @@ impl fmt::Display for Manifest {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Unknown fields are what the decoded object does not keep, at any depth and in lists; known
+    /// fields set to `null` or to empty values are not reported, nor are the keys of free maps.
+    #[test]
+    fn unknown_fields_are_those_the_object_does_not_keep() {
+        let text = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  labels: {anything: x}\n  extra: 1\nspec:\n  nodeName: null\n  tolerations: []\n  nodeSelector: {}\n  containers:\n  - {name: a, image: busybox}\n  - name: b\n    image: busybox\n    ports: [{containerPort: 80, bogus: true}]\n    env: null\n";
+        let docs = parse_manifests(text);
+        let pod = docs[0].as_ref().unwrap();
+        assert_eq!(
+            pod.unknown_fields,
+            vec!["metadata.extra", "spec.containers[1].ports[0].bogus"]
+        );
+    }
 
     #[test]
     fn decodes_multi_document_with_unknown_fields() {
