@@ -270,3 +270,24 @@ test('Export gives a kind config with labels and taints and the history as a kub
   await dialog.getByRole('button', { name: 'Close', exact: true }).click();
   await page.context().close();
 });
+
+test('kubectl explain reads its descriptions from explain.tsv, fetched after the first render (not in the wasm)', async () => {
+  const page = await openPlayground(browser, server.url);
+  await pause(page);
+  // Fetched by the app on its own, after the first render.
+  await page.waitForFunction(() => performance.getEntriesByType('resource').some((e) => e.name.endsWith('/explain.tsv')));
+  await runInTerminal(page, 'kubectl explain ds.spec.updateStrategy');
+  await page.waitForFunction(() => document.querySelector('.term-output')?.textContent.includes('FIELD: updateStrategy'));
+  const text = await page.locator('.term-output').textContent();
+  assert.match(text, /FIELD: updateStrategy <DaemonSetUpdateStrategy>/);
+  // The descriptions are data: the wasm does not carry them.
+  const { readFileSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const { DIST } = await import('./harness.mjs');
+  const tsv = readFileSync(join(DIST, 'explain.tsv'), 'utf8');
+  const description = tsv.split('\n').find((l) => l.startsWith('field\tDaemonSetSpec.updateStrategy\t')).split('\t').pop();
+  assert.ok(description.length > 20);
+  assert.ok(!readFileSync(join(DIST, 'dsplay_web_bg.wasm')).includes(Buffer.from(description)), 'the wasm has no explain descriptions');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

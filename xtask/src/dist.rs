@@ -51,6 +51,11 @@ pub fn run() -> Result<PathBuf> {
     }
     bundle_editor(&dist.join("editor.js"))?;
     copy_lessons(&root.join("lessons"), &dist.join("lessons"))?;
+    // `kubectl explain`'s descriptions: fetched by the app after its first render.
+    copy(
+        &root.join("crates/kubectl/src/explain/fields.tsv"),
+        &dist.join("explain.tsv"),
+    )?;
     size_budget::check(&dist)?;
     Ok(dist)
 }

@@ -17,6 +17,12 @@ pub mod tokenizer;
 
 pub use command_output::{Chunk, CommandOutput, Stream};
 pub use commands::{parse_duration, EditTarget, Request};
+
+/// Installs `kubectl explain`'s field descriptions from the text of `explain.tsv` (the web app
+/// fetches it after its first render; native builds have it compiled in).
+pub fn install_explain_data(text: &str) {
+    explain::Schema::install(text);
+}
 pub use file_input::read_manifest_file;
 pub use selection::Selection;
 pub use session::{Session, SessionOptions};

@@ -140,6 +140,7 @@ pub fn app() -> Html {
     use_shortcuts(state.dispatcher(), on_key);
     let autosave = use_autosave(&state, params.embed);
     use_long_run(&state);
+    crate::hooks::explain_data::use_explain_data();
     use_message_api(&state, &params);
     let lessons = use_lessons(&state, &params);
     // The catalogue's marks: read when it opens, not on every clock tick while it is open.

@@ -3,6 +3,7 @@
 
 pub mod autosave;
 pub mod clock;
+pub mod explain_data;
 pub mod lessons;
 pub mod long_run;
 pub mod media_query;

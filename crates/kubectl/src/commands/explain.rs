@@ -33,7 +33,9 @@ pub(crate) fn explain(ctx: &mut Ctx, words: &[String]) -> CmdResult {
         ctx.err(message);
         Failed
     })?;
-    let schema = Schema::bundled();
+    let Some(schema) = Schema::current() else {
+        return ctx.fail("the field descriptions kubectl explain shows are still loading: run the command again in a moment");
+    };
     let Some(doc) = schema.kind(kind.name()) else {
         return ctx.fail(format!(
             "the server doesn't have a resource type \"{resource}\""

@@ -44,11 +44,22 @@ pub struct Schema {
 /// Fields every kind has (`apiVersion`, `kind`, `metadata`), listed under this pseudo-type.
 const COMMON: &str = "_common";
 
+/// The schema in use: bundled (feature `bundled-explain`, native builds), or installed by the web
+/// app, which fetches `explain.tsv` after its first render so the descriptions do not weigh on the
+/// first load.
+static SCHEMA: OnceLock<Schema> = OnceLock::new();
+
 impl Schema {
-    /// The schema bundled with the playground.
-    pub fn bundled() -> &'static Schema {
-        static SCHEMA: OnceLock<Schema> = OnceLock::new();
-        SCHEMA.get_or_init(|| Schema::parse(include_str!("fields.tsv")))
+    /// The schema, or None while the web app has not loaded it yet.
+    pub fn current() -> Option<&'static Schema> {
+        #[cfg(feature = "bundled-explain")]
+        SCHEMA.get_or_init(|| Schema::parse(include_str!("fields.tsv")));
+        SCHEMA.get()
+    }
+
+    /// Installs the schema from the text of `fields.tsv` (the first installation wins).
+    pub fn install(text: &str) {
+        let _ = SCHEMA.set(Schema::parse(text));
     }
 
     /// Parses the TSV form; malformed lines are skipped (a unit test checks there are none).
@@ -140,7 +151,7 @@ mod tests {
     fn bundled_schema_is_well_formed() {
         let text = include_str!("fields.tsv");
         assert_eq!(Schema::malformed(text), Vec::<&str>::new());
-        let schema = Schema::bundled();
+        let schema = Schema::current().expect("bundled schema");
         // Every object type a field points to that has fields listed is described, and every
         // kind has a spec or data.
         for fields in schema.fields.values() {
