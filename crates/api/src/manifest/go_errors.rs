@@ -211,21 +211,11 @@ fn go_char(c: char) -> String {
 
 /// Rewrites serde's "invalid type: string \"abc\", expected i32" as Go's `encoding/json` does:
 /// `json: cannot unmarshal string into Go struct field DaemonSetSpec.spec.minReadySeconds of type int32`.
-pub(super) fn go_unmarshal_message(
-    serde_message: &str,
-    path: &serde_path_to_error::Path,
-    kind: Kind,
-) -> String {
+pub(super) fn go_unmarshal_message(serde_message: &str, path: &[String], kind: Kind) -> String {
     let Some((found, expected)) = split_invalid(serde_message) else {
         return serde_message.to_string();
     };
-    let keys: Vec<&str> = path
-        .iter()
-        .filter_map(|segment| match segment {
-            serde_path_to_error::Segment::Map { key } => Some(key.as_str()),
-            _ => None,
-        })
-        .collect();
+    let keys: Vec<&str> = path.iter().map(String::as_str).collect();
     let go_type = match expected {
         "a sequence" if !keys.is_empty() => format!("[]v1.{}", go_struct_name(&keys, kind)),
         _ => go_type_name(expected),

@@ -382,11 +382,11 @@ fn decode<T: DeserializeOwned + serde::Serialize>(
             .to_string(),
         message,
     };
-    let mut track = serde_path_to_error::Track::new();
-    let result: Result<T, _> =
-        T::deserialize(serde_path_to_error::Deserializer::new(&json, &mut track));
-    let typed = result
-        .map_err(|e| decode_error(go_unmarshal_message(&e.to_string(), &track.path(), kind)))?;
+    let typed = T::deserialize(&json).map_err(|e| {
+        let message = e.to_string();
+        let path = error_path::<T>(&json, &message);
+        decode_error(go_unmarshal_message(&message, &path, kind))
+    })?;
     let mut unknown_fields = Vec::new();
     if let Ok(kept) = serde_json::to_value(&typed) {
         find_unknown_fields(&json, &kept, &mut String::new(), &mut unknown_fields);
@@ -458,6 +458,63 @@ fn malformed_quantity(object: &Object) -> Option<String> {
     bad.then(|| crate::validation::QUANTITY_FORMAT_ERROR.to_string())
 }
 
+/// The keys leading to the node a decoding error is about. A deserializer stops at the first bad
+/// child of a node, taking children in order, so the bad one is found by binary search over how
+/// many of them are kept: the shortest prefix that still fails ends with it. Only a failed decode
+/// pays for this (a few decodes per level), and the wasm carries one typed deserializer instead of
+/// a second, path-tracking one around every type.
+fn error_path<T: DeserializeOwned>(document: &serde_json::Value, message: &str) -> Vec<String> {
+    use serde_json::Value;
+    let fails_with = |pointer: &str, keep: usize| {
+        let mut probe = document.clone();
+        match probe.pointer_mut(pointer) {
+            Some(Value::Object(map)) => {
+                let dropped: Vec<String> = map.keys().skip(keep).cloned().collect();
+                for key in dropped {
+                    map.remove(&key);
+                }
+            }
+            Some(Value::Array(items)) => items.truncate(keep),
+            _ => {}
+        }
+        T::deserialize(&probe)
+            .err()
+            .is_some_and(|e| e.to_string() == message)
+    };
+    let mut keys = Vec::new();
+    let mut pointer = String::new();
+    while let Some(node) = document.pointer(&pointer) {
+        let count = match node {
+            Value::Object(map) => map.len(),
+            Value::Array(items) => items.len(),
+            _ => break,
+        };
+        // The smallest number of children kept that still fails (all of them do).
+        let (mut low, mut high) = (0, count);
+        while low < high {
+            let mid = (low + high) / 2;
+            if fails_with(&pointer, mid) {
+                high = mid;
+            } else {
+                low = mid + 1;
+            }
+        }
+        let Some(index) = low.checked_sub(1) else {
+            break;
+        };
+        pointer.push('/');
+        match node {
+            Value::Object(map) => {
+                let key = map.keys().nth(index).cloned().unwrap_or_default();
+                pointer.push_str(&key.replace('~', "~0").replace('/', "~1"));
+                keys.push(key);
+            }
+            _ => pointer.push_str(&index.to_string()),
+        }
+    }
+    keys
+}
+
 /// The fields of the document the typed object did not keep (k8s-openapi skips fields it does not
 /// know), named as the API server's strict decoder names them:
 /// `spec.template.spec.containers[0].imagez`, in the document's order. Comparing the document with
@@ -513,6 +570,18 @@ impl fmt::Display for Manifest {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A decoding error names the field it is about wherever it sits (here a later list item),
+    /// found without a path-tracking deserializer.
+    #[test]
+    fn decode_errors_name_the_field_they_are_about() {
+        let text = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  labels: {a/b: c}\nspec:\n  containers:\n  - {name: a, image: busybox}\n  - name: b\n    image: busybox\n    ports: [{containerPort: 80}, {containerPort: \"x\"}]\n";
+        let error = parse_manifests(text).remove(0).unwrap_err().to_string();
+        assert!(
+            error.contains("json: cannot unmarshal string into Go struct field ContainerPort.spec.containers.ports.containerPort of type int32"),
+            "{error}"
+        );
+    }
 
     /// Unknown fields are what the decoded object does not keep, at any depth and in lists; known
     /// fields set to `null` or to empty values are not reported, nor are the keys of free maps.

@@ -53,7 +53,8 @@ pub fn template_from_patch(data: &serde_json::Value) -> Option<PodTemplateSpec> 
     if let Some(map) = template.as_object_mut() {
         map.remove("$patch");
     }
-    serde_json::from_value(template).ok()
+    // From a borrowed value, as manifests are decoded: one deserializer for the types in the wasm.
+    <PodTemplateSpec as k8s_openapi::serde::Deserialize>::deserialize(&template).ok()
 }
 
 /// The revision hash of the DaemonSet's current template.
