@@ -144,12 +144,11 @@ pub(crate) fn events(ctx: &mut Ctx, words: &[String]) -> CmdResult {
         }) {
             return ctx.fail("\"kubectl events --watch\" with a template output is not available in the playground: use -o yaml, -o json or -o name");
         }
+        super::watch::end_earlier(ctx);
         let (watch, rows) =
             super::Watch::events(ctx.cluster, filter, printer, parsed.flag("no-headers"));
         ctx.out(rows);
-        if let Some(earlier) = ctx.watch.replace(watch) {
-            earlier.finish(ctx.cluster);
-        }
+        ctx.watch = Some(watch);
         return Ok(());
     }
     let mut events: Vec<&Event> = ctx

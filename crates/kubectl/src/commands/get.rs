@@ -307,9 +307,7 @@ pub(crate) fn get(ctx: &mut Ctx, words: &[String]) -> CmdResult {
                 ctx.out(blocks.join("\n"));
             }
             if parsed.flag("watch") {
-                if let Some(earlier) = ctx.watch.take() {
-                    earlier.finish(ctx.cluster);
-                }
+                super::watch::end_earlier(ctx);
                 ctx.watch = Some(super::Watch::get(
                     ctx.cluster,
                     query.clone(),

@@ -203,9 +203,36 @@ impl Watch {
     }
 }
 
+/// Ends the watch an earlier command left, before a new one starts (it hands the store's write
+/// snapshots back first, so the new watch finds them off and takes them over).
+pub(crate) fn end_earlier(ctx: &mut super::Ctx) {
+    if let Some(earlier) = ctx.watch.take() {
+        earlier.finish(ctx.cluster);
+    }
+}
+
 /// Advances the clock to `target_ms`, printing a row for every write to a watched object on the
 /// way (the writes made by commands since the watch started, e.g. `kubectl set image`, first).
 pub(crate) fn advance_watched(cluster: &mut Cluster, target_ms: i64, watch: &mut Watch) -> String {
     cluster.advance_until(target_ms, |_| false);
     watch.changes(cluster)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{Session, SessionOptions};
+
+    /// A watch started while another is active replaces it and still sees every write: the earlier
+    /// one hands the store's write snapshots back before the new one starts.
+    #[test]
+    fn a_second_watch_replaces_the_first_and_sees_every_write() {
+        let mut session = Session::new(SessionOptions::default());
+        let out: String = session
+            .execute("kubectl get pods -w\nkubectl events -w\nkubectl run late --image=nginx\nsim advance 3s")
+            .iter()
+            .map(|o| o.text())
+            .collect();
+        assert!(out.contains("Scheduled   Pod/late"), "{out}");
+        assert!(out.contains("Started     Pod/late"), "{out}");
+    }
 }
