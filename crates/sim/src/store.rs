@@ -464,15 +464,14 @@ impl Store {
     /// [`Store::has_bound_pods_with_required_anti_affinity`]).
     fn index_pod(&mut self, key: &Key, new: Option<&Pod>) {
         let counted = |pod: &Pod| bound_node(pod).is_some() && has_required_anti_affinity(pod);
-        let was = self.pods.get(key).is_some_and(|p| counted(p));
-        let is = new.is_some_and(counted);
-        match (was, is) {
+        let previous = self.pods.get(key).map(|p| &**p);
+        match (previous.is_some_and(counted), new.is_some_and(counted)) {
             (false, true) => self.bound_anti_affinity_pods += 1,
             (true, false) => self.bound_anti_affinity_pods -= 1,
             _ => {}
         }
         let node = new.and_then(bound_node);
-        let old = self.pods.get(key).and_then(|p| bound_node(p));
+        let old = previous.and_then(bound_node);
         if old == node {
             return;
         }

@@ -163,8 +163,8 @@ impl LogRequest {
             return Err(fail(ctx, "--since must be greater than 0"));
         }
         let tail_lines = match tail {
-            Some(-1) | None if parsed.get("selector").is_some() && tail.is_none() => Some(10),
-            Some(-1) | None => None,
+            None if parsed.get("selector").is_some() => Some(10),
+            None | Some(-1) => None,
             Some(n) if n < -1 => {
                 return Err(fail(ctx, "--tail must be greater than or equal to -1"))
             }

@@ -8,7 +8,6 @@
 //! It runs with the EndpointSlice controller: the same changes concern the same Services, so
 //! `endpointslice::sync_all` syncs both for each of them, in the same instant.
 
-mod md5;
 mod repack;
 #[cfg(test)]
 mod tests;

@@ -6,8 +6,8 @@
 //! themselves (one unless pods serve different port sets) keep the order their first port was
 //! seen in, where upstream hashes whole subsets.
 
-use super::md5::md5;
 use dsplay_api::types::*;
+use md5::{Digest, Md5};
 use std::collections::BTreeMap;
 
 /// An address's identity: its IP and its target's uid.
@@ -80,7 +80,7 @@ pub(crate) fn repack_subsets(subsets: Vec<EndpointSubset>) -> Vec<EndpointSubset
     groups
         .into_iter()
         .map(|(addrs, mut ports)| {
-            ports.sort_by_cached_key(|p| md5(spew_endpoint_port(p).as_bytes()));
+            ports.sort_by_cached_key(|p| Md5::digest(spew_endpoint_port(p).as_bytes()));
             let pick = |want: bool| {
                 let list: Vec<EndpointAddress> = addrs
                     .iter()
