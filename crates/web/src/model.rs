@@ -4,6 +4,7 @@
 //! sorted (nodes by name, pods by name, events newest first) so rendering is deterministic.
 
 pub mod node_map;
+pub mod node_views;
 pub mod owners;
 pub mod pod_details;
 pub mod rollout;
@@ -21,7 +22,7 @@ use dsplay_kubectl::printers::get::{node_status, pod_ready_status_restarts};
 use dsplay_sim::explain::NodeExplanation;
 use dsplay_sim::scheduler::node_resources_fit::{allocatable, pod_requests};
 use dsplay_sim::{Cluster, Store};
-use std::collections::BTreeMap;
+use node_views::NodeViews;
 use std::rc::Rc;
 
 /// One pod chip.
@@ -129,34 +130,20 @@ pub const MAX_EVENTS: usize = 60;
 impl ClusterModel {
     /// Reads the view model from the store at virtual time `now`.
     pub fn from_store(store: &Store, now: chrono::DateTime<chrono::Utc>) -> ClusterModel {
-        let owners = owners::Owners::new(store);
-        let mut by_node: BTreeMap<String, Vec<PodView>> = BTreeMap::new();
-        let mut unscheduled = Vec::new();
-        for pod in store.pods() {
-            let view = pod_view(pod, &owners, now);
-            if view.node.is_empty() {
-                unscheduled.push(view);
-            } else {
-                by_node.entry(view.node.clone()).or_default().push(view);
-            }
-        }
-        let mut nodes: Vec<Rc<NodeView>> = store
-            .nodes()
-            .map(|node| {
-                let name = node.metadata.name.clone().unwrap_or_default();
-                let pods = by_node.remove(&name).unwrap_or_default();
-                Rc::new(node_view(node, pods))
-            })
-            .collect();
-        nodes.sort_by(|a, b| a.name.cmp(&b.name));
-        for node in nodes.iter_mut() {
-            Rc::make_mut(node)
-                .pods
-                .sort_by(|a, b| (&a.namespace, &a.name).cmp(&(&b.namespace, &b.name)));
-        }
-        let mut on_deleted_nodes: Vec<PodView> = by_node.into_values().flatten().collect();
-        on_deleted_nodes.sort_by(|a, b| a.name.cmp(&b.name));
-        unscheduled.sort_by(|a, b| a.name.cmp(&b.name));
+        ClusterModel::read(store, now, &mut NodeViews::default())
+    }
+
+    /// [`ClusterModel::from_store`], keeping the views of nodes unchanged since `views` last read.
+    pub fn read(
+        store: &Store,
+        now: chrono::DateTime<chrono::Utc>,
+        views: &mut NodeViews,
+    ) -> ClusterModel {
+        let node_views::NodesRead {
+            nodes,
+            unscheduled,
+            on_deleted_nodes,
+        } = views.read(store, now);
         ClusterModel {
             nodes,
             unscheduled,
@@ -293,8 +280,14 @@ fn event_rows<'a>(
             (at, i)
         })
         .collect();
-    newest.sort_by_key(|key| std::cmp::Reverse(*key));
-    newest.truncate(MAX_EVENTS);
+    // The newest MAX_EVENTS in O(n) (with thousands of nodes there are tens of thousands of
+    // events), then only those sorted.
+    let newest_first = |a: &(chrono::DateTime<chrono::Utc>, usize), b: &(_, usize)| b.cmp(a);
+    if newest.len() > MAX_EVENTS {
+        newest.select_nth_unstable_by(MAX_EVENTS, newest_first);
+        newest.truncate(MAX_EVENTS);
+    }
+    newest.sort_unstable_by(newest_first);
     newest
         .into_iter()
         .map(|(at, i)| {

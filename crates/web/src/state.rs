@@ -7,6 +7,7 @@ pub use crate::embed_request::{ReplyKind, Request};
 use crate::export::{push_step, ReplayStep};
 use crate::lesson_state::{ActiveLesson, LoadedLesson};
 use crate::long_run::SLICE_BUDGET_MS;
+use crate::model::node_views::NodeViews;
 use crate::model::pod_details::PodDetails;
 use crate::model::rollout::Rollouts;
 use crate::model::traffic::Flight;
@@ -159,6 +160,9 @@ pub struct State {
     pub editing: Option<Rc<Editing>>,
     /// Node cards, pods, events.
     pub model: Rc<ClusterModel>,
+    /// The node views `model` was read from, shared by the states of one session (see
+    /// `model::node_views`).
+    node_views: Rc<RefCell<NodeViews>>,
     /// The text of `kubectl get ds -A`.
     pub ds_table: Rc<str>,
     /// `kubectl get deploy -A` / `get svc -A` (command, output) once the learner has their own.
@@ -177,6 +181,12 @@ pub struct State {
     pub marks: Rc<Vec<Mark>>,
     /// Every Warning event in the store on the timeline.
     pub warnings: Rc<Vec<Mark>>,
+    /// The store's events version `warnings` was read at.
+    warnings_read_at: Option<u64>,
+    /// Wall-clock ms the warnings and rollouts were last read at (see `state::refresh`).
+    slow_views_read_at: f64,
+    /// A clock tick left the warnings and rollouts behind the store.
+    slow_views_stale: bool,
     /// The last log entry was written by the clock (so the next tick may be merged into it).
     last_is_tick: bool,
     /// While the timeline shows the past, the latest state (kept whole, so "Back to now" is
@@ -267,6 +277,7 @@ impl State {
             editor_applied: Rc::default(),
             editing: None,
             model: Rc::default(),
+            node_views: Rc::default(),
             ds_table: Rc::from(""),
             workload_tables: Rc::default(),
             show_system: true,
@@ -276,6 +287,9 @@ impl State {
             replay: Rc::default(),
             marks: Rc::default(),
             warnings: Rc::default(),
+            warnings_read_at: None,
+            slow_views_read_at: f64::NEG_INFINITY,
+            slow_views_stale: false,
             last_is_tick: false,
             present: None,
             previous_session: false,
@@ -498,6 +512,7 @@ impl Reducible for State {
 
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
         let mut next = (*self).clone();
+        let on_tick = matches!(action, Action::Tick(_));
         // One slice of a long command (and the first one of a line that starts it) may take this
         // much wall-clock time.
         let started = crate::browser::wall_ms();
@@ -676,7 +691,11 @@ impl Reducible for State {
                 next.start_line(&solution, None, &mut over_budget);
             }
         }
-        next.refresh();
+        if on_tick {
+            next.refresh_on_tick();
+        } else {
+            next.refresh();
+        }
         next.generation = self.generation + 1;
         Rc::new(next)
     }

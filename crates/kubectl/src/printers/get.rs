@@ -99,8 +99,11 @@ fn condition_true(pod: &Pod, kind: &str) -> bool {
 
 /// The READY, STATUS and RESTARTS cells of a pod (`printPod`).
 pub fn pod_ready_status_restarts(pod: &Pod, now: DateTime<Utc>) -> (String, String, String) {
-    let spec = pod.spec.clone().unwrap_or_default();
-    let status = pod.status.clone().unwrap_or_default();
+    // Borrowed, not cloned: the web view model reads every pod's STATUS on each refresh.
+    let (no_spec, no_status) = (PodSpec::default(), PodStatus::default());
+    let spec = pod.spec.as_ref().unwrap_or(&no_spec);
+    let status = pod.status.as_ref().unwrap_or(&no_status);
+    let no_state = k8s_openapi::api::core::v1::ContainerState::default();
     let mut restarts: i64 = 0;
     let mut restartable_init_restarts: i64 = 0;
     let mut total = spec.containers.len();
@@ -163,7 +166,7 @@ pub fn pod_ready_status_restarts(pod: &Pod, now: DateTime<Utc>) -> (String, Stri
                 last_restartable_init_restart = later(last_restartable_init_restart, last_term);
             }
         }
-        let state = c.state.clone().unwrap_or_default();
+        let state = c.state.as_ref().unwrap_or(&no_state);
         if state.terminated.as_ref().is_some_and(|t| t.exit_code == 0) {
             continue;
         }
@@ -201,7 +204,7 @@ pub fn pod_ready_status_restarts(pod: &Pod, now: DateTime<Utc>) -> (String, Stri
             if let Some(t) = c.last_state.as_ref().and_then(|s| s.terminated.as_ref()) {
                 last_restart = later(last_restart, t.finished_at.as_ref().map(|t| t.0));
             }
-            let state = c.state.clone().unwrap_or_default();
+            let state = c.state.as_ref().unwrap_or(&no_state);
             let waiting_reason = state
                 .waiting
                 .as_ref()

@@ -5,7 +5,7 @@
 
 use crate::components::node_card::NodeCard;
 use crate::model::node_map::{cell_state, group_keys, groups, CellState};
-use crate::model::ClusterModel;
+use crate::model::{ClusterModel, NodeView};
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use web_sys::{HtmlElement, HtmlSelectElement};
@@ -30,15 +30,17 @@ pub fn node_map(props: &NodeMapProps) -> Html {
     let key = use_state(|| "role".to_string());
     let open = use_state(|| None::<String>);
     let nodes = &props.model.nodes;
-    // Each node's state once (thousands of nodes, every refresh): for the legend and the cells.
-    let states: std::collections::BTreeMap<&str, CellState> = nodes
-        .iter()
-        .map(|n| (n.name.as_str(), cell_state(n)))
-        .collect();
     let mut counts = [0usize; 5];
-    for state in states.values() {
-        counts[CellState::ALL.iter().position(|s| s == state).unwrap_or(0)] += 1;
+    for node in nodes.iter() {
+        let state = cell_state(node);
+        counts[CellState::ALL.iter().position(|s| *s == state).unwrap_or(0)] += 1;
     }
+    // One callback for every cell, the same on each render (so an unchanged cell is not rendered
+    // again).
+    let on_open = {
+        let open = open.setter();
+        use_callback((), move |name: String, _| open.set(Some(name)))
+    };
     let on_key_change = {
         let key = key.clone();
         Callback::from(move |e: Event| {
@@ -92,16 +94,9 @@ pub fn node_map(props: &NodeMapProps) -> Html {
                 <section class="map-group-cells" aria-label={format!("{} {value}", *key)}>
                     <h3>{format!("{value} ({})", members.len())}</h3>
                     <div class="cells" onkeydown={onkeydown.clone()}>
-                        { for members.iter().enumerate().map(|(i, n)| {
-                            let state = states.get(n.name.as_str()).copied().unwrap_or(CellState::Empty);
-                            let name = n.name.clone();
-                            let onclick = { let open = open.clone(); let name = name.clone(); Callback::from(move |_| open.set(Some(name.clone()))) };
-                            html! {
-                                <button key={name.clone()} type="button" data-node-cell={name.clone()}
-                                    class={classes!("cell", state.name(), n.unschedulable.then_some("cordoned"), (open.as_deref() == Some(name.as_str())).then_some("open"))}
-                                    tabindex={if i == 0 { "0" } else { "-1" }}
-                                    title={format!("{name}: {}", state.name())} aria-label={format!("{name}: {}", state.name())} {onclick} />
-                            }
+                        { for members.iter().enumerate().map(|(i, n)| html! {
+                            <MapCell key={n.name.clone()} node={(*n).clone()} first={i == 0}
+                                open={open.as_deref() == Some(n.name.as_str())} on_open={on_open.clone()} />
                         }) }
                     </div>
                 </section>
@@ -114,5 +109,35 @@ pub fn node_map(props: &NodeMapProps) -> Html {
                 </div>
             }
         </div>
+    }
+}
+
+/// Props of [`MapCell`].
+#[derive(Properties, PartialEq)]
+struct MapCellProps {
+    node: Rc<NodeView>,
+    /// The group's first cell (its tab stop).
+    first: bool,
+    /// Its card is open under the map.
+    open: bool,
+    /// Opens a node's card.
+    on_open: Callback<String>,
+}
+
+/// One node's cell: rendered again only when its node view changes (the views of unchanged
+/// nodes are the same `Rc` from one refresh to the next).
+#[function_component(MapCell)]
+fn map_cell(props: &MapCellProps) -> Html {
+    let node = &props.node;
+    let state = cell_state(node).name();
+    let onclick = props.on_open.reform({
+        let name = node.name.clone();
+        move |_| name.clone()
+    });
+    html! {
+        <button type="button" data-node-cell={node.name.clone()}
+            class={classes!("cell", state, node.unschedulable.then_some("cordoned"), props.open.then_some("open"))}
+            tabindex={if props.first { "0" } else { "-1" }}
+            title={format!("{}: {state}", node.name)} aria-label={format!("{}: {state}", node.name)} {onclick} />
     }
 }

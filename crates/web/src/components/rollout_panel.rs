@@ -34,6 +34,17 @@ fn pod_badge(p: &RolloutPod) -> Html {
     }
 }
 
+/// What the panel says of the nodes it does not list (in progress, waiting, updated).
+fn folded_text(folded: [usize; 3]) -> String {
+    let parts: Vec<String> = folded
+        .iter()
+        .zip(["in progress", "waiting for the new revision", "updated and available"])
+        .filter(|(n, _)| **n > 0)
+        .map(|(n, what)| format!("{n} {what}"))
+        .collect();
+    format!("{} more nodes not listed: {}.", folded.iter().sum::<usize>(), parts.join(", "))
+}
+
 /// A pod's state as the panel words it.
 fn pod_state(terminating: bool, ready: bool) -> &'static str {
     if terminating {
@@ -52,7 +63,7 @@ pub fn rollout_panel(props: &RolloutPanelProps) -> Html {
         <section class="panel rollout" aria-label="Rollout">
             <header class="panel-head"><h2>{"Rollout"}</h2></header>
             <div class="rollout-body">
-                { for props.rollouts.daemon_sets.iter().map(|RolloutView { daemon_set: name, diagnosis: d, pods }| {
+                { for props.rollouts.daemon_sets.iter().map(|RolloutView { daemon_set: name, diagnosis: d, pods, nodes_folded }| {
                     // Pods grouped by node once (a rollout over hundreds of nodes renders often).
                     let mut by_node: BTreeMap<&str, Vec<&RolloutPod>> = BTreeMap::new();
                     for p in pods.iter() {
@@ -76,6 +87,9 @@ pub fn rollout_panel(props: &RolloutPanelProps) -> Html {
                                 </li>
                             }) }
                         </ul>
+                        if nodes_folded.iter().sum::<usize>() > 0 {
+                            <p class="hint folded">{folded_text(*nodes_folded)}</p>
+                        }
                         if d.problems.is_empty() {
                             <p class="progress">{"Progressing."}</p>
                         } else {

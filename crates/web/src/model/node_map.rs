@@ -2,7 +2,8 @@
 //! learner's pods on it (kind's system pods aside), grouped by a node label.
 
 use super::NodeView;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
+use std::rc::Rc;
 
 /// From this many nodes the cluster view starts as a map (cards can still be chosen).
 pub const MAP_FROM_NODES: usize = 50;
@@ -49,54 +50,52 @@ pub fn cell_state(node: &NodeView) -> CellState {
     if !node.ready {
         return CellState::Down;
     }
-    let pods: Vec<_> = node.pods.iter().filter(|p| !p.system).collect();
-    if pods.is_empty() {
-        CellState::Empty
-    } else if pods.iter().any(|p| p.terminating || !p.ready) {
-        CellState::Busy
-    } else if pods.iter().any(|p| !p.current_revision) {
-        CellState::Old
-    } else {
-        CellState::Ok
+    let mut pods = node.pods.iter().filter(|p| !p.system).peekable();
+    if pods.peek().is_none() {
+        return CellState::Empty;
     }
+    let mut state = CellState::Ok;
+    for pod in pods {
+        if pod.terminating || !pod.ready {
+            return CellState::Busy;
+        }
+        if !pod.current_revision {
+            state = CellState::Old;
+        }
+    }
+    state
 }
 
 /// The label keys worth grouping by: on some node, not the per-node hostname.
-pub fn group_keys(nodes: &[std::rc::Rc<NodeView>]) -> Vec<String> {
-    let mut keys: Vec<String> = nodes
+pub fn group_keys(nodes: &[Rc<NodeView>]) -> Vec<String> {
+    let keys: BTreeSet<&str> = nodes
         .iter()
-        .flat_map(|n| n.labels.iter().map(|(k, _)| k.clone()))
-        .filter(|k| k != "kubernetes.io/hostname")
+        .flat_map(|n| n.labels.iter().map(|(k, _)| k.as_str()))
+        .filter(|k| *k != "kubernetes.io/hostname")
         .collect();
-    keys.sort();
-    keys.dedup();
-    keys
+    keys.into_iter().map(str::to_string).collect()
 }
 
 /// Nodes by the value of label `key` (`role` groups by control-plane / worker); a node without
 /// the label goes under "(none)". Groups in value order, nodes in name order.
-pub fn groups<'a>(
-    nodes: &'a [std::rc::Rc<NodeView>],
-    key: &str,
-) -> BTreeMap<String, Vec<&'a NodeView>> {
-    let mut groups: BTreeMap<String, Vec<&NodeView>> = BTreeMap::new();
+pub fn groups<'a>(nodes: &'a [Rc<NodeView>], key: &str) -> BTreeMap<String, Vec<&'a Rc<NodeView>>> {
+    let mut groups: BTreeMap<String, Vec<&Rc<NodeView>>> = BTreeMap::new();
     for node in nodes {
         let value = if key == "role" {
-            node.role.to_string()
+            node.role
         } else {
-            node.labels
-                .iter()
-                .find(|(k, _)| k == key)
-                .map(|(_, v)| {
-                    if v.is_empty() {
-                        "(empty)".to_string()
-                    } else {
-                        v.clone()
-                    }
-                })
-                .unwrap_or_else(|| "(none)".into())
+            match node.labels.iter().find(|(k, _)| k == key) {
+                Some((_, v)) if v.is_empty() => "(empty)",
+                Some((_, v)) => v.as_str(),
+                None => "(none)",
+            }
         };
-        groups.entry(value).or_default().push(node);
+        match groups.get_mut(value) {
+            Some(members) => members.push(node),
+            None => {
+                groups.insert(value.to_string(), vec![node]);
+            }
+        }
     }
     groups
 }

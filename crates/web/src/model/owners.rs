@@ -25,6 +25,7 @@ pub struct PodRevision {
 }
 
 /// What the store says about workloads, read once per refresh.
+#[derive(PartialEq)]
 pub struct Owners {
     /// `(namespace, hash or revision name)` → (revision number, is its owner's newest).
     revisions: BTreeMap<(String, String), (i64, bool)>,

@@ -2,7 +2,8 @@
 //! their daemon pods by node.
 
 use super::daemon_set_names;
-use dsplay_sim::explain::RolloutDiagnosis;
+use dsplay_sim::explain::{RolloutDiagnosis, RolloutNode};
+use std::collections::BTreeMap;
 use dsplay_sim::Cluster;
 
 /// Everything the Rollout panel shows: DaemonSets with their diagnosis, StatefulSets with their
@@ -29,7 +30,13 @@ pub struct RolloutView {
     pub diagnosis: RolloutDiagnosis,
     /// Its daemon pods by node, with old/new revision and the minReadySeconds countdown.
     pub pods: Vec<RolloutPod>,
+    /// Nodes left out of `diagnosis.nodes` (and their pods out of `pods`): how many are in
+    /// progress, waiting on an old revision, updated. The panel lists at most [`NODES_LISTED`].
+    pub nodes_folded: [usize; 3],
 }
+
+/// The most nodes the panel lists for one DaemonSet.
+pub const NODES_LISTED: usize = 40;
 
 /// Every DaemonSet being updated or stuck, by namespace and name, with its diagnosis and pods.
 pub fn rollout_views(cluster: &Cluster) -> Vec<RolloutView> {
@@ -45,13 +52,63 @@ pub fn rollout_views(cluster: &Cluster) -> Vec<RolloutView> {
             let busy = d.updated < d.desired
                 || !d.problems.is_empty()
                 || pods.iter().any(|p| p.available_in.is_some());
-            busy.then(|| RolloutView {
-                daemon_set: format!("{ns}/{name}"),
-                diagnosis: d,
-                pods,
-            })
+            busy.then(|| fold_nodes(format!("{ns}/{name}"), d, pods))
         })
         .collect()
+}
+
+/// The view of a DaemonSet with at most [`NODES_LISTED`] nodes listed: first the nodes whose
+/// update is in progress (counted unavailable, or a pod not ready, terminating or counting
+/// minReadySeconds down), then those still on an old revision, then updated ones, each in node
+/// order, while there is room. Thousands of rows say nothing counts do not, and cost a frame to
+/// draw at every refresh.
+fn fold_nodes(
+    daemon_set: String,
+    mut diagnosis: RolloutDiagnosis,
+    mut pods: Vec<RolloutPod>,
+) -> RolloutView {
+    let mut folded = [0; 3];
+    if diagnosis.nodes.len() > NODES_LISTED {
+        // 0: in progress, 1: waiting on an old revision, 2: updated (the default).
+        let mut stage: BTreeMap<&str, usize> = BTreeMap::new();
+        for p in &pods {
+            let s = if p.terminating || !p.ready || p.available_in.is_some() {
+                0
+            } else if !p.new {
+                1
+            } else {
+                2
+            };
+            let entry = stage.entry(p.node.as_str()).or_insert(2);
+            *entry = (*entry).min(s);
+        }
+        let stage_of = |n: &RolloutNode| {
+            if n.unavailable {
+                0
+            } else {
+                stage.get(n.node.as_str()).copied().unwrap_or(2)
+            }
+        };
+        let mut nodes: Vec<(usize, RolloutNode)> = std::mem::take(&mut diagnosis.nodes)
+            .into_iter()
+            .map(|n| (stage_of(&n), n))
+            .collect();
+        nodes.sort_by_key(|(stage, _)| *stage);
+        for (stage, _) in &nodes[NODES_LISTED..] {
+            folded[*stage] += 1;
+        }
+        let mut listed: Vec<RolloutNode> =
+            nodes.into_iter().take(NODES_LISTED).map(|(_, n)| n).collect();
+        listed.sort_by(|a, b| a.node.cmp(&b.node));
+        pods.retain(|p| listed.binary_search_by(|n| n.node.cmp(&p.node)).is_ok());
+        diagnosis.nodes = listed;
+    }
+    RolloutView {
+        daemon_set,
+        diagnosis,
+        pods,
+        nodes_folded: folded,
+    }
 }
 
 /// A DaemonSet whose status says its rollout is complete and healthy (every desired node has an
@@ -188,5 +245,26 @@ mod tests {
             "{done:?}"
         );
         assert!(rollout_pods(session.cluster(), "default", "nope").is_empty());
+    }
+
+    #[test]
+    fn a_large_rollout_lists_the_nodes_in_progress_first_and_counts_the_rest() {
+        let mut session = dsplay_kubectl::Session::new(dsplay_kubectl::SessionOptions::default());
+        session.execute("sim node add --count 60 --prefix n-");
+        session.execute(&crate::demo::apply_command(crate::demo::DEMO_DAEMON_SET));
+        session.execute("sim settle\nkubectl set image ds/demo demo=busybox:new\nsim advance 20s");
+        let views = rollout_views(session.cluster());
+        let view = views.iter().find(|v| v.daemon_set == "default/demo").expect("rolling");
+        let d = &view.diagnosis;
+        assert_eq!(d.nodes.len(), NODES_LISTED);
+        assert_eq!(
+            d.nodes.len() + view.nodes_folded.iter().sum::<usize>(),
+            d.desired as usize
+        );
+        assert!(d.nodes.windows(2).all(|w| w[0].node < w[1].node));
+        // The node being replaced is listed, old ones wait, updated ones are counted.
+        assert!(d.nodes.iter().any(|n| n.unavailable), "{:?}", d.nodes);
+        assert!(view.nodes_folded[1] > 0, "{:?}", view.nodes_folded);
+        assert!(view.pods.iter().all(|p| d.nodes.iter().any(|n| n.node == p.node)));
     }
 }

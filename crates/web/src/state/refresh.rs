@@ -2,6 +2,7 @@
 //! and pod panels), recomputed from the store after each change.
 
 use super::State;
+use crate::model::node_map::MAP_FROM_NODES;
 use crate::model::pod_details::PodDetails;
 use crate::model::rollout::{rollout_views, Rollouts};
 use crate::model::stateful_rollout::stateful_rollout_views;
@@ -9,29 +10,41 @@ use crate::model::workload_tables::workload_tables;
 use crate::model::{get_ds_all_namespaces, node_explanations, warning_marks, ClusterModel};
 use std::rc::Rc;
 
+/// While the clock plays a large cluster, the views whose cost grows with every pod of the
+/// cluster and that nobody reads at 60 frames a second (the Rollout panel's per-node diagnosis,
+/// the timeline's warnings) are read again at most this often (wall-clock ms); the nodes, pods
+/// and events follow every tick.
+const SLOW_VIEWS_EVERY_MS: f64 = 500.0;
+
 impl State {
     /// Recomputes the views if the store or the virtual second changed.
     pub(super) fn refresh(&mut self) {
+        self.refresh_views(false);
+    }
+
+    /// [`State::refresh`] for a clock tick: with a large cluster the slow views may wait (see
+    /// [`SLOW_VIEWS_EVERY_MS`]).
+    pub(super) fn refresh_on_tick(&mut self) {
+        self.refresh_views(true);
+    }
+
+    fn refresh_views(&mut self, on_tick: bool) {
         self.update_lesson();
         let session = self.session.borrow();
         let cluster = session.cluster();
         self.now = cluster.now();
         let key = (cluster.store().resource_version(), self.now.timestamp());
-        if key == self.refreshed_at {
+        if key == self.refreshed_at && !self.slow_views_stale {
             return;
         }
         self.refreshed_at = key;
-        self.model = Rc::new(ClusterModel::from_store(cluster.store(), self.now));
-        let warnings = warning_marks(cluster.store(), self.started);
-        if *self.warnings != warnings {
-            self.warnings = Rc::new(warnings);
-        }
+        self.model = Rc::new(ClusterModel::read(
+            cluster.store(),
+            self.now,
+            &mut self.node_views.borrow_mut(),
+        ));
         self.ds_table = Rc::from(get_ds_all_namespaces(cluster.store(), self.now));
         self.workload_tables = Rc::new(workload_tables(cluster.store(), self.now));
-        self.rollouts = Rc::new(Rollouts {
-            daemon_sets: rollout_views(cluster),
-            stateful_sets: stateful_rollout_views(cluster.store()),
-        });
         self.explanations = Rc::new(match &self.selected {
             Some(node) => node_explanations(cluster, node),
             None => Vec::new(),
@@ -43,5 +56,26 @@ impl State {
                 &open.name,
             )));
         }
+        let wall_ms = crate::browser::wall_ms();
+        self.slow_views_stale = on_tick
+            && self.model.nodes.len() >= MAP_FROM_NODES
+            && wall_ms - self.slow_views_read_at < SLOW_VIEWS_EVERY_MS;
+        if self.slow_views_stale {
+            // Read at the next tick that is due, or at the next change that is not a tick.
+            return;
+        }
+        self.slow_views_read_at = wall_ms;
+        let events_version = Some(cluster.store().events_version());
+        if self.warnings_read_at != events_version {
+            self.warnings_read_at = events_version;
+            let warnings = warning_marks(cluster.store(), self.started);
+            if *self.warnings != warnings {
+                self.warnings = Rc::new(warnings);
+            }
+        }
+        self.rollouts = Rc::new(Rollouts {
+            daemon_sets: rollout_views(cluster),
+            stateful_sets: stateful_rollout_views(cluster.store()),
+        });
     }
 }

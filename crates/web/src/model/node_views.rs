@@ -1,0 +1,225 @@
+//! Node views kept from one refresh to the next: only the nodes the store's watch log shows
+//! written since the last read (the node itself, or a pod on it) get a new view, the others keep
+//! theirs (the same `Rc`, so their map cells and cards are not rendered again). A new revision
+//! of a workload (it recolours pods) or a log that is not the one read last time builds all
+//! views again. With thousands of nodes a refresh then costs what changed, not a view of every
+//! pod.
+
+use super::owners::Owners;
+use super::{node_view, pod_view, NodeView, PodView};
+use dsplay_api::types::Pod;
+use dsplay_api::Kind;
+use dsplay_sim::{Store, WatchEventType};
+use std::collections::{BTreeMap, BTreeSet};
+use std::rc::Rc;
+
+/// The views of the previous read, with what they were built from.
+#[derive(Default)]
+pub struct NodeViews {
+    /// The workloads' revisions the views were built with.
+    owners: Option<Owners>,
+    /// Node name → its view.
+    views: BTreeMap<String, Rc<NodeView>>,
+    /// The same views in name order, as the last read returned them.
+    nodes: Vec<Rc<NodeView>>,
+    /// (namespace, name) of each pod in a view → its node.
+    pod_nodes: BTreeMap<(String, String), String>,
+    /// How much of the watch log the views have seen: its length and the resourceVersion of
+    /// its last entry.
+    read_to: Option<(usize, u64)>,
+}
+
+/// The pods and nodes the cluster view draws.
+pub struct NodesRead {
+    /// The node views, by name.
+    pub nodes: Vec<Rc<NodeView>>,
+    /// Pods not bound to a node yet, by name.
+    pub unscheduled: Vec<PodView>,
+    /// Pods bound to a node that no longer exists, by name.
+    pub on_deleted_nodes: Vec<PodView>,
+}
+
+impl NodeViews {
+    /// The view of every node and pod of `store` at `now`.
+    pub fn read(&mut self, store: &Store, now: chrono::DateTime<chrono::Utc>) -> NodesRead {
+        let owners = Owners::new(store);
+        let log = store.watch_log();
+        let continues = |(len, rv): (usize, u64)| {
+            len <= log.len() && (len == 0 || log[len - 1].resource_version == rv)
+        };
+        match self.read_to.filter(|read_to| continues(*read_to)) {
+            Some((len, _)) if self.owners.as_ref() == Some(&owners) => {
+                self.read_changes(store, &log[len..], now)
+            }
+            _ => {
+                *self = NodeViews {
+                    owners: Some(owners),
+                    ..NodeViews::default()
+                };
+                for node in store.nodes() {
+                    self.build(
+                        store,
+                        node.metadata.name.as_deref().unwrap_or_default(),
+                        now,
+                    );
+                }
+                self.nodes = self.views.values().cloned().collect();
+            }
+        }
+        self.read_to = Some((log.len(), log.last().map_or(0, |e| e.resource_version)));
+        let owners = self.owners.as_ref().expect("set above");
+        let (mut unscheduled, mut on_deleted_nodes) = (Vec::new(), Vec::new());
+        // Only when some pod is on no node: the walk over every pod is not free.
+        if self.pod_nodes.len() != store.pods().count() {
+            for pod in store.pods() {
+                match node_name(pod) {
+                    None => unscheduled.push(pod_view(pod, owners, now)),
+                    Some(node) if store.node(node).is_none() => {
+                        on_deleted_nodes.push(pod_view(pod, owners, now))
+                    }
+                    Some(_) => {}
+                }
+            }
+        }
+        unscheduled.sort_by(|a, b| a.name.cmp(&b.name));
+        on_deleted_nodes.sort_by(|a, b| a.name.cmp(&b.name));
+        NodesRead {
+            nodes: self.nodes.clone(),
+            unscheduled,
+            on_deleted_nodes,
+        }
+    }
+
+    /// Builds again the views of the nodes `changes` wrote, or wrote a pod of.
+    fn read_changes(
+        &mut self,
+        store: &Store,
+        changes: &[dsplay_sim::WatchEvent],
+        now: chrono::DateTime<chrono::Utc>,
+    ) {
+        let mut dirty = BTreeSet::new();
+        let mut nodes_added_or_removed = false;
+        for change in changes {
+            match change.kind {
+                Kind::Node => {
+                    dirty.insert(change.name.clone());
+                    nodes_added_or_removed |= change.event_type != WatchEventType::Modified;
+                }
+                Kind::Pod => {
+                    let key = (change.namespace.clone(), change.name.clone());
+                    dirty.extend(self.pod_nodes.get(&key).cloned());
+                    let pod = store.pod(&change.namespace, &change.name);
+                    dirty.extend(pod.and_then(node_name).map(str::to_string));
+                }
+                _ => {}
+            }
+        }
+        for name in &dirty {
+            self.build(store, name, now);
+            if nodes_added_or_removed {
+                continue;
+            }
+            if let (Ok(i), Some(view)) = (
+                self.nodes.binary_search_by(|n| n.name.as_str().cmp(name)),
+                self.views.get(name),
+            ) {
+                self.nodes[i] = view.clone();
+            }
+        }
+        if nodes_added_or_removed {
+            self.nodes = self.views.values().cloned().collect();
+        }
+    }
+
+    /// Builds the view of node `name` from the store (drops it if there is no such node).
+    fn build(&mut self, store: &Store, name: &str, now: chrono::DateTime<chrono::Utc>) {
+        if let Some(old) = self.views.remove(name) {
+            for pod in &old.pods {
+                self.pod_nodes
+                    .remove(&(pod.namespace.clone(), pod.name.clone()));
+            }
+        }
+        let Some(node) = store.node(name) else {
+            return;
+        };
+        let owners = self.owners.as_ref().expect("set before any view is built");
+        let pods: Vec<PodView> = store
+            .pods_on_node(name)
+            .map(|pod| pod_view(pod, owners, now))
+            .collect();
+        for pod in &pods {
+            self.pod_nodes
+                .insert((pod.namespace.clone(), pod.name.clone()), name.to_string());
+        }
+        self.views
+            .insert(name.to_string(), Rc::new(node_view(node, pods)));
+    }
+}
+
+/// `spec.nodeName`, if set.
+fn node_name(pod: &Pod) -> Option<&str> {
+    pod.spec
+        .as_ref()
+        .and_then(|s| s.node_name.as_deref())
+        .filter(|n| !n.is_empty())
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::model::node_views::NodeViews;
+    use crate::model::ClusterModel;
+    use dsplay_kubectl::{Session, SessionOptions};
+    use std::rc::Rc;
+
+    /// After every step the kept views equal views built from scratch, and a step that touches
+    /// one node leaves the other nodes' views as they were (the same `Rc`).
+    #[test]
+    fn kept_views_equal_fresh_ones_and_unchanged_nodes_keep_theirs() {
+        let mut session = Session::new(SessionOptions::default());
+        let mut views = NodeViews::default();
+        let steps = [
+            "sim node add --count 6 --prefix n- --labels zone=a",
+            &crate::demo::apply_command(crate::demo::DEMO_DAEMON_SET),
+            "sim settle",
+            "kubectl label node n-1 disk=ssd",
+            "kubectl set image ds/demo demo=busybox:1.37",
+            "sim advance 3s",
+            "kubectl cordon n-2",
+            "kubectl run lone --image=nginx",
+            "kubectl delete node n-3",
+            "sim advance 2s",
+            "sim node add n-7",
+            "kubectl create deployment web --image=nginx --replicas=3",
+            "sim settle",
+            "kubectl delete pod -l app=demo --wait=false",
+            "sim advance 1s",
+        ];
+        for step in steps {
+            let before = ClusterModel::read(
+                session.cluster().store(),
+                session.cluster().now(),
+                &mut views,
+            );
+            session.execute(step);
+            let (store, now) = (session.cluster().store(), session.cluster().now());
+            let kept = ClusterModel::read(store, now, &mut views);
+            assert_eq!(kept, ClusterModel::from_store(store, now), "after `{step}`");
+            if step == "kubectl label node n-1 disk=ssd" {
+                let same: Vec<bool> = kept
+                    .nodes
+                    .iter()
+                    .zip(&before.nodes)
+                    .map(|(a, b)| Rc::ptr_eq(a, b))
+                    .collect();
+                let changed: Vec<&str> = kept
+                    .nodes
+                    .iter()
+                    .zip(same)
+                    .filter(|(_, same)| !same)
+                    .map(|(n, _)| n.name.as_str())
+                    .collect();
+                assert_eq!(changed, ["n-1"]);
+            }
+        }
+    }
+}
