@@ -297,17 +297,23 @@ pub fn app() -> Html {
         move |_| state.command_history()
     });
     let model = state.model.clone();
-    // Completion names change only with the model: computed once per refresh, not per frame (the
-    // same Rc also lets the Terminal skip re-rendering).
-    let names: Rc<Vec<String>> = use_memo(model.clone(), |model| {
-        model
-            .nodes
-            .iter()
-            .flat_map(|n| {
-                std::iter::once(n.name.clone()).chain(n.pods.iter().map(|p| p.name.clone()))
-            })
-            .chain(std::iter::once("demo".to_string()))
-            .collect()
+    // Completion names are read from the latest model when Tab is pressed (not on each refresh:
+    // thousands of pods); the callback stays the same, so the Terminal skips re-rendering.
+    let latest_model = use_mut_ref(Rc::<crate::model::ClusterModel>::default);
+    *latest_model.borrow_mut() = model.clone();
+    let names = use_callback((), {
+        let latest_model = latest_model.clone();
+        move |(), _| {
+            let model = latest_model.borrow();
+            model
+                .nodes
+                .iter()
+                .flat_map(|n| {
+                    std::iter::once(n.name.clone()).chain(n.pods.iter().map(|p| p.name.clone()))
+                })
+                .chain(std::iter::once("demo".to_string()))
+                .collect()
+        }
     });
     let suggested = (3..)
         .map(|i| format!("kind-worker{i}"))

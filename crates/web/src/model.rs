@@ -113,6 +113,8 @@ pub struct EventRow {
 pub struct ClusterModel {
     /// Node cards, by name.
     pub nodes: Vec<Rc<NodeView>>,
+    /// The node label keys the map can group nodes by (`model::node_map::group_keys`).
+    pub label_keys: Rc<Vec<String>>,
     /// Pods not bound to a node yet.
     pub unscheduled: Vec<PodView>,
     /// Pods bound to a node that was deleted: the API still lists them (with their last status)
@@ -130,25 +132,29 @@ pub const MAX_EVENTS: usize = 60;
 impl ClusterModel {
     /// Reads the view model from the store at virtual time `now`.
     pub fn from_store(store: &Store, now: chrono::DateTime<chrono::Utc>) -> ClusterModel {
-        ClusterModel::read(store, now, &mut NodeViews::default())
+        ClusterModel::read(store, now, &mut NodeViews::default(), None)
     }
 
-    /// [`ClusterModel::from_store`], keeping the views of nodes unchanged since `views` last read.
+    /// [`ClusterModel::from_store`], keeping the views of nodes unchanged since `views` last read,
+    /// and the given event rows if any (else read from the store).
     pub fn read(
         store: &Store,
         now: chrono::DateTime<chrono::Utc>,
         views: &mut NodeViews,
+        events: Option<Vec<EventRow>>,
     ) -> ClusterModel {
         let node_views::NodesRead {
             nodes,
+            label_keys,
             unscheduled,
             on_deleted_nodes,
         } = views.read(store, now);
         ClusterModel {
             nodes,
+            label_keys,
             unscheduled,
             on_deleted_nodes,
-            events: event_rows(store.events(), now),
+            events: events.unwrap_or_else(|| event_rows(store.events(), now)),
             service_target: traffic::service_target(store),
         }
     }

@@ -4,7 +4,7 @@
 //! them (a roving tab index), so thousands of nodes do not make thousands of Tab presses.
 
 use crate::components::node_card::NodeCard;
-use crate::model::node_map::{cell_state, group_keys, groups, CellState};
+use crate::model::node_map::{cell_state, groups, CellState};
 use crate::model::{ClusterModel, NodeView};
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
@@ -84,8 +84,8 @@ pub fn node_map(props: &NodeMapProps) -> Html {
                 <label class="map-group">{"Group by "}
                     <select onchange={on_key_change} aria-label="Group nodes by">
                         <option value="role" selected={*key == "role"}>{"role"}</option>
-                        { for group_keys(nodes).into_iter().map(|k| html! {
-                            <option value={k.clone()} selected={*key == k}>{k.clone()}</option>
+                        { for props.model.label_keys.iter().map(|k| html! {
+                            <option value={k.clone()} selected={*key == *k}>{k.clone()}</option>
                         }) }
                     </select>
                 </label>

@@ -38,11 +38,19 @@ fn pod_badge(p: &RolloutPod) -> Html {
 fn folded_text(folded: [usize; 3]) -> String {
     let parts: Vec<String> = folded
         .iter()
-        .zip(["in progress", "waiting for the new revision", "updated and available"])
+        .zip([
+            "in progress",
+            "waiting for the new revision",
+            "updated and available",
+        ])
         .filter(|(n, _)| **n > 0)
         .map(|(n, what)| format!("{n} {what}"))
         .collect();
-    format!("{} more nodes not listed: {}.", folded.iter().sum::<usize>(), parts.join(", "))
+    format!(
+        "{} more nodes not listed: {}.",
+        folded.iter().sum::<usize>(),
+        parts.join(", ")
+    )
 }
 
 /// A pod's state as the panel words it.

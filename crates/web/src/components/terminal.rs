@@ -14,8 +14,8 @@ use yew::prelude::*;
 pub struct TerminalProps {
     /// Everything run so far, oldest first.
     pub entries: Rc<Vec<CommandOutput>>,
-    /// Names for completion (nodes, pods, DaemonSets).
-    pub names: Rc<Vec<String>>,
+    /// Names for completion (nodes, pods, DaemonSets), read when Tab is pressed.
+    pub names: Callback<(), Vec<String>>,
     /// The ↑/↓ history it starts with (the restored session's commands).
     #[prop_or_default]
     pub history: Rc<Vec<String>>,
@@ -120,7 +120,7 @@ pub fn terminal(props: &TerminalProps) -> Html {
                     }
                 }
                 // Tab completes; with nothing to complete it moves the focus on (no keyboard trap).
-                "Tab" if one_line && !e.shift_key() => match complete(&value, &names) {
+                "Tab" if one_line && !e.shift_key() => match complete(&value, &names.emit(())) {
                     Some(line) => {
                         e.prevent_default();
                         el.set_value(&line);

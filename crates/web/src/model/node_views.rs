@@ -5,6 +5,7 @@
 //! views again. With thousands of nodes a refresh then costs what changed, not a view of every
 //! pod.
 
+use super::node_map::group_keys;
 use super::owners::Owners;
 use super::{node_view, pod_view, NodeView, PodView};
 use dsplay_api::types::Pod;
@@ -22,6 +23,8 @@ pub struct NodeViews {
     views: BTreeMap<String, Rc<NodeView>>,
     /// The same views in name order, as the last read returned them.
     nodes: Vec<Rc<NodeView>>,
+    /// The label keys the map can group these nodes by (read again when a node is written).
+    label_keys: Rc<Vec<String>>,
     /// (namespace, name) of each pod in a view → its node.
     pod_nodes: BTreeMap<(String, String), String>,
     /// How much of the watch log the views have seen: its length and the resourceVersion of
@@ -33,6 +36,8 @@ pub struct NodeViews {
 pub struct NodesRead {
     /// The node views, by name.
     pub nodes: Vec<Rc<NodeView>>,
+    /// The label keys the map can group them by.
+    pub label_keys: Rc<Vec<String>>,
     /// Pods not bound to a node yet, by name.
     pub unscheduled: Vec<PodView>,
     /// Pods bound to a node that no longer exists, by name.
@@ -64,6 +69,7 @@ impl NodeViews {
                     );
                 }
                 self.nodes = self.views.values().cloned().collect();
+                self.label_keys = Rc::new(group_keys(&self.nodes));
             }
         }
         self.read_to = Some((log.len(), log.last().map_or(0, |e| e.resource_version)));
@@ -85,6 +91,7 @@ impl NodeViews {
         on_deleted_nodes.sort_by(|a, b| a.name.cmp(&b.name));
         NodesRead {
             nodes: self.nodes.clone(),
+            label_keys: self.label_keys.clone(),
             unscheduled,
             on_deleted_nodes,
         }
@@ -99,11 +106,13 @@ impl NodeViews {
     ) {
         let mut dirty = BTreeSet::new();
         let mut nodes_added_or_removed = false;
+        let mut nodes_written = false;
         for change in changes {
             match change.kind {
                 Kind::Node => {
                     dirty.insert(change.name.clone());
                     nodes_added_or_removed |= change.event_type != WatchEventType::Modified;
+                    nodes_written = true;
                 }
                 Kind::Pod => {
                     let key = (change.namespace.clone(), change.name.clone());
@@ -128,6 +137,9 @@ impl NodeViews {
         }
         if nodes_added_or_removed {
             self.nodes = self.views.values().cloned().collect();
+        }
+        if nodes_written {
+            self.label_keys = Rc::new(group_keys(&self.nodes));
         }
     }
 
@@ -199,10 +211,11 @@ mod tests {
                 session.cluster().store(),
                 session.cluster().now(),
                 &mut views,
+                None,
             );
             session.execute(step);
             let (store, now) = (session.cluster().store(), session.cluster().now());
-            let kept = ClusterModel::read(store, now, &mut views);
+            let kept = ClusterModel::read(store, now, &mut views, None);
             assert_eq!(kept, ClusterModel::from_store(store, now), "after `{step}`");
             if step == "kubectl label node n-1 disk=ssd" {
                 let same: Vec<bool> = kept

@@ -3,8 +3,8 @@
 
 use super::daemon_set_names;
 use dsplay_sim::explain::{RolloutDiagnosis, RolloutNode};
-use std::collections::BTreeMap;
 use dsplay_sim::Cluster;
+use std::collections::BTreeMap;
 
 /// Everything the Rollout panel shows: DaemonSets with their diagnosis, StatefulSets with their
 /// partition.
@@ -97,8 +97,11 @@ fn fold_nodes(
         for (stage, _) in &nodes[NODES_LISTED..] {
             folded[*stage] += 1;
         }
-        let mut listed: Vec<RolloutNode> =
-            nodes.into_iter().take(NODES_LISTED).map(|(_, n)| n).collect();
+        let mut listed: Vec<RolloutNode> = nodes
+            .into_iter()
+            .take(NODES_LISTED)
+            .map(|(_, n)| n)
+            .collect();
         listed.sort_by(|a, b| a.node.cmp(&b.node));
         pods.retain(|p| listed.binary_search_by(|n| n.node.cmp(&p.node)).is_ok());
         diagnosis.nodes = listed;
@@ -254,7 +257,10 @@ mod tests {
         session.execute(&crate::demo::apply_command(crate::demo::DEMO_DAEMON_SET));
         session.execute("sim settle\nkubectl set image ds/demo demo=busybox:new\nsim advance 20s");
         let views = rollout_views(session.cluster());
-        let view = views.iter().find(|v| v.daemon_set == "default/demo").expect("rolling");
+        let view = views
+            .iter()
+            .find(|v| v.daemon_set == "default/demo")
+            .expect("rolling");
         let d = &view.diagnosis;
         assert_eq!(d.nodes.len(), NODES_LISTED);
         assert_eq!(
@@ -265,6 +271,9 @@ mod tests {
         // The node being replaced is listed, old ones wait, updated ones are counted.
         assert!(d.nodes.iter().any(|n| n.unavailable), "{:?}", d.nodes);
         assert!(view.nodes_folded[1] > 0, "{:?}", view.nodes_folded);
-        assert!(view.pods.iter().all(|p| d.nodes.iter().any(|n| n.node == p.node)));
+        assert!(view
+            .pods
+            .iter()
+            .all(|p| d.nodes.iter().any(|n| n.node == p.node)));
     }
 }

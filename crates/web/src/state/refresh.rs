@@ -10,11 +10,11 @@ use crate::model::workload_tables::workload_tables;
 use crate::model::{get_ds_all_namespaces, node_explanations, warning_marks, ClusterModel};
 use std::rc::Rc;
 
-/// While the clock plays a large cluster, the views whose cost grows with every pod of the
-/// cluster and that nobody reads at 60 frames a second (the Rollout panel's per-node diagnosis,
-/// the timeline's warnings) are read again at most this often (wall-clock ms); the nodes, pods
-/// and events follow every tick.
-const SLOW_VIEWS_EVERY_MS: f64 = 500.0;
+/// While the clock plays a large cluster, the views whose cost grows with every pod or event of
+/// the cluster and that nobody reads at 60 frames a second (the Rollout panel's per-node
+/// diagnosis, the events list, the timeline's warnings) are read again at most this often
+/// (wall-clock ms); the nodes and pods follow every tick.
+const SLOW_VIEWS_EVERY_MS: f64 = 1000.0;
 
 impl State {
     /// Recomputes the views if the store or the virtual second changed.
@@ -38,10 +38,16 @@ impl State {
             return;
         }
         self.refreshed_at = key;
+        let wall_ms = crate::browser::wall_ms();
+        self.slow_views_stale = on_tick
+            && self.model.nodes.len() >= MAP_FROM_NODES
+            && wall_ms - self.slow_views_read_at < SLOW_VIEWS_EVERY_MS;
+        let kept_events = self.slow_views_stale.then(|| self.model.events.clone());
         self.model = Rc::new(ClusterModel::read(
             cluster.store(),
             self.now,
             &mut self.node_views.borrow_mut(),
+            kept_events,
         ));
         self.ds_table = Rc::from(get_ds_all_namespaces(cluster.store(), self.now));
         self.workload_tables = Rc::new(workload_tables(cluster.store(), self.now));
@@ -56,10 +62,6 @@ impl State {
                 &open.name,
             )));
         }
-        let wall_ms = crate::browser::wall_ms();
-        self.slow_views_stale = on_tick
-            && self.model.nodes.len() >= MAP_FROM_NODES
-            && wall_ms - self.slow_views_read_at < SLOW_VIEWS_EVERY_MS;
         if self.slow_views_stale {
             // Read at the next tick that is due, or at the next change that is not a tick.
             return;
