@@ -28,10 +28,15 @@ export async function serveDist() {
   if (!existsSync(join(DIST, 'index.html'))) {
     throw new Error('dist/ is missing: run `cargo xtask dist` (or `cargo xtask test`) first');
   }
+  return serveDir(DIST);
+}
+
+/** Serves folder `root` on an ephemeral 127.0.0.1 port; resolves to { url, close }. */
+export async function serveDir(root) {
   const server = createServer(async (req, res) => {
     const path = normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname)).replace(/^(\.\.[/\\])+/, '');
-    let file = join(DIST, path);
-    if (!file.startsWith(DIST)) { res.writeHead(403).end(); return; }
+    let file = join(root, path);
+    if (!file.startsWith(root)) { res.writeHead(403).end(); return; }
     if (path.endsWith('/')) file = join(file, 'index.html');
     try {
       const body = await readFile(file);

@@ -15,6 +15,8 @@ pub enum Task {
     Parity { filter: Option<String> },
     /// Run every test: native, wasm, browser end-to-end.
     Test { skip_wasm: bool, skip_e2e: bool },
+    /// Time the rollout benchmark natively and in WebAssembly in headless Chromium.
+    BenchWasm { nodes: usize },
 }
 
 /// Usage text.
@@ -28,6 +30,8 @@ tasks:
                      cargo test --workspace, wasm tests (headless Chromium), browser e2e tests
   parity [FILTER]    only the parity harness: transcripts replayed through the real kubectl
                      against dsplay serve (those whose file name contains FILTER)
+  bench-wasm [NODES] the rollout benchmark (default 5000 nodes) natively and as WebAssembly
+                     in headless Chromium, both with the shipped release profile
   setup              only install missing tools (rustup target, wasm-pack, wasm-bindgen-cli,
                      chromium, npm packages)";
 
@@ -51,6 +55,12 @@ pub fn parse(args: &[String]) -> Result<Task, String> {
             }
             return Ok(Task::Serve { port });
         }
+        Some("bench-wasm") => Task::BenchWasm {
+            nodes: match it.next() {
+                None => 5000,
+                Some(n) => n.parse().map_err(|_| format!("bad node count {n:?}"))?,
+            },
+        },
         Some("parity") => Task::Parity {
             filter: it.next().map(str::to_string),
         },

@@ -4,6 +4,7 @@
 //! (`rustup`, `cargo`, `wasm-pack`, `npm`, `node`, `apt-get`), and skips installs whose tool is
 //! already present at the right version.
 
+mod bench_wasm;
 mod dist;
 mod flags;
 mod parity;
@@ -40,6 +41,7 @@ fn main() -> ExitCode {
         flags::Task::Dist => dist::run().map(|_| ()),
         flags::Task::Serve { port } => serve::run(port),
         flags::Task::Parity { filter } => parity::run(filter.as_deref()),
+        flags::Task::BenchWasm { nodes } => bench_wasm::run(nodes),
         flags::Task::Test {
             skip_wasm,
             skip_e2e,

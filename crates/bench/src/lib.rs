@@ -10,6 +10,9 @@ use dsplay_sim::{Cluster, NodeOptions};
 use serde_json::json;
 use std::time::Duration;
 
+#[cfg(target_arch = "wasm32")]
+pub mod wasm;
+
 /// The benchmark DaemonSet `default/bench`: one pause container requesting 10m CPU and 10Mi, rolling
 /// update with the given maxUnavailable and no surge.
 pub fn daemon_set(max_unavailable: IntOrString) -> DaemonSet {
@@ -33,11 +36,26 @@ pub fn daemon_set(max_unavailable: IntOrString) -> DaemonSet {
 /// An empty cluster (no system DaemonSets) with `nodes` nodes `node-00000`, `node-00001`, ….
 pub fn cluster(nodes: usize) -> Cluster {
     let mut c = Cluster::new_empty(1);
+    add_nodes(&mut c, nodes);
+    c
+}
+
+/// Adds `nodes` nodes `node-00000`, `node-00001`, … to `c`.
+pub fn add_nodes(c: &mut Cluster, nodes: usize) {
     for i in 0..nodes {
         c.add_node(&NodeOptions::new(&format!("node-{i:05}")))
             .expect("node");
     }
-    c
+}
+
+/// maxUnavailable as the benchmarks take it on their command line: `10%`, or a number (1 if
+/// it is not one).
+pub fn max_unavailable(text: &str) -> IntOrString {
+    if text.ends_with('%') {
+        IntOrString::String(text.to_string())
+    } else {
+        IntOrString::Int(text.parse().unwrap_or(1))
+    }
 }
 
 /// Creates the benchmark DaemonSet and lets it roll out to every node.
@@ -58,6 +76,18 @@ pub fn update_image(c: &mut Cluster) {
         spec.containers[0].image = Some("registry.k8s.io/pause:3.10".into());
     }
     c.update(Object::DaemonSet(ds)).expect("update");
+}
+
+/// Adds `node-new` to a rolled-out cluster and settles (the DaemonSet places its pod there).
+pub fn add_one_node(c: &mut Cluster) {
+    c.add_node(&NodeOptions::new("node-new")).expect("node");
+    c.settle(Duration::from_secs(3600));
+}
+
+/// Changes the image and settles until the rolling update is done.
+pub fn rolling_update(c: &mut Cluster) {
+    update_image(c);
+    c.settle(Duration::from_secs(10_000_000));
 }
 
 /// The benchmark DaemonSet's status.
