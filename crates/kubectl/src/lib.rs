@@ -16,6 +16,7 @@ pub mod session;
 pub mod tokenizer;
 
 pub use command_output::{Chunk, CommandOutput, Stream};
+pub use commands::sim_node_add::NodeAdd;
 pub use commands::{parse_duration, EditTarget, Request};
 
 /// Installs `kubectl explain`'s field descriptions from the text of `explain.tsv` (the web app

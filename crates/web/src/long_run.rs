@@ -1,12 +1,15 @@
-//! Long `sim advance` / `sim settle` commands in the browser: run in slices of at most
-//! [`SLICE_BUDGET_MS`] of wall-clock time (or [`MAX_STEPS_PER_SLICE`] timer instants), yielding to
-//! the event loop between slices, so the page keeps answering and can show progress and cancel.
+//! Long commands in the browser — `sim advance`, `sim settle`, and `sim node add` of many
+//! nodes — run in slices of at most [`SLICE_BUDGET_MS`] of wall-clock time (or
+//! [`MAX_STEPS_PER_SLICE`] steps), yielding to the event loop between slices, so the page keeps
+//! answering and can show progress (and cancel a clock advance).
 //!
 //! A slice steps the cluster one timer instant at a time (`Cluster::advance_until`, the way
-//! kubectl's waiting commands spend time), so a run cut into slices ends exactly where the same
-//! command run at once would. Plain Rust: the caller passes the wall clock in.
+//! kubectl's waiting commands spend time), or adds one node at a time as the interpreter does
+//! (`dsplay_kubectl::NodeAdd`), so a run cut into slices ends exactly where the same command run
+//! at once would. Plain Rust: the caller passes the wall clock in.
 
 use dsplay_kubectl::tokenizer::ScriptCommand;
+use dsplay_kubectl::NodeAdd;
 use dsplay_sim::Cluster;
 
 /// Wall-clock milliseconds one slice may take before it yields.
@@ -15,12 +18,18 @@ pub const SLICE_BUDGET_MS: f64 = 50.0;
 /// Timer instants one slice may run, whatever the wall clock says (natively there is none).
 pub const MAX_STEPS_PER_SLICE: usize = 500;
 
+/// Nodes one slice of a `sim node add` may add, whatever the wall clock says.
+pub const MAX_NODES_PER_SLICE: usize = 50;
+
 /// The longest span sliced: the interpreter's own cap; a longer one goes to the interpreter as it
 /// is, which refuses it.
 pub const MAX_SLICED: std::time::Duration = dsplay_sim::cluster::MAX_ADVANCE;
 
+/// From this many nodes a `sim node add` runs in slices.
+pub const SLICED_NODE_ADD: usize = 100;
+
 /// Where a long command stops.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Goal {
     /// `sim advance`: the clock reaches this instant (virtual ms since the epoch).
     Advance {
@@ -32,11 +41,20 @@ pub enum Goal {
         /// The `--max` limit as an instant.
         limit_ms: i64,
     },
+    /// `sim node add` of many nodes: every node is added (or adding one failed, with the error
+    /// the command prints).
+    AddNodes {
+        /// The nodes and how many are added.
+        add: NodeAdd,
+        /// Why adding the next node failed.
+        error: Option<String>,
+    },
 }
 
-/// The goal of `command` if it is a `sim advance D` / `sim settle [--max D]` that may be sliced;
-/// `None` for anything else, including invalid or over-the-limit durations (those go through the
-/// interpreter, which reports them).
+/// The goal of `command` if it is a `sim advance D` / `sim settle [--max D]` / `sim node add`
+/// of at least [`SLICED_NODE_ADD`] nodes that may be sliced; `None` for anything else, including
+/// invalid flags or over-the-limit durations (those go through the interpreter, which reports
+/// them).
 pub fn goal_of(command: &ScriptCommand, now_ms: i64) -> Option<Goal> {
     let words: Vec<&str> = command.args.iter().map(String::as_str).collect();
     let within_limit = |text: &str| {
@@ -54,24 +72,32 @@ pub fn goal_of(command: &ScriptCommand, now_ms: i64) -> Option<Goal> {
         ["sim", "settle", flag] => {
             within_limit(flag.strip_prefix("--max=")?).map(|limit_ms| Goal::Settle { limit_ms })
         }
+        ["sim", "node", "add", ..] => NodeAdd::parse(&command.args[3..])
+            .ok()
+            .filter(|add| add.len() >= SLICED_NODE_ADD)
+            .map(|add| Goal::AddNodes { add, error: None }),
         _ => None,
     }
 }
 
-/// Runs one slice towards `goal`; `over_budget` is asked after every timer instant. Returns
-/// whether the goal is reached.
-pub fn run_slice(cluster: &mut Cluster, goal: Goal, mut over_budget: impl FnMut() -> bool) -> bool {
+/// Runs one slice towards `goal`; `over_budget` is asked after every timer instant (or node).
+/// Returns whether the goal is reached.
+pub fn run_slice(
+    cluster: &mut Cluster,
+    goal: &mut Goal,
+    mut over_budget: impl FnMut() -> bool,
+) -> bool {
     let mut steps = 0;
     let mut stop = move || {
         steps += 1;
         steps > MAX_STEPS_PER_SLICE || over_budget()
     };
     match goal {
-        Goal::Advance { until_ms } => !cluster.advance_until(until_ms, |_| stop()),
+        Goal::Advance { until_ms } => !cluster.advance_until(*until_ms, |_| stop()),
         Goal::Settle { limit_ms } => {
             while cluster
                 .next_timer()
-                .is_some_and(|t| t.timestamp_millis() <= limit_ms)
+                .is_some_and(|t| t.timestamp_millis() <= *limit_ms)
             {
                 if stop() {
                     return false;
@@ -80,15 +106,29 @@ pub fn run_slice(cluster: &mut Cluster, goal: Goal, mut over_budget: impl FnMut(
             }
             true
         }
+        Goal::AddNodes { add, error } => {
+            let stop_at = add.added() + MAX_NODES_PER_SLICE;
+            while !add.is_done() {
+                if add.added() == stop_at || stop() {
+                    return false;
+                }
+                if let Err(e) = add.add_next(cluster) {
+                    *error = Some(NodeAdd::error_text(&e));
+                    return true;
+                }
+            }
+            true
+        }
     }
 }
 
 /// How far a run from `started_ms` towards `goal` has got at `now_ms`, from 0 to 1 (a settle is
-/// measured against its limit, which it usually does not need).
-pub fn progress(goal: Goal, started_ms: i64, now_ms: i64) -> f64 {
+/// measured against its limit, which it usually does not need; a node add by its nodes).
+pub fn progress(goal: &Goal, started_ms: i64, now_ms: i64) -> f64 {
     let end = match goal {
-        Goal::Advance { until_ms } => until_ms,
-        Goal::Settle { limit_ms } => limit_ms,
+        Goal::Advance { until_ms } => *until_ms,
+        Goal::Settle { limit_ms } => *limit_ms,
+        Goal::AddNodes { add, .. } => return add.added() as f64 / add.len().max(1) as f64,
     };
     if end <= started_ms {
         return 1.0;
@@ -151,16 +191,16 @@ mod tests {
             whole.execute(line);
             let mut sliced = crash_looping();
             let now = sliced.cluster().now_ms();
-            let goal = goal_of(&command(line), now).expect("sliceable");
+            let mut goal = goal_of(&command(line), now).expect("sliceable");
             let mut slices = 0;
             // Three timer instants per slice: many slices.
             let mut calls = 0;
-            while !run_slice(sliced.cluster_mut(), goal, || {
+            while !run_slice(sliced.cluster_mut(), &mut goal, || {
                 calls += 1;
                 calls % 3 == 0
             }) {
                 slices += 1;
-                let p = progress(goal, now, sliced.cluster().now_ms());
+                let p = progress(&goal, now, sliced.cluster().now_ms());
                 assert!((0.0..=1.0).contains(&p));
             }
             assert!(slices > 10, "{line}: {slices} slices");

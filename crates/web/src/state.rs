@@ -185,7 +185,7 @@ pub struct State {
     warnings_read_at: Option<u64>,
     /// Wall-clock ms the warnings and rollouts were last read at (see `state::refresh`).
     slow_views_read_at: f64,
-    /// A clock tick left the warnings and rollouts behind the store.
+    /// A clock tick or a long command's slice left the warnings and rollouts behind the store.
     slow_views_stale: bool,
     /// The last log entry was written by the clock (so the next tick may be merged into it).
     last_is_tick: bool,
@@ -512,7 +512,7 @@ impl Reducible for State {
 
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
         let mut next = (*self).clone();
-        let on_tick = matches!(action, Action::Tick(_));
+        let throttled = matches!(action, Action::Tick(_) | Action::LongRunSlice);
         // One slice of a long command (and the first one of a line that starts it) may take this
         // much wall-clock time.
         let started = crate::browser::wall_ms();
@@ -654,7 +654,8 @@ impl Reducible for State {
                 next.continue_long_run(&mut over_budget);
             }
             Action::CancelLongRun => {
-                if next.long_run.is_none() {
+                // A node add is not cancelled: half of it could not be replayed from the log.
+                if !next.long_run.as_ref().is_some_and(|r| r.cancellable()) {
                     return self;
                 }
                 next.finish_long_run(true, &mut over_budget);
@@ -691,8 +692,8 @@ impl Reducible for State {
                 next.start_line(&solution, None, &mut over_budget);
             }
         }
-        if on_tick {
-            next.refresh_on_tick();
+        if throttled {
+            next.refresh_throttled();
         } else {
             next.refresh();
         }

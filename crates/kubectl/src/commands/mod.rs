@@ -24,6 +24,7 @@ mod rollout_deployment;
 mod run_wait;
 mod scale;
 mod set_image;
+pub mod sim_node_add;
 mod sim;
 mod taint;
 mod unavailable;

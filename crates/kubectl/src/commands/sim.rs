@@ -1,10 +1,11 @@
 //! `sim …`: what kubectl cannot do — the clock, nodes coming and going, image behaviour, reset.
 
 use super::{check_max_advance, parse_duration, parse_flags, CmdResult, Ctx, Failed};
+use super::sim_node_add::NodeAdd;
 use crate::flags::{boolean, value};
-use dsplay_api::{taints, Kind};
+use dsplay_api::Kind;
 use dsplay_sim::controller::node_lifecycle;
-use dsplay_sim::{Cluster, NodeOptions};
+use dsplay_sim::Cluster;
 use std::time::Duration;
 
 /// A duration argument, refused when malformed or longer than the maximum advance.
@@ -167,33 +168,6 @@ fn curl(ctx: &mut Ctx, words: &[String]) -> CmdResult {
             Err(Failed)
         }
     }
-}
-
-/// The most nodes one `sim node add --count` adds.
-const MAX_NODE_COUNT: usize = 5_000;
-
-/// The names `sim node add` creates: its NAME, or with `--count N` the prefix (`--prefix`, else
-/// NAME, else `node-`) and numbers 1..=N zero-padded to N's width (`node-0001` … `node-5000`).
-fn node_names(parsed: &crate::flags::Parsed) -> Result<Vec<String>, String> {
-    let Some(count) = parsed.get("count") else {
-        return Ok(parsed.args.first().cloned().into_iter().collect());
-    };
-    let count: usize = match count.parse() {
-        Ok(n) if (1..=MAX_NODE_COUNT).contains(&n) => n,
-        _ => {
-            return Err(format!(
-                "--count must be a number from 1 to {MAX_NODE_COUNT}, not {count:?}"
-            ))
-        }
-    };
-    let prefix = parsed
-        .get("prefix")
-        .or(parsed.args.first().map(String::as_str))
-        .unwrap_or("node-");
-    let width = count.to_string().len();
-    Ok((1..=count)
-        .map(|i| format!("{prefix}{i:0width$}"))
-        .collect())
 }
 
 /// The workload `sim explain` / `sim rollout` name: `ds/NAME` (or a bare NAME) or `sts/NAME`.
@@ -491,87 +465,23 @@ fn node(ctx: &mut Ctx, words: &[String]) -> CmdResult {
     let rest = &words[1..];
     match sub.as_str() {
         "add" => {
-            let parsed = parse_flags(
-                ctx,
-                "sim node add",
-                rest,
-                &[
-                    value("labels", None),
-                    value("taints", None),
-                    value("cpu", None),
-                    value("memory", None),
-                    value("pods", None),
-                    boolean("control-plane", None),
-                    value("count", None),
-                    value("prefix", None),
-                ],
-            )?;
-            let names = match node_names(&parsed) {
-                Ok(names) => names,
-                Err(message) => return ctx.fail(message),
+            let mut add = match NodeAdd::parse(rest) {
+                Ok(add) => add,
+                Err(line) => {
+                    ctx.err(line);
+                    return Err(Failed);
+                }
             };
-            let Some(name) = names.first() else {
-                return ctx.fail("sim node add needs a NAME (or --count N [--prefix P])");
-            };
-            let mut options = NodeOptions::new(name);
-            options.control_plane = parsed.flag("control-plane");
-            for pair in parsed.all("labels") {
-                let (k, v) = pair.split_once('=').unwrap_or((&pair, ""));
-                options.labels.insert(k.to_string(), v.to_string());
-            }
-            for spec in parsed.all("taints") {
-                let Some((kv, effect)) = spec.rsplit_once(':') else {
-                    return ctx.fail(format!("invalid taint spec: {spec}"));
-                };
-                if ![
-                    taints::NO_SCHEDULE,
-                    taints::PREFER_NO_SCHEDULE,
-                    taints::NO_EXECUTE,
-                ]
-                .contains(&effect)
-                {
-                    return ctx.fail(format!(
-                        "invalid taint effect: {effect}, unsupported taint effect"
-                    ));
-                }
-                let (k, v) = match kv.split_once('=') {
-                    Some((k, v)) => (k, Some(v)),
-                    None => (kv, None),
-                };
-                options.taints.push(taints::taint(k, v, effect));
-            }
-            for (flag, field) in [
-                ("cpu", &mut options.cpu),
-                ("memory", &mut options.memory),
-                ("pods", &mut options.pods),
-            ] {
-                if let Some(v) = parsed.get(flag) {
-                    if dsplay_api::quantity::parse_milli(v).is_none() {
-                        ctx.err(format!("error: invalid --{flag} quantity {v:?}"));
-                        return Err(Failed);
+            while !add.is_done() {
+                if let Err(e) = add.add_next(ctx.cluster) {
+                    if let Some(summary) = add.summary() {
+                        ctx.out(summary);
                     }
-                    *field = v.to_string();
+                    ctx.err(NodeAdd::error_text(&e));
+                    return Err(Failed);
                 }
             }
-            for (done, name) in names.iter().enumerate() {
-                options.name = name.clone();
-                if let Err(e) = ctx.cluster.add_node(&options) {
-                    if done > 0 {
-                        ctx.out(format!(
-                            "{done} nodes created: {} … {}",
-                            names[0],
-                            names[done - 1]
-                        ));
-                    }
-                    return ctx.api_fail(&e, None);
-                }
-            }
-            // One line per node, or a summary for a batch (thousands of lines help nobody).
-            ctx.out(match names.as_slice() {
-                [one] => format!("node/{one} created"),
-                [first, .., last] => format!("{} nodes created: {first} … {last}", names.len()),
-                [] => String::new(),
-            });
+            ctx.out(add.summary().unwrap_or_default());
             Ok(())
         }
         "fail" | "recover" => {

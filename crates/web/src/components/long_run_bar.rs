@@ -1,6 +1,7 @@
-//! The progress of a long `sim advance`/`sim settle`, with its Cancel button.
+//! The progress of a long command (`sim advance`/`sim settle`, with its Cancel button; a
+//! `sim node add` of many nodes).
 
-use crate::long_run::progress;
+use crate::long_run::{progress, Goal};
 use crate::state::LongRun;
 use dsplay_kubectl::printers::age::human_duration;
 use std::rc::Rc;
@@ -21,15 +22,21 @@ pub struct LongRunBarProps {
 #[function_component(LongRunBar)]
 pub fn long_run_bar(props: &LongRunBarProps) -> Html {
     let run = &props.run;
-    let done = progress(run.goal, run.started_ms, props.now_ms);
-    let advanced = human_duration(chrono::Duration::milliseconds(
-        props.now_ms - run.started_ms,
-    ));
+    let done = progress(&run.goal, run.started_ms, props.now_ms);
+    let so_far = match &run.goal {
+        Goal::AddNodes { add, .. } => format!("{} of {} nodes added", add.added(), add.len()),
+        _ => {
+            let advanced = chrono::Duration::milliseconds(props.now_ms - run.started_ms);
+            format!("{} of virtual time so far", human_duration(advanced))
+        }
+    };
     html! {
         <div class="notice long-run" role="status">
-            <span>{format!("Running {}: {advanced} of virtual time so far", run.echo)}</span>
+            <span>{format!("Running {}: {so_far}", run.echo)}</span>
             <progress max="1" value={format!("{done:.4}")} aria-label="Progress of the long command" />
-            <button class="btn small" onclick={props.on_cancel.reform(|_| ())}>{"Cancel"}</button>
+            if run.cancellable() {
+                <button class="btn small" onclick={props.on_cancel.reform(|_| ())}>{"Cancel"}</button>
+            }
         </div>
     }
 }

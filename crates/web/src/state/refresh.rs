@@ -10,10 +10,10 @@ use crate::model::workload_tables::workload_tables;
 use crate::model::{get_ds_all_namespaces, node_explanations, warning_marks, ClusterModel};
 use std::rc::Rc;
 
-/// While the clock plays a large cluster, the views whose cost grows with every pod or event of
-/// the cluster and that nobody reads at 60 frames a second (the Rollout panel's per-node
-/// diagnosis, the events list, the timeline's warnings) are read again at most this often
-/// (wall-clock ms); the nodes and pods follow every tick.
+/// While the clock plays a large cluster (or a long command runs on one), the views whose cost
+/// grows with every pod or event of the cluster and that nobody reads at 60 frames a second (the
+/// Rollout panel's per-node diagnosis, the events list, the timeline's warnings) are read again
+/// at most this often (wall-clock ms); the nodes and pods follow every tick and slice.
 const SLOW_VIEWS_EVERY_MS: f64 = 1000.0;
 
 impl State {
@@ -22,13 +22,13 @@ impl State {
         self.refresh_views(false);
     }
 
-    /// [`State::refresh`] for a clock tick: with a large cluster the slow views may wait (see
-    /// [`SLOW_VIEWS_EVERY_MS`]).
-    pub(super) fn refresh_on_tick(&mut self) {
+    /// [`State::refresh`] for a clock tick or a slice of a long command: with a large cluster
+    /// the slow views may wait (see [`SLOW_VIEWS_EVERY_MS`]).
+    pub(super) fn refresh_throttled(&mut self) {
         self.refresh_views(true);
     }
 
-    fn refresh_views(&mut self, on_tick: bool) {
+    fn refresh_views(&mut self, throttled: bool) {
         self.update_lesson();
         let session = self.session.borrow();
         let cluster = session.cluster();
@@ -39,7 +39,7 @@ impl State {
         }
         self.refreshed_at = key;
         let wall_ms = crate::browser::wall_ms();
-        self.slow_views_stale = on_tick
+        self.slow_views_stale = throttled
             && self.model.nodes.len() >= MAP_FROM_NODES
             && wall_ms - self.slow_views_read_at < SLOW_VIEWS_EVERY_MS;
         let kept_events = self.slow_views_stale.then(|| self.model.events.clone());
@@ -63,7 +63,7 @@ impl State {
             )));
         }
         if self.slow_views_stale {
-            // Read at the next tick that is due, or at the next change that is not a tick.
+            // Read at the next tick or slice that is due, or at the next other change.
             return;
         }
         self.slow_views_read_at = wall_ms;

@@ -29,6 +29,14 @@ pub struct LongRun {
     reply: Option<PendingReply>,
 }
 
+impl LongRun {
+    /// It can stop where it got to: a clock advance can, a node add cannot (the nodes added so
+    /// far would be no command the log could replay).
+    pub fn cancellable(&self) -> bool {
+        !matches!(self.goal, Goal::AddNodes { .. })
+    }
+}
+
 impl State {
     /// Runs `line` (one or more commands) like a typed one; a long `sim advance`/`sim settle`
     /// in it continues in slices, and so does the rest of the line after it.
@@ -89,12 +97,12 @@ impl State {
 
     /// Runs one more slice of the long command; finishes it when its goal is reached.
     pub(super) fn continue_long_run(&mut self, over_budget: &mut dyn FnMut() -> bool) {
-        let Some(run) = self.long_run.clone() else {
+        let Some(run) = self.long_run.as_mut() else {
             return;
         };
         let done = run_slice(
             self.session.borrow_mut().cluster_mut(),
-            run.goal,
+            &mut Rc::make_mut(run).goal,
             &mut *over_budget,
         );
         if done {
@@ -148,15 +156,14 @@ impl State {
             }
             Rc::make_mut(&mut self.marks).push(Mark::new(run.started_at, &run.echo));
             Rc::make_mut(&mut self.ends).push(end);
-            push_step(
-                Rc::make_mut(&mut self.replay),
-                ReplayStep::Ran(run.echo.clone()),
-            );
-            CommandOutput {
-                command: run.echo,
-                chunks: Vec::new(),
-                success: true,
+            let output = finished_output(run.echo, run.goal);
+            if output.success {
+                push_step(
+                    Rc::make_mut(&mut self.replay),
+                    ReplayStep::Ran(output.command.clone()),
+                );
             }
+            output
         };
         let mut reply = run.reply;
         let before = self.terminal.len();
@@ -200,5 +207,32 @@ impl State {
                 data: None,
             });
         }
+    }
+}
+
+/// What a long command that ran to its end printed: nothing for a clock advance; a node add's
+/// summary, and the error that stopped it if one did.
+fn finished_output(command: String, goal: Goal) -> CommandOutput {
+    let mut chunks = Vec::new();
+    let mut success = true;
+    if let Goal::AddNodes { add, error } = goal {
+        if let Some(summary) = add.summary() {
+            chunks.push(Chunk {
+                stream: Stream::Stdout,
+                text: format!("{summary}\n"),
+            });
+        }
+        if let Some(error) = error {
+            chunks.push(Chunk {
+                stream: Stream::Stderr,
+                text: format!("{error}\n"),
+            });
+            success = false;
+        }
+    }
+    CommandOutput {
+        command,
+        chunks,
+        success,
     }
 }

@@ -349,6 +349,36 @@ fn a_long_advance_runs_in_slices_then_the_rest_of_its_line() {
     );
 }
 
+/// A node add of many nodes runs in slices, prints what the interpreter prints (also when a
+/// node cannot be created) and leaves the cluster a replay of its log gives.
+#[test]
+fn a_large_node_add_runs_in_slices_as_the_command_would() {
+    for line in [
+        "sim node add --count 120 --prefix n- --labels zone=a",
+        "sim node add n-080\nsim node add --count 100 --prefix n-",
+    ] {
+        let mut state = Rc::new(State::new()).reduce(Action::Run(line.into()));
+        let mut slices = 0;
+        while let Some(run) = state.long_run.clone() {
+            assert!(run.echo.starts_with("sim node add --count"), "{}", run.echo);
+            let cancel = state.clone().reduce(Action::CancelLongRun);
+            assert!(cancel.long_run.is_some(), "a node add is not cancelled");
+            state = state.reduce(Action::LongRunSlice);
+            slices += 1;
+        }
+        assert!(slices >= 1, "{line}: not sliced");
+        let mut session = State::new().session.borrow().clone();
+        let printed: Vec<String> = session.execute(line).iter().map(CommandOutput::text).collect();
+        let shown: Vec<String> = state.terminal[state.terminal.len() - printed.len()..]
+            .iter()
+            .map(CommandOutput::text)
+            .collect();
+        assert_eq!(shown, printed, "{line}");
+        let restored = State::restore(&state.saved());
+        assert_eq!(cluster_text(&restored), cluster_text(&state), "{line}");
+    }
+}
+
 #[test]
 fn cancelling_keeps_the_time_advanced_and_skips_the_rest() {
     let state = crash_looping();
