@@ -113,6 +113,11 @@ test('from 50 nodes the cluster is a map: a cell per node by state, grouped by a
   await runInTerminal(page, 'kubectl set image ds/demo demo=busybox:1.37');
   await runInTerminal(page, 'sim advance 1s');
   assert.ok(await page.locator('.cell.busy').count() >= 1, 'the node being replaced is busy');
+  // The Rollout panel lists 40 of the 62 nodes, the one being replaced among them, and counts the rest.
+  const demo = page.locator('.rollout-ds[data-ds="default/demo"]');
+  assert.equal(await demo.locator('.rollout-nodes > li').count(), 40);
+  assert.ok(await demo.locator('.rollout-nodes > li.unavailable').count() >= 1);
+  assert.match(await demo.locator('.folded').textContent(), /^22 more nodes not listed: \d+ waiting for the new revision/);
   // Keyboard: one tab stop, arrows move; Enter opens the card.
   await cells.first().focus();
   await page.keyboard.press('ArrowRight');
@@ -121,7 +126,11 @@ test('from 50 nodes the cluster is a map: a cell per node by state, grouped by a
   await page.keyboard.press('Enter');
   await page.locator(`.node[data-node="${focused}"]`).waitFor();
   await screenshot(page, 'node-map-63-nodes');
+  // Many nodes are added in slices (the page keeps answering), with the command's summary.
+  await runInTerminal(page, 'sim node add --count 150 --prefix m-');
+  await page.getByText('150 nodes created: m-001 … m-150').waitFor();
+  assert.equal(await cells.count(), 213);
   await page.getByRole('button', { name: 'Cards' }).click();
-  assert.equal(await page.locator('.node[data-node]').count(), 63);
+  assert.equal(await page.locator('.node[data-node]').count(), 213);
   await page.context().close();
 });
