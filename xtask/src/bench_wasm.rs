@@ -8,7 +8,12 @@ use std::path::PathBuf;
 use std::process::Command;
 
 /// The benchmark's phases, as both runs name them.
-const PHASES: [&str; 4] = ["add nodes", "initial rollout", "add one node", "rolling update"];
+const PHASES: [&str; 4] = [
+    "add nodes",
+    "initial rollout",
+    "add one node",
+    "rolling update",
+];
 
 /// Builds both, runs both with `nodes` nodes and maxUnavailable 1, prints the table.
 pub fn run(nodes: usize) -> Result {
@@ -39,7 +44,10 @@ pub fn run(nodes: usize) -> Result {
             .arg("1"),
     )?;
     println!("rollout benchmark, {nodes} nodes, maxUnavailable 1 (ms):");
-    println!("  {:<16} {:>10} {:>10} {:>7}", "phase", "native", "wasm", "ratio");
+    println!(
+        "  {:<16} {:>10} {:>10} {:>7}",
+        "phase", "native", "wasm", "ratio"
+    );
     for phase in PHASES {
         let (native_ms, wasm_ms) = (phase_ms(&native, phase)?, phase_ms(&wasm, phase)?);
         println!(
@@ -47,7 +55,9 @@ pub fn run(nodes: usize) -> Result {
             wasm_ms / native_ms
         );
     }
-    let updated = wasm.lines().find(|l| l.starts_with("updatedNumberScheduled"));
+    let updated = wasm
+        .lines()
+        .find(|l| l.starts_with("updatedNumberScheduled"));
     println!("  wasm {}", updated.unwrap_or("updatedNumberScheduled: ?"));
     Ok(())
 }

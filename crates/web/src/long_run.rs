@@ -74,7 +74,7 @@ pub fn goal_of(command: &ScriptCommand, now_ms: i64) -> Option<Goal> {
         }
         ["sim", "node", "add", ..] => NodeAdd::parse(&command.args[3..])
             .ok()
-            .filter(|add| add.len() >= SLICED_NODE_ADD)
+            .filter(|add| add.count() >= SLICED_NODE_ADD)
             .map(|add| Goal::AddNodes { add, error: None }),
         _ => None,
     }
@@ -128,7 +128,7 @@ pub fn progress(goal: &Goal, started_ms: i64, now_ms: i64) -> f64 {
     let end = match goal {
         Goal::Advance { until_ms } => *until_ms,
         Goal::Settle { limit_ms } => *limit_ms,
-        Goal::AddNodes { add, .. } => return add.added() as f64 / add.len().max(1) as f64,
+        Goal::AddNodes { add, .. } => return add.added() as f64 / add.count().max(1) as f64,
     };
     if end <= started_ms {
         return 1.0;

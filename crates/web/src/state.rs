@@ -16,7 +16,7 @@ use crate::persist::{advance_entry, parse_advance_entry, Saved};
 use crate::timeline::{cut_log, Mark};
 use chrono::{DateTime, Utc};
 use dsplay_kubectl::tokenizer::split_script;
-use dsplay_kubectl::{Chunk, CommandOutput, Session, SessionOptions, Stream};
+use dsplay_kubectl::{CommandOutput, Session, SessionOptions};
 use dsplay_lesson::StepRecord;
 pub use editor::Editing;
 pub use running::LongRun;
@@ -452,22 +452,6 @@ impl State {
         if terminal.len() > MAX_TERMINAL {
             terminal.drain(..terminal.len() - MAX_TERMINAL);
         }
-    }
-
-    /// Echoes `line` with an error saying a long command must finish first (nothing is run or
-    /// logged).
-    fn busy(&mut self, line: &str) -> Rc<str> {
-        let running = self.long_run.as_ref().map_or("", |r| r.echo.as_str());
-        let text = format!("error: `{running}` is still running: wait for it or press Cancel\n");
-        self.push_terminal(vec![CommandOutput {
-            command: line.to_string(),
-            chunks: vec![Chunk {
-                stream: Stream::Stderr,
-                text: text.clone(),
-            }],
-            success: false,
-        }]);
-        Rc::from(text.trim_end())
     }
 
     fn apply(&mut self, yaml: &str) {

@@ -1,7 +1,7 @@
 //! `sim …`: what kubectl cannot do — the clock, nodes coming and going, image behaviour, reset.
 
-use super::{check_max_advance, parse_duration, parse_flags, CmdResult, Ctx, Failed};
 use super::sim_node_add::NodeAdd;
+use super::{check_max_advance, parse_duration, parse_flags, CmdResult, Ctx, Failed};
 use crate::flags::{boolean, value};
 use dsplay_api::Kind;
 use dsplay_sim::controller::node_lifecycle;

@@ -86,7 +86,7 @@ impl NodeAdd {
     }
 
     /// How many nodes the command adds.
-    pub fn len(&self) -> usize {
+    pub fn count(&self) -> usize {
         self.names.len()
     }
 

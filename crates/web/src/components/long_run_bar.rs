@@ -24,7 +24,7 @@ pub fn long_run_bar(props: &LongRunBarProps) -> Html {
     let run = &props.run;
     let done = progress(&run.goal, run.started_ms, props.now_ms);
     let so_far = match &run.goal {
-        Goal::AddNodes { add, .. } => format!("{} of {} nodes added", add.added(), add.len()),
+        Goal::AddNodes { add, .. } => format!("{} of {} nodes added", add.added(), add.count()),
         _ => {
             let advanced = chrono::Duration::milliseconds(props.now_ms - run.started_ms);
             format!("{} of virtual time so far", human_duration(advanced))

@@ -177,6 +177,22 @@ impl State {
         }
     }
 
+    /// Echoes `line` with an error saying a long command must finish first (nothing is run or
+    /// logged).
+    pub(super) fn busy(&mut self, line: &str) -> Rc<str> {
+        let running = self.long_run.as_ref().map_or("", |r| r.echo.as_str());
+        let text = format!("error: `{running}` is still running: wait for it or press Cancel\n");
+        self.push_terminal(vec![CommandOutput {
+            command: line.to_string(),
+            chunks: vec![Chunk {
+                stream: Stream::Stderr,
+                text: text.clone(),
+            }],
+            success: false,
+        }]);
+        Rc::from(text.trim_end())
+    }
+
     /// Adds the terminal output since `before` to a pending reply.
     fn collect_reply(&self, reply: &mut Option<PendingReply>, before: usize, success: bool) {
         if let Some(reply) = reply {

@@ -368,7 +368,11 @@ fn a_large_node_add_runs_in_slices_as_the_command_would() {
         }
         assert!(slices >= 1, "{line}: not sliced");
         let mut session = State::new().session.borrow().clone();
-        let printed: Vec<String> = session.execute(line).iter().map(CommandOutput::text).collect();
+        let printed: Vec<String> = session
+            .execute(line)
+            .iter()
+            .map(CommandOutput::text)
+            .collect();
         let shown: Vec<String> = state.terminal[state.terminal.len() - printed.len()..]
             .iter()
             .map(CommandOutput::text)
