@@ -19,7 +19,7 @@ pub const SLICE_BUDGET_MS: f64 = 50.0;
 pub const MAX_STEPS_PER_SLICE: usize = 500;
 
 /// Nodes one slice of a `sim node add` may add, whatever the wall clock says.
-pub const MAX_NODES_PER_SLICE: usize = 50;
+pub const MAX_NODES_PER_SLICE: usize = 100;
 
 /// The longest span sliced: the interpreter's own cap; a longer one goes to the interpreter as it
 /// is, which refuses it.

@@ -355,7 +355,7 @@ fn a_long_advance_runs_in_slices_then_the_rest_of_its_line() {
 fn a_large_node_add_runs_in_slices_as_the_command_would() {
     for line in [
         "sim node add --count 120 --prefix n- --labels zone=a",
-        "sim node add n-080\nsim node add --count 100 --prefix n-",
+        "sim node add n-110\nsim node add --count 150 --prefix n-",
     ] {
         let mut state = Rc::new(State::new()).reduce(Action::Run(line.into()));
         let mut slices = 0;
