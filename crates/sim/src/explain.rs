@@ -82,8 +82,10 @@ fn describe_pod_state<'a>(
     if pod.metadata.deletion_timestamp.is_some() {
         return format!("pod {name} Terminating (waiting for its containers to exit)");
     }
-    let status = pod.status.clone().unwrap_or_default();
-    let phase = status.phase.clone().unwrap_or_else(|| "Pending".into());
+    // Borrowed: the web app diagnoses every daemon pod of a rollout once a second.
+    let no_status = PodStatus::default();
+    let status = pod.status.as_ref().unwrap_or(&no_status);
+    let phase = status.phase.as_deref().unwrap_or("Pending");
     let bound = pod
         .spec
         .as_ref()
@@ -109,14 +111,14 @@ fn describe_pod_state<'a>(
             .and_then(|s| s.waiting.as_ref())
             .and_then(|w| w.reason.clone())
     });
-    let ready = dsplay_api::pod::is_pod_ready_condition_true(&status);
+    let ready = dsplay_api::pod::is_pod_ready_condition_true(status);
     let restarts: i32 = status
         .container_statuses
         .iter()
         .flatten()
         .map(|c| c.restart_count)
         .sum();
-    let mut text = format!("pod {name} {}", waiting.unwrap_or(phase));
+    let mut text = format!("pod {name} {}", waiting.as_deref().unwrap_or(phase));
     text.push_str(if ready { ", Ready" } else { ", not Ready" });
     if restarts > 0 {
         text.push_str(&format!(", {restarts} restarts"));
