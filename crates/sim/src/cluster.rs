@@ -106,6 +106,8 @@ pub struct Cluster {
     pub(crate) deadline_timers: BTreeMap<crate::store::Key, (i64, u64)>,
     /// The last generated-name pod that passed validation (`validation_memo.rs`).
     pub(crate) validation_memo: crate::validation_memo::ValidationMemo,
+    /// The instant [`Cluster::step_part`] is in the middle of (its timers are being fired).
+    stepping_to: Option<i64>,
 }
 
 impl Cluster {
@@ -146,6 +148,7 @@ impl Cluster {
             observer: None,
             apps: Default::default(),
             deadline_timers: BTreeMap::new(),
+            stepping_to: None,
             validation_memo: Default::default(),
         };
         crate::default_cluster::install_base_objects(&mut cluster);
@@ -269,28 +272,82 @@ impl Cluster {
     }
 
     fn run_until(&mut self, target: i64) {
+        self.complete_step();
         self.reconcile();
         // The settled state before the clock moves (a command's writes) is an instant too.
         self.observe_now();
-        while let Some((&(t, seq), _)) = self.timers.iter().next() {
-            if t > target {
+        while self.fire_next(target) {}
+        self.arrive_at(target);
+    }
+
+    /// [`Cluster::step`] in parts, for a caller that must yield within one instant (the web app,
+    /// with thousands of pods due at the same instant): fires at most `max_timers` of the timers
+    /// due by the next instant, and after the last one lets the loops react, as `step` does.
+    /// Returns whether the step is complete (also when nothing was pending). Nothing else may
+    /// change the cluster between the parts of a step: the parts then end exactly where one
+    /// `step` does. (Any other clock call first completes a step left in parts.)
+    pub fn step_part(&mut self, max_timers: usize) -> bool {
+        let target = match self.stepping_to {
+            Some(target) => target,
+            None => {
+                let Some(&(target, _)) = self.timers.keys().next() else {
+                    return true;
+                };
+                // As `run_until(target)` begins.
+                self.reconcile();
+                self.observe_now();
+                self.stepping_to = Some(target);
+                target
+            }
+        };
+        for _ in 0..max_timers {
+            if !self.fire_next(target) {
                 break;
             }
-            let timer = self.timers.remove(&(t, seq)).expect("timer just seen");
-            self.now_ms = self.now_ms.max(t);
-            self.fire(timer);
-            // Fire every timer of the same instant before the loops run, as one instant.
-            if self
-                .timers
-                .keys()
-                .next()
-                .is_some_and(|(next, _)| *next == t)
-            {
-                continue;
-            }
+        }
+        if self.timers.keys().next().is_some_and(|(t, _)| *t <= target) {
+            return false;
+        }
+        self.stepping_to = None;
+        self.arrive_at(target);
+        true
+    }
+
+    /// Completes a step [`Cluster::step_part`] left in parts (nothing if there is none): what a
+    /// caller that stops between parts (a cancelled command) does before anything else.
+    pub fn complete_step(&mut self) {
+        if self.stepping_to.is_some() {
+            while !self.step_part(usize::MAX) {}
+        }
+    }
+
+    /// Fires the first timer due by `target`; after the last timer of its instant, lets the loops
+    /// run (every timer of an instant fires before they do, as one instant). Returns false when
+    /// no timer is due by `target`.
+    fn fire_next(&mut self, target: i64) -> bool {
+        let Some((&(t, seq), _)) = self.timers.iter().next() else {
+            return false;
+        };
+        if t > target {
+            return false;
+        }
+        let timer = self.timers.remove(&(t, seq)).expect("timer just seen");
+        self.now_ms = self.now_ms.max(t);
+        self.fire(timer);
+        if !self
+            .timers
+            .keys()
+            .next()
+            .is_some_and(|(next, _)| *next == t)
+        {
             self.reconcile();
             self.observe_now();
         }
+        true
+    }
+
+    /// The clock reaches `target` once its timers have fired; the loops see that instant.
+    fn arrive_at(&mut self, target: i64) {
         self.now_ms = self.now_ms.max(target);
         self.reconcile();
         self.observe_now();

@@ -3,8 +3,9 @@
 //! [`MAX_STEPS_PER_SLICE`] steps), yielding to the event loop between slices, so the page keeps
 //! answering and can show progress (and cancel a clock advance).
 //!
-//! A slice steps the cluster one timer instant at a time (`Cluster::advance_until`, the way
-//! kubectl's waiting commands spend time), or adds one node at a time as the interpreter does
+//! A slice steps the cluster one timer instant at a time (the way kubectl's waiting commands
+//! spend time), an instant with many timers in parts (`Cluster::step_part`), or adds one node at
+//! a time as the interpreter does
 //! (`dsplay_kubectl::NodeAdd`), so a run cut into slices ends exactly where the same command run
 //! at once would. Plain Rust: the caller passes the wall clock in.
 
@@ -17,6 +18,9 @@ pub const SLICE_BUDGET_MS: f64 = 50.0;
 
 /// Timer instants one slice may run, whatever the wall clock says (natively there is none).
 pub const MAX_STEPS_PER_SLICE: usize = 500;
+
+/// Timers one part of a step fires before the slice's budget is asked again.
+pub const TIMERS_PER_PART: usize = 200;
 
 /// Nodes one slice of a `sim node add` may add, whatever the wall clock says.
 pub const MAX_NODES_PER_SLICE: usize = 100;
@@ -93,16 +97,21 @@ pub fn run_slice(
         steps > MAX_STEPS_PER_SLICE || over_budget()
     };
     match goal {
-        Goal::Advance { until_ms } => !cluster.advance_until(*until_ms, |_| stop()),
-        Goal::Settle { limit_ms } => {
-            while cluster
-                .next_timer()
-                .is_some_and(|t| t.timestamp_millis() <= *limit_ms)
-            {
-                if stop() {
+        Goal::Advance { until_ms } => {
+            while step_due_by(cluster, *until_ms) {
+                if stop() || !step_in_parts(cluster, &mut stop) {
                     return false;
                 }
-                cluster.step();
+            }
+            // No timer left by then: the clock moves there (as `sim advance` ends).
+            cluster.advance_until(*until_ms, |_| false);
+            true
+        }
+        Goal::Settle { limit_ms } => {
+            while step_due_by(cluster, *limit_ms) {
+                if stop() || !step_in_parts(cluster, &mut stop) {
+                    return false;
+                }
             }
             true
         }
@@ -120,6 +129,25 @@ pub fn run_slice(
             true
         }
     }
+}
+
+/// A timer is due by `limit_ms` (or a step is in progress, whose timers are).
+fn step_due_by(cluster: &Cluster, limit_ms: i64) -> bool {
+    cluster
+        .next_timer()
+        .is_some_and(|t| t.timestamp_millis() <= limit_ms)
+}
+
+/// Runs (the rest of) one step, [`TIMERS_PER_PART`] timers at a time, asking `stop` between
+/// parts: thousands of pods due at one instant do not block the page. Returns whether the step
+/// is complete.
+fn step_in_parts(cluster: &mut Cluster, stop: &mut impl FnMut() -> bool) -> bool {
+    while !cluster.step_part(TIMERS_PER_PART) {
+        if stop() {
+            return false;
+        }
+    }
+    true
 }
 
 /// How far a run from `started_ms` towards `goal` has got at `now_ms`, from 0 to 1 (a settle is

@@ -121,6 +121,8 @@ impl State {
             return;
         };
         let run = Rc::unwrap_or_clone(run);
+        // A step left in parts is completed: the log can only say where the clock got to.
+        self.session.borrow_mut().cluster_mut().complete_step();
         let advanced = self.session.borrow().cluster().now_ms() - run.started_ms;
         let end = self.clock_ms();
         let output = if cancelled {
