@@ -334,12 +334,7 @@ impl Cluster {
         let timer = self.timers.remove(&(t, seq)).expect("timer just seen");
         self.now_ms = self.now_ms.max(t);
         self.fire(timer);
-        if !self
-            .timers
-            .keys()
-            .next()
-            .is_some_and(|(next, _)| *next == t)
-        {
+        if self.timers.keys().next().is_none_or(|(next, _)| *next != t) {
             self.reconcile();
             self.observe_now();
         }

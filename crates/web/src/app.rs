@@ -381,6 +381,12 @@ pub fn app() -> Html {
                 </header>
             }
             {timeline}
+            if let Some((done, total)) = state.replaying.as_ref().map(|r| r.progress()) {
+                <div class="notice long-run" role="status">
+                    <span>{format!("Restoring the session: {done} of {total} log entries replayed")}</span>
+                    <progress max={total.to_string()} value={done.to_string()} aria-label="Progress of the restore" />
+                </div>
+            }
             if let Some(run) = state.long_run.clone() {
                 <LongRunBar {run} now_ms={state.now.timestamp_millis()}
                     on_cancel={dispatch(|_| Action::CancelLongRun)} />

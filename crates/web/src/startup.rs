@@ -28,9 +28,18 @@ pub fn initial_state(params: &PageParams) -> State {
             previous_saved = storage_set(PREVIOUS_KEY, &text).is_ok();
         }
     }
+    // A large session (thousands of nodes) is replayed in slices after the first render, unless
+    // a script or an embed's host page waits for it.
+    let restore = |saved: &Saved| {
+        if script.is_none() && !params.embed && State::replays_in_slices(saved) {
+            State::restore_in_slices(saved)
+        } else {
+            State::restore(saved)
+        }
+    };
     let mut state = match params.shared.as_deref() {
         Some(hash) => match Saved::from_hash(hash) {
-            Ok(saved) => State::restore(&saved),
+            Ok(saved) => restore(&saved),
             Err(e) => {
                 notice = Some(format!(
                     "This share link could not be opened: {e}. Showing the default cluster."
@@ -41,7 +50,7 @@ pub fn initial_state(params: &PageParams) -> State {
         None if params.embed || from_link => State::new(),
         None => match storage_get(STORAGE_KEY) {
             Some(text) => match Saved::from_json(&text) {
-                Ok(saved) => State::restore(&saved),
+                Ok(saved) => restore(&saved),
                 Err(e) => {
                     storage_remove(STORAGE_KEY);
                     notice = Some(format!(

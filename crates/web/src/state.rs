@@ -19,7 +19,7 @@ use dsplay_kubectl::tokenizer::split_script;
 use dsplay_kubectl::{CommandOutput, Session, SessionOptions};
 use dsplay_lesson::StepRecord;
 pub use editor::Editing;
-pub use running::LongRun;
+pub use running::{LongRun, Replay};
 use std::cell::RefCell;
 use std::rc::Rc;
 use std::time::Duration;
@@ -198,6 +198,8 @@ pub struct State {
     pub notice: Option<Rc<str>>,
     /// A long `sim advance`/`sim settle` running in slices.
     pub long_run: Option<Rc<LongRun>>,
+    /// A large restored session's log being replayed in slices.
+    pub replaying: Option<Rc<Replay>>,
     /// The answer to the last postMessage command.
     pub reply: Option<Rc<Reply>>,
     /// The node whose Explain panel is open.
@@ -295,6 +297,7 @@ impl State {
             previous_session: false,
             notice: None,
             long_run: None,
+            replaying: None,
             reply: None,
             selected: None,
             explanations: Rc::default(),
@@ -306,17 +309,7 @@ impl State {
             flights: Rc::default(),
         };
         for entry in &saved.log {
-            match parse_advance_entry(entry) {
-                Some(ms) => state.advance(Duration::from_millis(ms)),
-                None => {
-                    if state.run(entry) {
-                        if let Some(yaml) = editor::applied_manifest(entry) {
-                            let found = applied(&yaml, state.session.borrow().cluster().store());
-                            state.editor_applied = Rc::new(found);
-                        }
-                    }
-                }
-            }
+            state.replay_entry(entry);
         }
         // Replayed requests are not new: nothing flies when a session is restored.
         state.flights = Rc::default();
@@ -330,9 +323,18 @@ impl State {
         let latest = self.latest();
         Saved {
             seed: latest.seed,
-            log: latest.log.to_vec(),
+            // While a restored log is replayed, the session is that whole log.
+            log: match &self.replaying {
+                Some(replay) => replay.log().to_vec(),
+                None => latest.log.to_vec(),
+            },
             playing: self.playing,
         }
+    }
+
+    /// A long command runs or a restored log is being replayed (commands wait for it).
+    pub fn is_running(&self) -> bool {
+        self.long_run.is_some() || self.replaying.is_some()
     }
 
     /// The state at the latest instant: this one, or the one kept while showing the past.
@@ -496,12 +498,15 @@ impl Reducible for State {
 
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
         let mut next = (*self).clone();
-        let throttled = matches!(action, Action::Tick(_) | Action::LongRunSlice);
+        let (tick, slice) = (
+            matches!(action, Action::Tick(_)),
+            matches!(action, Action::LongRunSlice),
+        );
         // One slice of a long command (and the first one of a line that starts it) may take this
         // much wall-clock time.
         let started = crate::browser::wall_ms();
         let mut over_budget = || crate::browser::wall_ms() - started > SLICE_BUDGET_MS;
-        if self.long_run.is_some() {
+        if self.is_running() {
             match action {
                 Action::Run(line) => {
                     next.busy(&line);
@@ -632,10 +637,11 @@ impl Reducible for State {
                 next.start_line(&command, Some(reply), &mut over_budget);
             }
             Action::LongRunSlice => {
-                if next.long_run.is_none() {
+                if next.long_run.is_none() && next.replaying.is_none() {
                     return self;
                 }
                 next.continue_long_run(&mut over_budget);
+                next.continue_replay(&mut over_budget);
             }
             Action::CancelLongRun => {
                 // A node add is not cancelled: half of it could not be replayed from the log.
@@ -676,7 +682,8 @@ impl Reducible for State {
                 next.start_line(&solution, None, &mut over_budget);
             }
         }
-        if throttled {
+        // The slice that ends a long command reads every view (nothing may follow it for long).
+        if tick || (slice && next.is_running()) {
             next.refresh_throttled();
         } else {
             next.refresh();

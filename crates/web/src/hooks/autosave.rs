@@ -59,8 +59,10 @@ pub fn use_autosave(state: &UseReducerHandle<State>, embed: bool) -> Autosave {
     };
     let key = (Rc::as_ptr(&state.log), state.playing);
     // A lesson's session is not the free-play one: its progress is saved apart.
+    // Nor a restored session still being replayed (its log is not whole yet).
     let skip = embed
         || state.lesson.is_some()
+        || state.replaying.is_some()
         || *status == AutosaveStatus::OtherTab
         || *last.borrow() == Some(key);
     if !skip {

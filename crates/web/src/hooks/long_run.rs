@@ -1,13 +1,15 @@
-//! Drives a long command: while one runs, each render schedules the next slice as a fresh task
-//! (`setTimeout(0)`), so the browser paints and handles input between slices.
+//! Drives a long command (or a large session's replay): while one runs, each render schedules the
+//! next slice as a fresh task (`setTimeout(0)`), so the browser paints and handles input between
+//! slices.
 
 use crate::state::{Action, State};
 use yew::prelude::*;
 
-/// Dispatches [`Action::LongRunSlice`] after every render while a long command runs.
+/// Dispatches [`Action::LongRunSlice`] after every render while a long command runs or a session
+/// is being replayed.
 #[hook]
 pub fn use_long_run(state: &UseReducerHandle<State>) {
-    let running = state.long_run.is_some();
+    let running = state.is_running();
     let dispatcher = state.dispatcher();
     use_effect_with((running, state.generation), move |(running, _)| {
         let timeout = running.then(|| {

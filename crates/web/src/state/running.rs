@@ -1,12 +1,14 @@
 //! The reducer's side of long commands ([`crate::long_run`]): a typed line, a page's `script=` or
 //! a postMessage request is run command by command; a `sim advance`/`sim settle` among them starts
 //! a [`LongRun`] that later [`Action::LongRunSlice`](super::Action::LongRunSlice)s continue, and
-//! the rest of the line waits for it.
+//! the rest of the line waits for it. A large restored session ([`Replay`]) replays its log
+//! through the same slices.
 
 use super::{PendingReply, Reply, State};
+use crate::drift::applied;
 use crate::export::{push_step, ReplayStep};
 use crate::long_run::{goal_of, run_slice, Goal};
-use crate::persist::advance_entry;
+use crate::persist::{advance_entry, parse_advance_entry, Saved};
 use crate::timeline::Mark;
 use dsplay_kubectl::tokenizer::{split_script, ScriptCommand, TokenizeError};
 use dsplay_kubectl::{Chunk, CommandOutput, Stream};
@@ -29,6 +31,27 @@ pub struct LongRun {
     reply: Option<PendingReply>,
 }
 
+/// A restored session's log, replayed a slice at a time: entry by entry, a long one (a `sim node
+/// add` of thousands of nodes) as a [`LongRun`]. Each entry goes through what
+/// [`State::restore`] does with it, so the session ends as a restore at once would leave it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Replay {
+    entries: Rc<Vec<String>>,
+    next: usize,
+}
+
+impl Replay {
+    /// (entries replayed, entries in all).
+    pub fn progress(&self) -> (usize, usize) {
+        (self.next, self.entries.len())
+    }
+
+    /// The whole log being replayed.
+    pub fn log(&self) -> &[String] {
+        &self.entries
+    }
+}
+
 impl LongRun {
     /// It can stop where it got to: a clock advance can, a node add cannot (the nodes added so
     /// far would be no command the log could replay).
@@ -38,6 +61,73 @@ impl LongRun {
 }
 
 impl State {
+    /// [`State::restore`], except that the log is replayed in the slices that follow (the page
+    /// renders at once and keeps answering): for sessions whose log adds many nodes.
+    pub fn restore_in_slices(saved: &Saved) -> State {
+        let mut state = State::restore(&Saved {
+            log: Vec::new(),
+            ..saved.clone()
+        });
+        state.replaying = Some(Rc::new(Replay {
+            entries: Rc::new(saved.log.clone()),
+            next: 0,
+        }));
+        state
+    }
+
+    /// Whether [`State::restore_in_slices`] is worth it for `saved`: its log adds nodes in slices.
+    pub fn replays_in_slices(saved: &Saved) -> bool {
+        saved.log.iter().any(|entry| {
+            split_script(entry)
+                .iter()
+                .flatten()
+                .any(|command| matches!(goal_of(command, 0), Some(Goal::AddNodes { .. })))
+        })
+    }
+
+    /// Replays one entry of a saved log: a clock advance, or a command (run as typed; an applied
+    /// manifest becomes the editor's).
+    pub(super) fn replay_entry(&mut self, entry: &str) {
+        match parse_advance_entry(entry) {
+            Some(ms) => self.advance(std::time::Duration::from_millis(ms)),
+            None => {
+                if self.run(entry) {
+                    if let Some(yaml) = super::editor::applied_manifest(entry) {
+                        let found = applied(&yaml, self.session.borrow().cluster().store());
+                        self.editor_applied = Rc::new(found);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Replays the next entries of a [`Replay`] until the slice's budget is spent (a long entry
+    /// continues as a [`LongRun`]); ends the replay after the last one.
+    pub(super) fn continue_replay(&mut self, over_budget: &mut dyn FnMut() -> bool) {
+        while let Some(replay) = self.replaying.as_mut() {
+            if self.long_run.is_some() || over_budget() {
+                return;
+            }
+            let Some(entry) = replay.entries.get(replay.next).cloned() else {
+                self.replaying = None;
+                // Replayed requests are not new: nothing flies when a session is restored.
+                self.flights = Rc::default();
+                return;
+            };
+            Rc::make_mut(replay).next += 1;
+            let now = self.session.borrow().cluster().now_ms();
+            let long = split_script(&entry)
+                .iter()
+                .flatten()
+                .any(|command| goal_of(command, now).is_some());
+            if long && parse_advance_entry(&entry).is_none() {
+                self.start_line(&entry, None, over_budget);
+            } else {
+                self.replay_entry(&entry);
+            }
+        }
+    }
+
     /// Runs `line` (one or more commands) like a typed one; a long `sim advance`/`sim settle`
     /// in it continues in slices, and so does the rest of the line after it.
     pub fn run_script(&mut self, line: &str) {
@@ -182,8 +272,18 @@ impl State {
     /// Echoes `line` with an error saying a long command must finish first (nothing is run or
     /// logged).
     pub(super) fn busy(&mut self, line: &str) -> Rc<str> {
-        let running = self.long_run.as_ref().map_or("", |r| r.echo.as_str());
-        let text = format!("error: `{running}` is still running: wait for it or press Cancel\n");
+        let text = match &self.long_run {
+            _ if self.replaying.is_some() => {
+                "error: the session is still being restored: wait for it\n".to_string()
+            }
+            Some(run) if !run.cancellable() => {
+                format!("error: `{}` is still running: wait for it\n", run.echo)
+            }
+            run => format!(
+                "error: `{}` is still running: wait for it or press Cancel\n",
+                run.as_ref().map_or("", |r| r.echo.as_str())
+            ),
+        };
         self.push_terminal(vec![CommandOutput {
             command: line.to_string(),
             chunks: vec![Chunk {

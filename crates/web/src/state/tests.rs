@@ -383,6 +383,51 @@ fn a_large_node_add_runs_in_slices_as_the_command_would() {
     }
 }
 
+/// A large session restored in slices (the page renders first and keeps answering) is, from the
+/// start, the whole saved log, refuses commands until it is replayed, and ends as a restore at
+/// once would leave it.
+#[test]
+fn a_large_session_restored_in_slices_ends_as_a_restore_at_once() {
+    let mut state = Rc::new(State::new());
+    for action in [
+        Action::Run("sim node add --count 120 --prefix n-".into()),
+        Action::Run("kubectl set image ds/demo demo=busybox:1.37".into()),
+        Action::Tick(250.0),
+        Action::Run("sim advance 5s".into()),
+    ] {
+        state = state.reduce(action);
+        while state.long_run.is_some() {
+            state = state.reduce(Action::LongRunSlice);
+        }
+    }
+    let saved = state.saved();
+    assert!(State::replays_in_slices(&saved));
+    assert!(!State::replays_in_slices(&State::default_saved()));
+    let mut sliced = Rc::new(State::restore_in_slices(&saved));
+    assert_eq!(
+        sliced.saved(),
+        saved,
+        "the session is the whole log from the start"
+    );
+    let typed = sliced.clone().reduce(Action::Run("sim node add x".into()));
+    let refused = typed.terminal.last().unwrap();
+    assert!(
+        refused.text().contains("still being restored"),
+        "{refused:?}"
+    );
+    let mut slices = 0;
+    while sliced.replaying.is_some() {
+        sliced = sliced.reduce(Action::LongRunSlice);
+        slices += 1;
+    }
+    assert!(slices >= 2, "{slices} slices");
+    let whole = State::restore(&saved);
+    assert_eq!(cluster_text(&sliced), cluster_text(&whole));
+    assert_eq!(sliced.saved(), whole.saved());
+    assert_eq!(sliced.marks, whole.marks);
+    assert_eq!(sliced.model, whole.model);
+}
+
 #[test]
 fn cancelling_keeps_the_time_advanced_and_skips_the_rest() {
     let state = crash_looping();
