@@ -1,8 +1,8 @@
 // Timing run (numbers for notes and the README, not assertions) of a large cluster in the
 // browser: `sim node add --count` of NODES - 3 nodes (the time it takes and the longest task),
 // `sim settle`, then a rolling update playing at 16x (the p50/p95 interval between animation
-// frames and long tasks), then the session's share link opened in a new page (the time until
-// its map shows every node).
+// frames and long tasks), then the session's share link opened in a new page (its first render,
+// every node shown, the whole log replayed).
 // Opt-in (slow): DSPLAY_PERF=1 node --test tests/e2e/perf.test.mjs  (DSPLAY_PERF_NODES=5000 by default).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -73,9 +73,15 @@ test(`${NODES} nodes: node add, a rolling update at 16x, a share link`, { timeou
   await page.getByRole('button', { name: 'Share', exact: true }).click();
   const link = await page.getByRole('textbox', { name: 'Share link' }).inputValue();
   const restored = await openPlayground(browser, link, { viewport: { width: 1440, height: 900 } });
+  const renderedAt = await restored.evaluate(() => performance.now());
+  const restoreTasks = await longTasks(restored);
   await restored.getByText(`${NODES} nodes`, { exact: true }).waitFor({ timeout: 600_000 });
+  const allNodesAt = await restored.evaluate(() => performance.now());
+  await restored.getByText('Restoring the session').waitFor({ state: 'detached', timeout: 600_000 });
   const restoredAt = await restored.evaluate(() => performance.now());
-  console.log(`share link (${link.length} characters) restored: every node shown ${Math.round(restoredAt)} ms after navigation start`);
+  console.log(`share link (${link.length} characters): first render ${Math.round(renderedAt)} ms after navigation start, ` +
+    `every node shown at ${Math.round(allNodesAt)} ms, the whole log replayed at ${Math.round(restoredAt)} ms; ` +
+    `long tasks meanwhile ${JSON.stringify(await restoreTasks())}`);
   await page.context().close();
   await restored.context().close();
 });
