@@ -37,11 +37,17 @@ impl State {
         if key == self.refreshed_at && !self.slow_views_stale {
             return;
         }
-        self.refreshed_at = key;
         let wall_ms = crate::browser::wall_ms();
-        self.slow_views_stale = throttled
-            && self.model.nodes.len() >= MAP_FROM_NODES
-            && wall_ms - self.slow_views_read_at < SLOW_VIEWS_EVERY_MS;
+        let recently = wall_ms - self.slow_views_read_at < SLOW_VIEWS_EVERY_MS;
+        if throttled && self.replaying.is_some() && recently {
+            // A restored session being replayed shows its progress; every view follows once a
+            // second (the replay then spends its slices on the session, not on drawing it).
+            self.slow_views_stale = true;
+            return;
+        }
+        self.refreshed_at = key;
+        self.slow_views_stale =
+            throttled && self.model.nodes.len() >= MAP_FROM_NODES && recently;
         let kept_events = self.slow_views_stale.then(|| self.model.events.clone());
         self.model = Rc::new(ClusterModel::read(
             cluster.store(),
