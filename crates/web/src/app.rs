@@ -381,7 +381,7 @@ pub fn app() -> Html {
                 </header>
             }
             {timeline}
-            if let Some((done, total)) = state.replaying.as_ref().map(|r| r.progress()) {
+            if let Some((done, total)) = state.replay_progress() {
                 <div class="notice long-run" role="status">
                     <span>{format!("Restoring the session: {done} of {total} log entries replayed")}</span>
                     <progress max={total.to_string()} value={done.to_string()} aria-label="Progress of the restore" />

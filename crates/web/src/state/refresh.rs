@@ -46,8 +46,7 @@ impl State {
             return;
         }
         self.refreshed_at = key;
-        self.slow_views_stale =
-            throttled && self.model.nodes.len() >= MAP_FROM_NODES && recently;
+        self.slow_views_stale = throttled && self.model.nodes.len() >= MAP_FROM_NODES && recently;
         let kept_events = self.slow_views_stale.then(|| self.model.events.clone());
         self.model = Rc::new(ClusterModel::read(
             cluster.store(),

@@ -41,11 +41,6 @@ pub struct Replay {
 }
 
 impl Replay {
-    /// (entries replayed, entries in all).
-    pub fn progress(&self) -> (usize, usize) {
-        (self.next, self.entries.len())
-    }
-
     /// The whole log being replayed.
     pub fn log(&self) -> &[String] {
         &self.entries
@@ -61,6 +56,14 @@ impl LongRun {
 }
 
 impl State {
+    /// While a restored log is replayed: (entries replayed, entries in all); an entry running as
+    /// a long command is not replayed yet.
+    pub fn replay_progress(&self) -> Option<(usize, usize)> {
+        let replay = self.replaying.as_ref()?;
+        let running = usize::from(self.long_run.is_some());
+        Some((replay.next.saturating_sub(running), replay.entries.len()))
+    }
+
     /// [`State::restore`], except that the log is replayed in the slices that follow (the page
     /// renders at once and keeps answering): for sessions whose log adds many nodes.
     pub fn restore_in_slices(saved: &Saved) -> State {

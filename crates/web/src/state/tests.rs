@@ -417,9 +417,12 @@ fn a_large_session_restored_in_slices_ends_as_a_restore_at_once() {
     );
     let mut slices = 0;
     while sliced.replaying.is_some() {
+        let (done, total) = sliced.replay_progress().unwrap();
+        assert!(done < total, "{done} of {total} replayed while replaying");
         sliced = sliced.reduce(Action::LongRunSlice);
         slices += 1;
     }
+    assert_eq!(sliced.replay_progress(), None);
     assert!(slices >= 2, "{slices} slices");
     let whole = State::restore(&saved);
     assert_eq!(cluster_text(&sliced), cluster_text(&whole));
