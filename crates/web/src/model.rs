@@ -10,6 +10,8 @@ pub mod pod_details;
 pub mod rollout;
 pub mod stateful_rollout;
 pub mod traffic;
+pub mod warnings;
+pub mod watch_position;
 pub mod workload_tables;
 
 use crate::timeline::Mark;
@@ -320,32 +322,28 @@ fn event_rows<'a>(
         .collect()
 }
 
-/// Every Warning event as a timeline mark, oldest first: where it first happened (virtual ms
-/// since `started`) and `Reason kind/name: message`, so the Timeline shows when things went wrong.
-pub fn warning_marks(store: &Store, started: chrono::DateTime<chrono::Utc>) -> Vec<Mark> {
-    let mut marks: Vec<Mark> = store
-        .events()
-        .filter(|e| e.type_.as_deref() == Some("Warning"))
-        .filter_map(|e| {
-            let at = e
-                .first_timestamp
-                .as_ref()
-                .or(e.last_timestamp.as_ref())
-                .map(|t| t.0)
-                .or_else(|| e.event_time.as_ref().map(|t| t.0))?;
-            let kind = e.involved_object.kind.as_deref().unwrap_or_default();
-            let label = format!(
-                "{} {}/{}: {}",
-                e.reason.as_deref().unwrap_or_default(),
-                kind.to_lowercase(),
-                e.involved_object.name.as_deref().unwrap_or_default(),
-                e.message.as_deref().unwrap_or_default()
-            );
-            Some(Mark::new((at - started).num_milliseconds(), &label))
-        })
-        .collect();
-    marks.sort_by_key(|m| m.at_ms);
-    marks
+/// A Warning event as a timeline mark (`None` for any other event): where it first happened
+/// (virtual ms since `started`) and `Reason kind/name: message`, so the Timeline shows when
+/// things went wrong (`model::warnings` keeps them between refreshes).
+pub fn warning_mark(e: &Event, started: chrono::DateTime<chrono::Utc>) -> Option<Mark> {
+    if e.type_.as_deref() != Some("Warning") {
+        return None;
+    }
+    let at = e
+        .first_timestamp
+        .as_ref()
+        .or(e.last_timestamp.as_ref())
+        .map(|t| t.0)
+        .or_else(|| e.event_time.as_ref().map(|t| t.0))?;
+    let kind = e.involved_object.kind.as_deref().unwrap_or_default();
+    let label = format!(
+        "{} {}/{}: {}",
+        e.reason.as_deref().unwrap_or_default(),
+        kind.to_lowercase(),
+        e.involved_object.name.as_deref().unwrap_or_default(),
+        e.message.as_deref().unwrap_or_default()
+    );
+    Some(Mark::new((at - started).num_milliseconds(), &label))
 }
 
 /// One DaemonSet's verdict for the selected node.
@@ -428,29 +426,6 @@ mod tests {
     }
 
     use super::*;
-
-    #[test]
-    fn warning_events_become_timeline_marks() {
-        let mut session = dsplay_kubectl::Session::new(dsplay_kubectl::SessionOptions {
-            seed: 1,
-            empty: false,
-        });
-        let started = session.cluster().now();
-        session.execute("sim image busybox:bad --pull fail");
-        session.execute(&crate::demo::apply_command(
-            &crate::demo::DEMO_DAEMON_SET.replace("image: busybox", "image: busybox:bad"),
-        ));
-        session.execute("sim advance 30s");
-        let marks = warning_marks(session.cluster().store(), started);
-        assert!(
-            marks
-                .iter()
-                .any(|m| m.label.starts_with("Failed pod/demo-")),
-            "{marks:?}"
-        );
-        assert!(marks.windows(2).all(|w| w[0].at_ms <= w[1].at_ms));
-        assert!(marks.iter().all(|m| (0..=30_000).contains(&m.at_ms)));
-    }
 
     fn session() -> dsplay_kubectl::Session {
         dsplay_kubectl::Session::new(dsplay_kubectl::SessionOptions {

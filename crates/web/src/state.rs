@@ -11,6 +11,7 @@ use crate::model::node_views::NodeViews;
 use crate::model::pod_details::PodDetails;
 use crate::model::rollout::Rollouts;
 use crate::model::traffic::Flight;
+use crate::model::warnings::WarningMarks;
 use crate::model::{ClusterModel, DsExplanation};
 use crate::persist::{advance_entry, parse_advance_entry, Saved};
 use crate::timeline::{cut_log, Mark};
@@ -183,6 +184,8 @@ pub struct State {
     pub warnings: Rc<Vec<Mark>>,
     /// The store's events version `warnings` was read at.
     warnings_read_at: Option<u64>,
+    /// The marks `warnings` was read from, shared like `node_views`.
+    warning_marks: Rc<RefCell<WarningMarks>>,
     /// Wall-clock ms the warnings and rollouts were last read at (see `state::refresh`).
     slow_views_read_at: f64,
     /// A clock tick or a long command's slice left the warnings and rollouts behind the store.
@@ -290,6 +293,7 @@ impl State {
             marks: Rc::default(),
             warnings: Rc::default(),
             warnings_read_at: None,
+            warning_marks: Rc::default(),
             slow_views_read_at: f64::NEG_INFINITY,
             slow_views_stale: false,
             last_is_tick: false,
@@ -330,11 +334,6 @@ impl State {
             },
             playing: self.playing,
         }
-    }
-
-    /// A long command runs or a restored log is being replayed (commands wait for it).
-    pub fn is_running(&self) -> bool {
-        self.long_run.is_some() || self.replaying.is_some()
     }
 
     /// The state at the latest instant: this one, or the one kept while showing the past.

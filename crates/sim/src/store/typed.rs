@@ -149,6 +149,10 @@ impl Store {
     pub fn pod(&self, namespace: &str, name: &str) -> Option<&Pod> {
         self.pod_handle(namespace, name).map(|p| &**p)
     }
+    /// One event.
+    pub fn event(&self, namespace: &str, name: &str) -> Option<&Event> {
+        self.events.get(key_ref(&(namespace, name))).map(|e| &**e)
+    }
     /// One DaemonSet.
     pub fn daemon_set(&self, namespace: &str, name: &str) -> Option<&DaemonSet> {
         self.daemon_set_handle(namespace, name).map(|d| &**d)

@@ -7,6 +7,7 @@
 
 use super::node_map::group_keys;
 use super::owners::Owners;
+use super::watch_position::WatchPosition;
 use super::{node_view, pod_view, NodeView, PodView};
 use dsplay_api::types::Pod;
 use dsplay_api::Kind;
@@ -27,9 +28,8 @@ pub struct NodeViews {
     label_keys: Rc<Vec<String>>,
     /// (namespace, name) of each pod in a view → its node.
     pod_nodes: BTreeMap<(String, String), String>,
-    /// How much of the watch log the views have seen: its length and the resourceVersion of
-    /// its last entry.
-    read_to: Option<(usize, u64)>,
+    /// How much of the watch log the views have seen.
+    read_to: WatchPosition,
 }
 
 /// The pods and nodes the cluster view draws.
@@ -48,17 +48,15 @@ impl NodeViews {
     /// The view of every node and pod of `store` at `now`.
     pub fn read(&mut self, store: &Store, now: chrono::DateTime<chrono::Utc>) -> NodesRead {
         let owners = Owners::new(store);
-        let log = store.watch_log();
-        let continues = |(len, rv): (usize, u64)| {
-            len <= log.len() && (len == 0 || log[len - 1].resource_version == rv)
-        };
-        match self.read_to.filter(|read_to| continues(*read_to)) {
-            Some((len, _)) if self.owners.as_ref() == Some(&owners) => {
-                self.read_changes(store, &log[len..], now)
+        let unread = self.read_to.unread(store);
+        match unread {
+            Some(changes) if self.owners.as_ref() == Some(&owners) => {
+                self.read_changes(store, changes, now)
             }
             _ => {
                 *self = NodeViews {
                     owners: Some(owners),
+                    read_to: self.read_to,
                     ..NodeViews::default()
                 };
                 for node in store.nodes() {
@@ -72,7 +70,6 @@ impl NodeViews {
                 self.label_keys = Rc::new(group_keys(&self.nodes));
             }
         }
-        self.read_to = Some((log.len(), log.last().map_or(0, |e| e.resource_version)));
         let owners = self.owners.as_ref().expect("set above");
         let (mut unscheduled, mut on_deleted_nodes) = (Vec::new(), Vec::new());
         // Only when some pod is on no node: the walk over every pod is not free.

@@ -7,7 +7,7 @@ use crate::model::pod_details::PodDetails;
 use crate::model::rollout::{rollout_views, Rollouts};
 use crate::model::stateful_rollout::stateful_rollout_views;
 use crate::model::workload_tables::workload_tables;
-use crate::model::{get_ds_all_namespaces, node_explanations, warning_marks, ClusterModel};
+use crate::model::{get_ds_all_namespaces, node_explanations, ClusterModel};
 use std::rc::Rc;
 
 /// While the clock plays a large cluster (or a long command runs on one), the views whose cost
@@ -75,7 +75,10 @@ impl State {
         let events_version = Some(cluster.store().events_version());
         if self.warnings_read_at != events_version {
             self.warnings_read_at = events_version;
-            let warnings = warning_marks(cluster.store(), self.started);
+            let warnings = self
+                .warning_marks
+                .borrow_mut()
+                .read(cluster.store(), self.started);
             if *self.warnings != warnings {
                 self.warnings = Rc::new(warnings);
             }

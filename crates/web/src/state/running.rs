@@ -56,6 +56,11 @@ impl LongRun {
 }
 
 impl State {
+    /// A long command runs or a restored log is being replayed (commands wait for it).
+    pub fn is_running(&self) -> bool {
+        self.long_run.is_some() || self.replaying.is_some()
+    }
+
     /// While a restored log is replayed: (entries replayed, entries in all); an entry running as
     /// a long command is not replayed yet.
     pub fn replay_progress(&self) -> Option<(usize, usize)> {

@@ -1,0 +1,98 @@
+//! The timeline's Warning marks kept between refreshes: only the events the store's watch log
+//! shows written or removed since the last read are looked at again (a large cluster keeps tens
+//! of thousands of events, few of them warnings).
+
+use super::warning_mark;
+use super::watch_position::WatchPosition;
+use crate::timeline::Mark;
+use dsplay_api::Kind;
+use dsplay_sim::Store;
+use std::collections::BTreeMap;
+
+/// The Warning events' marks, by event key.
+#[derive(Default)]
+pub struct WarningMarks {
+    marks: BTreeMap<(String, String), Mark>,
+    read_to: WatchPosition,
+}
+
+impl WarningMarks {
+    /// Every Warning event of `store` as a timeline mark, oldest first.
+    pub fn read(&mut self, store: &Store, started: chrono::DateTime<chrono::Utc>) -> Vec<Mark> {
+        match self.read_to.unread(store) {
+            Some(changes) => {
+                for change in changes.iter().filter(|c| c.kind == Kind::Event) {
+                    let key = (change.namespace.clone(), change.name.clone());
+                    match store
+                        .event(&change.namespace, &change.name)
+                        .and_then(|e| warning_mark(e, started))
+                    {
+                        Some(mark) => self.marks.insert(key, mark),
+                        None => self.marks.remove(&key),
+                    };
+                }
+            }
+            None => {
+                self.marks = store
+                    .events()
+                    .filter_map(|e| {
+                        let mark = warning_mark(e, started)?;
+                        let meta = &e.metadata;
+                        let namespace = meta.namespace.clone().unwrap_or_default();
+                        Some(((namespace, meta.name.clone().unwrap_or_default()), mark))
+                    })
+                    .collect();
+            }
+        }
+        let mut marks: Vec<Mark> = self.marks.values().cloned().collect();
+        marks.sort_by_key(|m| m.at_ms);
+        marks
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::WarningMarks;
+
+    /// Marks of failing pulls, read as the session goes (and after the events expire), equal
+    /// marks read from scratch, oldest first.
+    #[test]
+    fn warning_events_become_timeline_marks() {
+        let mut session = dsplay_kubectl::Session::new(dsplay_kubectl::SessionOptions {
+            seed: 1,
+            empty: false,
+        });
+        let started = session.cluster().now();
+        let mut kept = WarningMarks::default();
+        let mut seen = Vec::new();
+        for step in [
+            "sim image busybox:bad --pull fail",
+            &crate::demo::apply_command(
+                &crate::demo::DEMO_DAEMON_SET.replace("image: busybox", "image: busybox:bad"),
+            ),
+            "sim advance 30s",
+            "kubectl set image ds/demo demo=busybox:1.37",
+            "sim advance 2h",
+        ] {
+            session.execute(step);
+            let store = session.cluster().store();
+            let marks = kept.read(store, started);
+            assert_eq!(
+                marks,
+                WarningMarks::default().read(store, started),
+                "{step}"
+            );
+            assert!(marks.windows(2).all(|w| w[0].at_ms <= w[1].at_ms));
+            seen.push(marks);
+        }
+        assert!(
+            seen[2]
+                .iter()
+                .any(|m| m.label.starts_with("Failed pod/demo-")),
+            "{:?}",
+            seen[2]
+        );
+        assert!(seen[2].iter().all(|m| (0..=30_000).contains(&m.at_ms)));
+        assert!(seen[4].is_empty(), "expired: {:?}", seen[4]);
+    }
+}
