@@ -186,10 +186,8 @@ pub struct State {
     warnings_read_at: Option<u64>,
     /// The marks `warnings` was read from, shared like `node_views`.
     warning_marks: Rc<RefCell<WarningMarks>>,
-    /// Wall-clock ms the warnings and rollouts were last read at (see `state::refresh`).
-    slow_views_read_at: f64,
-    /// A clock tick or a long command's slice left the warnings and rollouts behind the store.
-    slow_views_stale: bool,
+    /// When the slow views were read, and which are behind the store (`state::refresh`).
+    slow_views: SlowViews,
     /// The last log entry was written by the clock (so the next tick may be merged into it).
     last_is_tick: bool,
     /// While the timeline shows the past, the latest state (kept whole, so "Back to now" is
@@ -294,8 +292,7 @@ impl State {
             warnings: Rc::default(),
             warnings_read_at: None,
             warning_marks: Rc::default(),
-            slow_views_read_at: f64::NEG_INFINITY,
-            slow_views_stale: false,
+            slow_views: SlowViews::default(),
             last_is_tick: false,
             present: None,
             previous_session: false,
@@ -695,6 +692,7 @@ impl Reducible for State {
 mod editor;
 mod lesson;
 mod refresh;
+use refresh::SlowViews;
 mod requests;
 mod running;
 #[cfg(test)]

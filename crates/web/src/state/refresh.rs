@@ -11,10 +11,32 @@ use crate::model::{get_ds_all_namespaces, node_explanations, ClusterModel};
 use std::rc::Rc;
 
 /// While the clock plays a large cluster (or a long command runs on one), the views whose cost
-/// grows with every pod or event of the cluster and that nobody reads at 60 frames a second (the
-/// Rollout panel's per-node diagnosis, the events list, the timeline's warnings) are read again
-/// at most this often (wall-clock ms); the nodes and pods follow every tick and slice.
-const SLOW_VIEWS_EVERY_MS: f64 = 1000.0;
+/// grows with every pod or event of the cluster and that nobody reads at 60 frames a second are
+/// read in turns, one turn at most this often (wall-clock ms): the Rollout panel's per-node
+/// diagnosis, then the events list and the timeline's warnings, so each is read once a second
+/// and no frame reads both; the nodes and pods follow every tick and slice.
+const SLOW_VIEWS_EVERY_MS: f64 = 500.0;
+
+/// The slow views' bookkeeping.
+#[derive(Clone, Debug)]
+pub(super) struct SlowViews {
+    /// Wall-clock ms of the last turn.
+    read_at: f64,
+    /// Some slow view is behind the store.
+    stale: bool,
+    /// The next turn is the Rollout panel's.
+    rollouts_next: bool,
+}
+
+impl Default for SlowViews {
+    fn default() -> Self {
+        SlowViews {
+            read_at: f64::NEG_INFINITY,
+            stale: false,
+            rollouts_next: true,
+        }
+    }
+}
 
 impl State {
     /// Recomputes the views if the store or the virtual second changed.
@@ -34,20 +56,34 @@ impl State {
         let cluster = session.cluster();
         self.now = cluster.now();
         let key = (cluster.store().resource_version(), self.now.timestamp());
-        if key == self.refreshed_at && !self.slow_views_stale {
+        if key == self.refreshed_at && !self.slow_views.stale {
             return;
         }
         let wall_ms = crate::browser::wall_ms();
-        let recently = wall_ms - self.slow_views_read_at < SLOW_VIEWS_EVERY_MS;
+        let recently = wall_ms - self.slow_views.read_at < SLOW_VIEWS_EVERY_MS;
         if throttled && self.replaying.is_some() && recently {
-            // A restored session being replayed shows its progress; every view follows once a
+            // A restored session being replayed shows its progress; every view follows twice a
             // second (the replay then spends its slices on the session, not on drawing it).
-            self.slow_views_stale = true;
+            self.slow_views.stale = true;
             return;
         }
         self.refreshed_at = key;
-        self.slow_views_stale = throttled && self.model.nodes.len() >= MAP_FROM_NODES && recently;
-        let kept_events = self.slow_views_stale.then(|| self.model.events.clone());
+        // Which slow views this refresh reads: all of them, none (a turn was taken recently), or
+        // the next turn's.
+        let (rollouts, events) = if !throttled || self.model.nodes.len() < MAP_FROM_NODES {
+            (true, true)
+        } else if recently {
+            (false, false)
+        } else {
+            let turn = self.slow_views.rollouts_next;
+            self.slow_views.rollouts_next = !turn;
+            (turn, !turn)
+        };
+        self.slow_views.stale = !(rollouts && events);
+        if rollouts || events {
+            self.slow_views.read_at = wall_ms;
+        }
+        let kept_events = (!events).then(|| self.model.events.clone());
         self.model = Rc::new(ClusterModel::read(
             cluster.store(),
             self.now,
@@ -67,13 +103,8 @@ impl State {
                 &open.name,
             )));
         }
-        if self.slow_views_stale {
-            // Read at the next tick or slice that is due, or at the next other change.
-            return;
-        }
-        self.slow_views_read_at = wall_ms;
         let events_version = Some(cluster.store().events_version());
-        if self.warnings_read_at != events_version {
+        if events && self.warnings_read_at != events_version {
             self.warnings_read_at = events_version;
             let warnings = self
                 .warning_marks
@@ -83,9 +114,11 @@ impl State {
                 self.warnings = Rc::new(warnings);
             }
         }
-        self.rollouts = Rc::new(Rollouts {
-            daemon_sets: rollout_views(cluster),
-            stateful_sets: stateful_rollout_views(cluster.store()),
-        });
+        if rollouts {
+            self.rollouts = Rc::new(Rollouts {
+                daemon_sets: rollout_views(cluster),
+                stateful_sets: stateful_rollout_views(cluster.store()),
+            });
+        }
     }
 }
