@@ -5,7 +5,7 @@
 use crate::cluster::{k8s_time, Cluster};
 use crate::names;
 use dsplay_api::types::*;
-use dsplay_api::{Kind, Object};
+use dsplay_api::Object;
 use std::borrow::Borrow;
 
 /// How long the API server keeps an event after its last write (kube-apiserver `--event-ttl`).
@@ -60,17 +60,18 @@ impl Cluster {
             self.rebuild_event_index();
         }
         let lookup = |cluster: &Cluster| {
-            cluster
-                .event_index
-                .get(&search as &dyn IdentityRef)
+            let indexed = cluster.event_index.get(&search as &dyn IdentityRef);
+            let event = indexed
                 .and_then(|k| cluster.store.events.get(k))
                 .filter(|e| identity_parts(e) == identity)
-                .map(|e| Event::clone(e))
+                .map(|e| Event::clone(e));
+            (indexed.is_some(), event)
         };
-        let mut existing = lookup(self);
-        if existing.is_none() && self.event_index.contains_key(&search as &dyn IdentityRef) {
+        let (indexed, mut existing) = lookup(self);
+        if existing.is_none() && indexed {
+            // The index names an event that is gone or changed: rebuild it and look again.
             self.rebuild_event_index();
-            existing = lookup(self);
+            existing = lookup(self).1;
         }
         if let Some(existing) = existing {
             let mut event = existing;
@@ -115,9 +116,9 @@ impl Cluster {
         self.write(Object::Event(event));
         self.event_expiry
             .insert((self.now_ms.saturating_add(EVENT_TTL_MS), key.clone()));
-        if !self.event_index.contains_key(&search as &dyn IdentityRef) {
-            self.event_index.insert(owned_identity(identity), key);
-        }
+        // No event has this identity (the lookup above found none in an index that was
+        // current or just rebuilt), so the new event is the first of it.
+        self.event_index.insert(owned_identity(identity), key);
         self.event_index_version = self.store.events_version();
     }
 
@@ -140,8 +141,7 @@ impl Cluster {
                 .map(|t| t.0.timestamp_millis());
             if last_write_ms.is_some_and(|w| w.saturating_add(EVENT_TTL_MS) <= self.now_ms) {
                 let index_current = self.event_index_version == self.store.events_version();
-                if let Some(Object::Event(gone)) = self.store.remove(Kind::Event, &key, self.now_ms)
-                {
+                if let Some(gone) = self.store.remove_event(&key, self.now_ms) {
                     let identity = hashed(identity_parts(&gone));
                     let identity = &identity as &dyn IdentityRef;
                     if self.event_index.get(identity) == Some(&key) {

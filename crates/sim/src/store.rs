@@ -402,10 +402,11 @@ impl Store {
                 .controller_revisions
                 .remove(key)
                 .map(Object::ControllerRevision),
-            Kind::Event => self
-                .events
-                .remove(key)
-                .map(|e| Object::Event(Arc::unwrap_or_clone(e))),
+            Kind::Event => {
+                return self
+                    .remove_event(key, time_ms)
+                    .map(|e| Object::Event(Arc::unwrap_or_clone(e)))
+            }
             Kind::PriorityClass => self.priority_classes.remove(key).map(Object::PriorityClass),
             Kind::Deployment => self.deployments.remove(key).map(Object::Deployment),
             Kind::ReplicaSet => self.replica_sets.remove(key).map(Object::ReplicaSet),
@@ -423,21 +424,33 @@ impl Store {
             Kind::StorageClass => self.storage_classes.remove(key).map(Object::StorageClass),
             Kind::Endpoints => self.endpoints.remove(key).map(Object::Endpoints),
         };
-        if removed.is_some() {
-            self.resource_version += 1;
-            let snapshot = removed
-                .as_ref()
-                .filter(|_| self.watch_snapshots)
-                .map(|o| Arc::new(o.clone()));
-            self.log(
-                WatchEventType::Deleted,
-                kind,
-                key.clone(),
-                time_ms,
-                snapshot,
-            );
+        if let Some(object) = &removed {
+            self.log_removal(kind, key, time_ms, || object.clone());
         }
         removed
+    }
+
+    /// Logs the removal of an object: a new resourceVersion and a `Deleted` entry, with the
+    /// object as it was last (built only while a watch keeps snapshots).
+    fn log_removal(&mut self, kind: Kind, key: &Key, time_ms: i64, last: impl FnOnce() -> Object) {
+        self.resource_version += 1;
+        let snapshot = self.watch_snapshots.then(|| Arc::new(last()));
+        self.log(
+            WatchEventType::Deleted,
+            kind,
+            key.clone(),
+            time_ms,
+            snapshot,
+        );
+    }
+
+    /// Removes an event; returns the shared handle, so that expiring one moves no event around.
+    pub(crate) fn remove_event(&mut self, key: &Key, time_ms: i64) -> Option<Arc<Event>> {
+        let removed = self.events.remove(key)?;
+        self.log_removal(Kind::Event, key, time_ms, || {
+            Object::Event(Event::clone(&removed))
+        });
+        Some(removed)
     }
 
     /// Removes a pod (and its place in the node index); returns the shared handle, so removing a
@@ -445,17 +458,9 @@ impl Store {
     pub(crate) fn remove_pod(&mut self, key: &Key, time_ms: i64) -> Option<Arc<Pod>> {
         self.index_pod(key, None);
         let removed = self.pods.remove(key)?;
-        self.resource_version += 1;
-        let snapshot = self
-            .watch_snapshots
-            .then(|| Arc::new(Object::Pod(Pod::clone(&removed))));
-        self.log(
-            WatchEventType::Deleted,
-            Kind::Pod,
-            key.clone(),
-            time_ms,
-            snapshot,
-        );
+        self.log_removal(Kind::Pod, key, time_ms, || {
+            Object::Pod(Pod::clone(&removed))
+        });
         Some(removed)
     }
 
