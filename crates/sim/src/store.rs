@@ -4,6 +4,7 @@
 use dsplay_api::types::*;
 use dsplay_api::{Kind, Object};
 use std::borrow::Borrow;
+use std::collections::btree_map::Entry;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
@@ -339,18 +340,34 @@ impl Store {
 
     /// Writes an object (insert or replace), bumping resourceVersion and logging the change.
     /// Callers (the API layer) have already done defaulting, validation and metadata bookkeeping.
-    pub(crate) fn put(&mut self, mut object: Object, time_ms: i64) {
+    /// Returns whether the write created a pod or changed the node a pod names
+    /// (`spec.nodeName`); false for every other write.
+    pub(crate) fn put(&mut self, mut object: Object, time_ms: i64) -> bool {
         self.resource_version += 1;
         object.metadata_mut().resource_version = Some(self.resource_version.to_string());
         let kind = object.kind();
         let key = key_of(object.metadata());
         let snapshot = self.watch_snapshots.then(|| Arc::new(object.clone()));
+        let mut rebound = false;
         let existed = match object {
             Object::Namespace(o) => self.namespaces.insert(key.clone(), o).is_some(),
             Object::Node(o) => self.nodes.insert(key.clone(), Arc::new(o)).is_some(),
             Object::Pod(o) => {
-                self.index_pod(&key, Some(&o));
-                self.pods.insert(key.clone(), Arc::new(o)).is_some()
+                let new = Arc::new(o);
+                // One search of the pod table: the entry gives the previous version.
+                let previous = match self.pods.entry(key.clone()) {
+                    Entry::Occupied(mut entry) => Some(entry.insert(new.clone())),
+                    Entry::Vacant(entry) => {
+                        entry.insert(new.clone());
+                        None
+                    }
+                };
+                fn node_of(p: &Pod) -> Option<&str> {
+                    p.spec.as_ref().and_then(|s| s.node_name.as_deref())
+                }
+                rebound = previous.as_deref().map(node_of) != Some(node_of(&new));
+                self.index_pod(&key, previous.as_deref(), Some(&new));
+                previous.is_some()
             }
             Object::DaemonSet(o) => self.daemon_sets.insert(key.clone(), Arc::new(o)).is_some(),
             Object::ControllerRevision(o) => {
@@ -379,6 +396,7 @@ impl Store {
             WatchEventType::Added
         };
         self.log(event_type, kind, key, time_ms, snapshot);
+        rebound
     }
 
     /// Removes an object; returns it if it existed.
@@ -456,8 +474,8 @@ impl Store {
     /// Removes a pod (and its place in the node index); returns the shared handle, so removing a
     /// pod that a loop still holds copies nothing.
     pub(crate) fn remove_pod(&mut self, key: &Key, time_ms: i64) -> Option<Arc<Pod>> {
-        self.index_pod(key, None);
         let removed = self.pods.remove(key)?;
+        self.index_pod(key, Some(&removed), None);
         self.log_removal(Kind::Pod, key, time_ms, || {
             Object::Pod(Pod::clone(&removed))
         });
@@ -467,9 +485,8 @@ impl Store {
     /// Files a pod under the node it is (now) bound to, moving it from the node it was bound to.
     /// Also counts the bound pods with required anti-affinity (see
     /// [`Store::has_bound_pods_with_required_anti_affinity`]).
-    fn index_pod(&mut self, key: &Key, new: Option<&Pod>) {
+    fn index_pod(&mut self, key: &Key, previous: Option<&Pod>, new: Option<&Pod>) {
         let counted = |pod: &Pod| bound_node(pod).is_some() && has_required_anti_affinity(pod);
-        let previous = self.pods.get(key).map(|p| &**p);
         match (previous.is_some_and(counted), new.is_some_and(counted)) {
             (false, true) => self.bound_anti_affinity_pods += 1,
             (true, false) => self.bound_anti_affinity_pods -= 1,
