@@ -9,6 +9,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use crate::scheduler::inter_pod_affinity::has_required_anti_affinity;
+use dsplay_api::taints::NO_EXECUTE;
 
 mod changes;
 mod typed;
@@ -135,6 +136,8 @@ pub struct Store {
     pods_by_node: BTreeMap<String, BTreeSet<Key>>,
     /// How many pods bound to a node have required pod anti-affinity terms.
     bound_anti_affinity_pods: usize,
+    /// How many nodes have a NoExecute taint.
+    no_execute_tainted_nodes: usize,
     /// The resourceVersion of the last ControllerRevision write (history work is skipped until it moves).
     revisions_version: u64,
     /// The resourceVersion of the last Event write or removal.
@@ -322,6 +325,12 @@ impl Store {
         self.bound_anti_affinity_pods > 0
     }
 
+    /// Whether any node has a NoExecute taint (the only taints that evict running pods), without
+    /// scanning the nodes.
+    pub fn has_no_execute_tainted_nodes(&self) -> bool {
+        self.no_execute_tainted_nodes > 0
+    }
+
     /// Every change so far, oldest first.
     pub fn watch_log(&self) -> &[WatchEvent] {
         &self.watch_log
@@ -351,7 +360,12 @@ impl Store {
         let mut rebound = false;
         let existed = match object {
             Object::Namespace(o) => self.namespaces.insert(key.clone(), o).is_some(),
-            Object::Node(o) => self.nodes.insert(key.clone(), Arc::new(o)).is_some(),
+            Object::Node(o) => {
+                let new = Arc::new(o);
+                let previous = self.nodes.insert(key.clone(), new.clone());
+                self.count_no_execute(previous.as_deref(), Some(&new));
+                previous.is_some()
+            }
             Object::Pod(o) => {
                 let new = Arc::new(o);
                 // One search of the pod table: the entry gives the previous version.
@@ -403,10 +417,10 @@ impl Store {
     pub(crate) fn remove(&mut self, kind: Kind, key: &Key, time_ms: i64) -> Option<Object> {
         let removed = match kind {
             Kind::Namespace => self.namespaces.remove(key).map(Object::Namespace),
-            Kind::Node => self
-                .nodes
-                .remove(key)
-                .map(|n| Object::Node(Arc::unwrap_or_clone(n))),
+            Kind::Node => self.nodes.remove(key).map(|n| {
+                self.count_no_execute(Some(&n), None);
+                Object::Node(Arc::unwrap_or_clone(n))
+            }),
             Kind::Pod => {
                 return self
                     .remove_pod(key, time_ms)
@@ -510,6 +524,23 @@ impl Store {
                 .entry(node.to_string())
                 .or_default()
                 .insert(key.clone());
+        }
+    }
+
+    /// Moves a node's part in [`Store::has_no_execute_tainted_nodes`] from its previous version
+    /// to its new one.
+    fn count_no_execute(&mut self, previous: Option<&Node>, new: Option<&Node>) {
+        let tainted = |node: &Node| {
+            let taints = node.spec.as_ref().and_then(|s| s.taints.as_deref());
+            taints
+                .unwrap_or_default()
+                .iter()
+                .any(|t| t.effect == NO_EXECUTE)
+        };
+        match (previous.is_some_and(tainted), new.is_some_and(tainted)) {
+            (false, true) => self.no_execute_tainted_nodes += 1,
+            (true, false) => self.no_execute_tainted_nodes -= 1,
+            _ => {}
         }
     }
 
