@@ -65,7 +65,6 @@ macro_rules! ord_by {
         }
     };
 }
-pub(crate) use ord_by;
 
 ord_by!(dyn KeyRef + '_, pair);
 
