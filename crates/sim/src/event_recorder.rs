@@ -120,30 +120,27 @@ impl Cluster {
     /// Upstream: `pkg/registry/core/event/storage/storage.go` `NewREST` (the store's `TTLFunc`),
     /// kube-apiserver `--event-ttl` (default 1h).
     pub(crate) fn expire_events(&mut self) {
-        while let Some((at, key)) = self.event_expiry.first().cloned() {
-            if at > self.now_ms {
+        let now = self.now_ms;
+        while self.event_expiry.first().is_some_and(|(at, _)| *at <= now) {
+            let Some((_, key)) = self.event_expiry.pop_first() else {
                 break;
-            }
-            self.event_expiry.pop_first();
-            let last_write_ms = self
-                .store
-                .events
-                .get(&key)
-                .and_then(|e| e.last_timestamp.as_ref())
-                .map(|t| t.0.timestamp_millis());
-            if last_write_ms.is_some_and(|w| w.saturating_add(EVENT_TTL_MS) <= self.now_ms) {
-                let index_current = self.event_index_version == self.store.events_version();
-                if let Some(gone) = self.store.remove_event(&key, self.now_ms) {
-                    let hash = identity_hash(&identity_parts(&gone));
-                    if let Some(keys) = self.event_index.get_mut(&hash) {
-                        keys.retain(|k| *k != key);
-                        if keys.is_empty() {
-                            self.event_index.remove(&hash);
-                        }
+            };
+            // An entry per write: the event goes only if this was its last write.
+            let expired = |e: &Event| {
+                let last_write_ms = e.last_timestamp.as_ref().map(|t| t.0.timestamp_millis());
+                last_write_ms.is_some_and(|w| w.saturating_add(EVENT_TTL_MS) <= now)
+            };
+            let index_current = self.event_index_version == self.store.events_version();
+            if let Some((key, gone)) = self.store.remove_event_if(key, now, expired) {
+                let hash = identity_hash(&identity_parts(&gone));
+                if let Some(keys) = self.event_index.get_mut(&hash) {
+                    keys.retain(|k| *k != key);
+                    if keys.is_empty() {
+                        self.event_index.remove(&hash);
                     }
-                    if index_current {
-                        self.event_index_version = self.store.events_version();
-                    }
+                }
+                if index_current {
+                    self.event_index_version = self.store.events_version();
                 }
             }
         }

@@ -477,11 +477,29 @@ impl Store {
 
     /// Removes an event; returns the shared handle, so that expiring one moves no event around.
     pub(crate) fn remove_event(&mut self, key: &Key, time_ms: i64) -> Option<Arc<Event>> {
-        let removed = self.events.remove(key)?;
-        self.log_removal(Kind::Event, key, time_ms, || {
+        let removed = self.remove_event_if(key.clone(), time_ms, |_| true);
+        removed.map(|(_, event)| event)
+    }
+
+    /// Removes an event if `remove` says so, with one search of the event table; returns its key
+    /// and shared handle.
+    pub(crate) fn remove_event_if(
+        &mut self,
+        key: Key,
+        time_ms: i64,
+        remove: impl FnOnce(&Event) -> bool,
+    ) -> Option<(Key, Arc<Event>)> {
+        let Entry::Occupied(entry) = self.events.entry(key) else {
+            return None;
+        };
+        if !remove(entry.get()) {
+            return None;
+        }
+        let (key, removed) = entry.remove_entry();
+        self.log_removal(Kind::Event, &key, time_ms, || {
             Object::Event(Event::clone(&removed))
         });
-        Some(removed)
+        Some((key, removed))
     }
 
     /// Removes a pod (and its place in the node index); returns the shared handle, so removing a
