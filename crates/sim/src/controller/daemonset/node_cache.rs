@@ -351,7 +351,10 @@ impl DaemonSetCache {
                 false => pod,
             };
             if let Some(node) = filed_node(&pod) {
-                let pods = &mut self.entries.entry(node.clone()).or_default().pods;
+                let pods = match self.entries.get_mut(&node) {
+                    Some(entry) => &mut entry.pods,
+                    None => &mut self.entries.entry(node.clone()).or_default().pods,
+                };
                 let at = pods.partition_point(|p| p.metadata.name < pod.metadata.name);
                 pods.insert(at, pod);
                 self.pod_nodes.insert(name, node.clone());
@@ -378,16 +381,27 @@ impl DaemonSetCache {
 
     /// Recomputes one node's placement and verdict, moving its contribution in the tallies.
     fn update_node(&mut self, name: &str, node: Option<Arc<Node>>, cx: &Context) {
-        let mut entry = self.entries.remove(name).unwrap_or_default();
+        // Worked on in place (taken out, put back), so a node that stays costs no new key.
+        let mut entry = match self.entries.get_mut(name) {
+            Some(entry) => std::mem::take(entry),
+            None if node.is_none() => return,
+            None => NodeEntry::default(),
+        };
         self.tally(name, &entry.verdict, -1);
         if node.is_none() && entry.pods.is_empty() {
+            self.entries.remove(name);
             return;
         }
         entry.placement = node.as_ref().map(|n| node_should_run_daemon_pod(n, cx.ds));
         entry.node = node;
         entry.verdict = verdict(&entry, cx);
         self.tally(name, &entry.verdict, 1);
-        self.entries.insert(name.to_string(), entry);
+        match self.entries.get_mut(name) {
+            Some(slot) => *slot = entry,
+            None => {
+                self.entries.insert(name.to_string(), entry);
+            }
+        }
     }
 
     /// Adds (`sign` 1) or removes (`sign` -1) one node's verdict from the tallies and sets.
