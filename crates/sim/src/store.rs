@@ -133,6 +133,8 @@ pub struct Store {
     /// Node name → keys of the pods bound to it (`spec.nodeName`): the kubelet's and the
     /// scheduler's per-node view without scanning every pod.
     pods_by_node: BTreeMap<String, BTreeSet<Key>>,
+    /// Keys of the pods bound to no node (the scheduler's candidates; few at any time).
+    unbound_pods: BTreeSet<Key>,
     /// How many pods bound to a node have required pod anti-affinity terms.
     bound_anti_affinity_pods: usize,
     /// How many nodes have a NoExecute taint.
@@ -330,6 +332,11 @@ impl Store {
         self.no_execute_tainted_nodes > 0
     }
 
+    /// Whether the pod with this key exists and is bound to no node, without searching every pod.
+    pub(crate) fn is_unbound_pod(&self, key: &Key) -> bool {
+        self.unbound_pods.contains(key)
+    }
+
     /// Every change so far, oldest first.
     pub fn watch_log(&self) -> &[WatchEvent] {
         &self.watch_log
@@ -525,6 +532,18 @@ impl Store {
         }
         let node = new.and_then(bound_node);
         let old = previous.and_then(bound_node);
+        match (
+            previous.is_some() && old.is_none(),
+            new.is_some() && node.is_none(),
+        ) {
+            (false, true) => {
+                self.unbound_pods.insert(key.clone());
+            }
+            (true, false) => {
+                self.unbound_pods.remove(key);
+            }
+            _ => {}
+        }
         if old == node {
             return;
         }
