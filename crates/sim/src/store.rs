@@ -419,34 +419,6 @@ impl Store {
         rebound
     }
 
-    /// Writes a DaemonSet's new status: a new resourceVersion and a `Modified` entry like
-    /// [`Store::put`], with the stored object changed in place (copied only while something else
-    /// holds it).
-    pub(crate) fn put_daemon_set_status(
-        &mut self,
-        key: &Key,
-        status: DaemonSetStatus,
-        time_ms: i64,
-    ) {
-        let Some(stored) = self.daemon_sets.get_mut(key) else {
-            return;
-        };
-        self.resource_version += 1;
-        let ds = Arc::make_mut(stored);
-        ds.status = Some(status);
-        ds.metadata.resource_version = Some(self.resource_version.to_string());
-        let snapshot = self
-            .watch_snapshots
-            .then(|| Arc::new(Object::DaemonSet(DaemonSet::clone(ds))));
-        self.log(
-            WatchEventType::Modified,
-            Kind::DaemonSet,
-            key.clone(),
-            time_ms,
-            snapshot,
-        );
-    }
-
     /// Removes an object; returns it if it existed.
     pub(crate) fn remove(&mut self, kind: Kind, key: &Key, time_ms: i64) -> Option<Object> {
         let removed = match kind {

@@ -147,19 +147,10 @@ pub(crate) fn sync_daemon_set(cluster: &mut Cluster, ns: &str, name: &str) {
         cache.history = Some((history::HistoryKey::of(cluster, &ds), hash.clone()));
     }
     cache.refresh(cluster, &cx);
-    let status = update_status(cluster, &cache, &cx);
+    update_status(cluster, &cache, &cx);
     #[cfg(feature = "cache-oracle")]
     cache.assert_matches_rebuild(cluster, &cx);
     cluster.daemon_sets.caches.insert(uid, cache);
-    // The sync lets go of its handle first, so the stored DaemonSet is usually not shared and
-    // its status is replaced without copying the whole object.
-    drop(ds);
-    if let Some(status) = status {
-        let key = (ns.to_string(), name.to_string());
-        cluster
-            .store
-            .put_daemon_set_status(&key, status, cluster.now_ms);
-    }
 }
 
 fn surge_enabled(ds: &DaemonSet) -> bool {
@@ -413,17 +404,12 @@ pub(crate) fn sync_nodes(
     }
 }
 
-/// `updateDaemonSetStatus`: the status counters (summed per node by the cache), to be written only
-/// when they change (returned then); requeues for the next pod to pass minReadySeconds
-/// (`enqueueDaemonSetAfter`).
+/// `updateDaemonSetStatus`: the status counters (summed per node by the cache), written only when
+/// they change; requeues for the next pod to pass minReadySeconds (`enqueueDaemonSetAfter`).
 ///
 /// Upstream: pkg/controller/daemon/daemon_controller.go updateDaemonSetStatus, storeDaemonSetStatus.
 #[doc(alias = "updateDaemonSetStatus")]
-fn update_status(
-    cluster: &mut Cluster,
-    cache: &DaemonSetCache,
-    cx: &Context,
-) -> Option<DaemonSetStatus> {
+fn update_status(cluster: &mut Cluster, cache: &DaemonSetCache, cx: &Context) {
     if let Some(due) = cache.next_requeue() {
         cluster.schedule_at_unless_due(due, Timer::ResyncDaemonSets);
     }
@@ -433,7 +419,7 @@ fn update_status(
         ds.metadata.namespace.as_deref().unwrap_or(""),
         ds.metadata.name.as_deref().unwrap_or(""),
     ) else {
-        return None;
+        return;
     };
     let old = stored.status.clone().unwrap_or_default();
     let status = DaemonSetStatus {
@@ -448,7 +434,11 @@ fn update_status(
         collision_count: old.collision_count,
         conditions: old.conditions.clone(),
     };
-    (status != old).then_some(status)
+    if status != old {
+        let mut next = stored.clone();
+        next.status = Some(status);
+        cluster.write(Object::DaemonSet(next));
+    }
 }
 
 #[cfg(test)]
@@ -457,29 +447,6 @@ mod tests {
     use crate::images::ImageBehavior;
     use dsplay_api::manifest::parse_manifests;
     use std::time::Duration;
-
-    /// A status write changes the stored DaemonSet in place: nothing else holds it between
-    /// syncs, so it is not copied (its address stays, its resourceVersion moves).
-    #[test]
-    fn status_writes_do_not_copy_the_daemon_set() {
-        let mut cluster = Cluster::new(1);
-        let manifest = "apiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: d}\nspec:\n  selector: {matchLabels: {app: d}}\n  template:\n    metadata: {labels: {app: d}}\n    spec: {containers: [{name: c, image: busybox}]}\n";
-        let ds = parse_manifests(manifest)
-            .remove(0)
-            .expect("manifest")
-            .object;
-        cluster.create(ds).expect("create");
-        let stored = |c: &Cluster| c.store.daemon_set_handle("default", "d").cloned();
-        let before = stored(&cluster).expect("stored");
-        let ready = |d: &dsplay_api::types::DaemonSet| d.status.as_ref().map(|s| s.number_ready);
-        assert_eq!(ready(&before), Some(0));
-        let address = std::sync::Arc::as_ptr(&before);
-        drop(before);
-        cluster.advance(Duration::from_secs(10));
-        let after = stored(&cluster).expect("stored");
-        assert_eq!(ready(&after), Some(2));
-        assert_eq!(std::sync::Arc::as_ptr(&after), address);
-    }
 
     /// A crash-looping DaemonSet writes pods for ever; the untouched kube-system DaemonSets must not
     /// rescan those writes on every pass (that made a long advance quadratic in its events).
