@@ -39,6 +39,21 @@ impl Cluster {
         component: &str,
         host: Option<&str>,
     ) {
+        let involved = involved.clone();
+        self.record_event_about(involved, event_type, reason, message, component, host);
+    }
+
+    /// [`Cluster::record_event`] with a reference built for the event: a new event takes it
+    /// over instead of a copy.
+    pub(crate) fn record_event_about(
+        &mut self,
+        involved: ObjectReference,
+        event_type: &str,
+        reason: &str,
+        message: &str,
+        component: &str,
+        host: Option<&str>,
+    ) {
         let namespace = involved
             .namespace
             .clone()
@@ -89,7 +104,7 @@ impl Cluster {
                 creation_timestamp: Some(now.clone()),
                 ..Default::default()
             },
-            involved_object: involved.clone(),
+            involved_object: involved,
             reason: Some(reason.to_string()),
             message: Some(message.to_string()),
             type_: Some(event_type.to_string()),

@@ -221,8 +221,8 @@ fn apply_result(cluster: &mut Cluster, pod: &Pod, result: ScheduleResult, change
             });
             crate::volume_binding::bind_pod_volumes(cluster, &current, &node);
             cluster.write(Object::Pod(current));
-            cluster.record_event(
-                &reference,
+            cluster.record_event_about(
+                reference,
                 "Normal",
                 "Scheduled",
                 &format!("Successfully assigned {ns}/{name} to {node}"),
@@ -260,8 +260,8 @@ fn apply_result(cluster: &mut Cluster, pod: &Pod, result: ScheduleResult, change
             if current != *pod || cluster.store.pod(&ns, &name) != Some(&current) {
                 cluster.write(Object::Pod(current.clone()));
             }
-            cluster.record_event(
-                &reference,
+            cluster.record_event_about(
+                reference,
                 "Warning",
                 "FailedScheduling",
                 &message,
