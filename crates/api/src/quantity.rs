@@ -92,8 +92,13 @@ fn parse_decimal(number: &str) -> Option<(i128, u32)> {
     {
         return None;
     }
-    let joined = format!("{int_part}{frac_part}");
-    let mantissa: i128 = joined.parse().ok()?;
+    // The digits of both parts as one integer (at most 38 digits, so this cannot overflow).
+    let mantissa = int_part
+        .bytes()
+        .chain(frac_part.bytes())
+        .try_fold(0i128, |m, b| {
+            m.checked_mul(10)?.checked_add(i128::from(b - b'0'))
+        })?;
     Some((
         if negative { -mantissa } else { mantissa },
         frac_part.len() as u32,

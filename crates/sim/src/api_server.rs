@@ -265,25 +265,11 @@ impl Cluster {
         // What can make an unschedulable pod fit: any node change, or a pod being bound/unbound.
         // Pod status updates (kubelet, the scheduler's own Unschedulable condition) are not, so they
         // do not re-trigger scheduling attempts (and duplicate FailedScheduling events).
-        let relevant = match &object {
-            Object::Node(_) => true,
-            Object::Pod(pod) => {
-                fn node_of(p: &Pod) -> Option<&str> {
-                    p.spec.as_ref().and_then(|s| s.node_name.as_deref())
-                }
-                let meta = &pod.metadata;
-                let stored = self.store.pod(
-                    meta.namespace.as_deref().unwrap_or_default(),
-                    meta.name.as_deref().unwrap_or_default(),
-                );
-                stored.map(node_of) != Some(node_of(pod))
-            }
-            _ => false,
-        };
-        if relevant {
+        // The store tells whether the write created a pod or bound it elsewhere.
+        let node = matches!(object, Object::Node(_));
+        if self.store.put(object, self.now_ms) || node {
             self.scheduling_queue.cluster_change += 1;
         }
-        self.store.put(object, self.now_ms);
     }
 
     /// Removes an object from the store (internal).

@@ -92,8 +92,9 @@ pub struct Cluster {
     pub(crate) next_pod_cidr: u32,
     /// Each loop's position in the watch log.
     pub(crate) cursors: LoopCursors,
-    /// Event identity → store key of the event it aggregates into (`record_event`).
-    pub(crate) event_index: BTreeMap<crate::event_recorder::EventIdentity, crate::store::Key>,
+    /// Event identity hash → the store keys of the events repeats aggregate into, one per identity
+    /// with that hash (`record_event`).
+    pub(crate) event_index: BTreeMap<u64, Vec<crate::store::Key>>,
     /// The store's events version the index reflects (see `Store::events_version`).
     pub(crate) event_index_version: u64,
     /// When each event's TTL runs out (virtual ms, key), one entry per write (`api_server.rs`).

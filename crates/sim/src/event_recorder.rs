@@ -4,9 +4,9 @@
 
 use crate::cluster::{k8s_time, Cluster};
 use crate::names;
+use crate::store::Key;
 use dsplay_api::types::*;
-use dsplay_api::{Kind, Object};
-use std::borrow::Borrow;
+use dsplay_api::Object;
 
 /// How long the API server keeps an event after its last write (kube-apiserver `--event-ttl`).
 pub const EVENT_TTL_MS: i64 = 3600 * 1000;
@@ -39,13 +39,28 @@ impl Cluster {
         component: &str,
         host: Option<&str>,
     ) {
+        let involved = involved.clone();
+        self.record_event_about(involved, event_type, reason, message, component, host);
+    }
+
+    /// [`Cluster::record_event`] with a reference built for the event: a new event takes it
+    /// over instead of a copy.
+    pub(crate) fn record_event_about(
+        &mut self,
+        involved: ObjectReference,
+        event_type: &str,
+        reason: &str,
+        message: &str,
+        component: &str,
+        host: Option<&str>,
+    ) {
         let namespace = involved
             .namespace
             .clone()
             .unwrap_or_else(|| "default".to_string());
         let now = k8s_time(self.now_ms);
-        // Indexed lookup of the first event with the same identity (was a linear scan of every event),
-        // with a borrowed key: the owned identity is built only for a new event.
+        // Indexed lookup of the first event with the same identity (was a linear scan of every event)
+        // by the identity's hash: the index holds numbers and keys, no copy of the identity.
         let identity: IdentityParts = (
             involved.uid.as_deref(),
             involved.name.as_deref(),
@@ -53,24 +68,17 @@ impl Cluster {
             message,
             component,
         );
-        let search = hashed(identity);
+        let hash = identity_hash(&identity);
         // The index follows the recorder's own writes and expiries; any other event write (an
         // event created or deleted through the API) makes it rebuild once.
         if self.event_index_version != self.store.events_version() {
             self.rebuild_event_index();
         }
-        let lookup = |cluster: &Cluster| {
-            cluster
-                .event_index
-                .get(&search as &dyn IdentityRef)
-                .and_then(|k| cluster.store.events.get(k))
-                .filter(|e| identity_parts(e) == identity)
-                .map(|e| Event::clone(e))
-        };
-        let mut existing = lookup(self);
-        if existing.is_none() && self.event_index.contains_key(&search as &dyn IdentityRef) {
+        let (stale, mut existing) = self.indexed_event(hash, &identity);
+        if existing.is_none() && stale {
+            // The index names an event that is gone or changed: rebuild it and look again.
             self.rebuild_event_index();
-            existing = lookup(self);
+            existing = self.indexed_event(hash, &identity).1;
         }
         if let Some(existing) = existing {
             let mut event = existing;
@@ -96,7 +104,7 @@ impl Cluster {
                 creation_timestamp: Some(now.clone()),
                 ..Default::default()
             },
-            involved_object: involved.clone(),
+            involved_object: involved,
             reason: Some(reason.to_string()),
             message: Some(message.to_string()),
             type_: Some(event_type.to_string()),
@@ -115,9 +123,9 @@ impl Cluster {
         self.write(Object::Event(event));
         self.event_expiry
             .insert((self.now_ms.saturating_add(EVENT_TTL_MS), key.clone()));
-        if !self.event_index.contains_key(&search as &dyn IdentityRef) {
-            self.event_index.insert(owned_identity(identity), key);
-        }
+        // No event has this identity (the lookup above found none in an index that was
+        // current or just rebuilt), so the new event is the first of it.
+        self.event_index.entry(hash).or_default().push(key);
         self.event_index_version = self.store.events_version();
     }
 
@@ -127,29 +135,27 @@ impl Cluster {
     /// Upstream: `pkg/registry/core/event/storage/storage.go` `NewREST` (the store's `TTLFunc`),
     /// kube-apiserver `--event-ttl` (default 1h).
     pub(crate) fn expire_events(&mut self) {
-        while let Some((at, key)) = self.event_expiry.first().cloned() {
-            if at > self.now_ms {
+        let now = self.now_ms;
+        while self.event_expiry.first().is_some_and(|(at, _)| *at <= now) {
+            let Some((_, key)) = self.event_expiry.pop_first() else {
                 break;
-            }
-            self.event_expiry.pop_first();
-            let last_write_ms = self
-                .store
-                .events
-                .get(&key)
-                .and_then(|e| e.last_timestamp.as_ref())
-                .map(|t| t.0.timestamp_millis());
-            if last_write_ms.is_some_and(|w| w.saturating_add(EVENT_TTL_MS) <= self.now_ms) {
-                let index_current = self.event_index_version == self.store.events_version();
-                if let Some(Object::Event(gone)) = self.store.remove(Kind::Event, &key, self.now_ms)
-                {
-                    let identity = hashed(identity_parts(&gone));
-                    let identity = &identity as &dyn IdentityRef;
-                    if self.event_index.get(identity) == Some(&key) {
-                        self.event_index.remove(identity);
+            };
+            // An entry per write: the event goes only if this was its last write.
+            let expired = |e: &Event| {
+                let last_write_ms = e.last_timestamp.as_ref().map(|t| t.0.timestamp_millis());
+                last_write_ms.is_some_and(|w| w.saturating_add(EVENT_TTL_MS) <= now)
+            };
+            let index_current = self.event_index_version == self.store.events_version();
+            if let Some((key, gone)) = self.store.remove_event_if(key, now, expired) {
+                let hash = identity_hash(&identity_parts(&gone));
+                if let Some(keys) = self.event_index.get_mut(&hash) {
+                    keys.retain(|k| *k != key);
+                    if keys.is_empty() {
+                        self.event_index.remove(&hash);
                     }
-                    if index_current {
-                        self.event_index_version = self.store.events_version();
-                    }
+                }
+                if index_current {
+                    self.event_index_version = self.store.events_version();
                 }
             }
         }
@@ -160,24 +166,35 @@ impl Cluster {
     fn rebuild_event_index(&mut self) {
         self.event_index_version = self.store.events_version();
         self.event_index.clear();
-        for (key, event) in &self.store.events {
-            self.event_index
-                .entry(event_identity(event))
-                .or_insert_with(|| key.clone());
+        let events = &self.store.events;
+        for (key, event) in events {
+            let parts = identity_parts(event);
+            let keys = self.event_index.entry(identity_hash(&parts)).or_default();
+            let first = |k: &Key| events.get(k).is_some_and(|e| identity_parts(e) == parts);
+            if !keys.iter().any(first) {
+                keys.push(key.clone());
+            }
         }
+    }
+
+    /// The indexed event with this identity (a copy, to write back with a higher count), and
+    /// whether the index named an event that is gone or now has an identity of another hash (the
+    /// index is stale then).
+    fn indexed_event(&self, hash: u64, identity: &IdentityParts) -> (bool, Option<Event>) {
+        for key in self.event_index.get(&hash).into_iter().flatten() {
+            match self.store.events.get(key) {
+                Some(e) if identity_parts(e) == *identity => return (false, Some(Event::clone(e))),
+                // Another identity with the same hash.
+                Some(e) if identity_hash(&identity_parts(e)) == hash => {}
+                _ => return (true, None),
+            }
+        }
+        (false, None)
     }
 }
 
-/// What makes two events the same for aggregation: involved uid and name, reason, message, component.
-/// Indexed behind its [`identity_hash`], so that a search compares one number per entry it passes
-/// and the strings only where the hash matches.
-pub(crate) type EventIdentity = (u64, Option<String>, Option<String>, String, String, String);
-
-fn event_identity(e: &Event) -> EventIdentity {
-    owned_identity(identity_parts(e))
-}
-
-/// An [`EventIdentity`] borrowed: what lookups in the index compare, without allocating.
+/// An event's identity for aggregation, borrowed: involved uid and name, reason, message,
+/// component. The index keeps only its [`identity_hash`].
 type IdentityParts<'a> = (Option<&'a str>, Option<&'a str>, &'a str, &'a str, &'a str);
 
 /// The identity of a stored event, borrowed from it.
@@ -192,33 +209,6 @@ fn identity_parts(e: &Event) -> IdentityParts<'_> {
             .and_then(|s| s.component.as_deref())
             .unwrap_or_default(),
     )
-}
-
-fn owned_identity(parts: IdentityParts) -> EventIdentity {
-    let hash = identity_hash(&parts);
-    let (uid, name, reason, message, component) = parts;
-    (
-        hash,
-        uid.map(str::to_string),
-        name.map(str::to_string),
-        reason.to_string(),
-        message.to_string(),
-        component.to_string(),
-    )
-}
-
-/// An event identity the index can be searched with, owned or borrowed; ordered like
-/// [`EventIdentity`] (by hash, then `None` first and the strings byte by byte).
-pub(crate) trait IdentityRef {
-    /// The identity's hash and parts, borrowed.
-    fn parts(&self) -> Hashed<'_>;
-}
-
-/// Borrowed identity parts behind their hash: the index's search key.
-type Hashed<'a> = (u64, IdentityParts<'a>);
-
-fn hashed(parts: IdentityParts) -> Hashed {
-    (identity_hash(&parts), parts)
 }
 
 /// A 64-bit FNV-style hash over the parts, eight bytes at a time, each part behind its length (or
@@ -246,35 +236,6 @@ fn identity_hash(parts: &IdentityParts) -> u64 {
     }
     hash
 }
-
-impl IdentityRef for EventIdentity {
-    fn parts(&self) -> Hashed<'_> {
-        (
-            self.0,
-            (
-                self.1.as_deref(),
-                self.2.as_deref(),
-                &self.3,
-                &self.4,
-                &self.5,
-            ),
-        )
-    }
-}
-
-impl IdentityRef for Hashed<'_> {
-    fn parts(&self) -> Hashed<'_> {
-        *self
-    }
-}
-
-impl<'a> Borrow<dyn IdentityRef + 'a> for EventIdentity {
-    fn borrow(&self) -> &(dyn IdentityRef + 'a) {
-        self
-    }
-}
-
-crate::store::ord_by!(dyn IdentityRef + '_, parts);
 
 #[cfg(test)]
 mod tests {

@@ -455,15 +455,8 @@ fn event_for(
     if !container.is_empty() {
         reference.field_path = Some(format!("spec.containers{{{container}}}"));
     }
-    let host = pod.spec.as_ref().and_then(|s| s.node_name.clone());
-    cluster.record_event(
-        &reference,
-        type_,
-        reason,
-        message,
-        "kubelet",
-        host.as_deref(),
-    );
+    let host = pod.spec.as_ref().and_then(|s| s.node_name.as_deref());
+    cluster.record_event_about(reference, type_, reason, message, "kubelet", host);
 }
 
 fn node_internal_ip(cluster: &Cluster, node: &str) -> Option<String> {

@@ -10,11 +10,16 @@ pub const SUFFIX_ALPHABET: &[u8] = b"bcdfghjklmnpqrstvwxz2456789";
 /// `generateName` + 5 random characters, the prefix truncated to 58 characters first.
 #[doc(alias = "generateName")]
 pub fn generate_name(rng: &mut ChaCha8Rng, prefix: &str) -> String {
-    let prefix: String = prefix.chars().take(58).collect();
-    let suffix: String = (0..5)
-        .map(|_| SUFFIX_ALPHABET[(rng.next_u32() as usize) % SUFFIX_ALPHABET.len()] as char)
-        .collect();
-    format!("{prefix}{suffix}")
+    let end = prefix
+        .char_indices()
+        .nth(58)
+        .map_or(prefix.len(), |(i, _)| i);
+    let mut name = String::with_capacity(end + 5);
+    name.push_str(&prefix[..end]);
+    for _ in 0..5 {
+        name.push(SUFFIX_ALPHABET[(rng.next_u32() as usize) % SUFFIX_ALPHABET.len()] as char);
+    }
+    name
 }
 
 /// A random RFC 4122 v4 uid.
@@ -23,22 +28,32 @@ pub fn uid(rng: &mut ChaCha8Rng) -> String {
     rng.fill_bytes(&mut b);
     b[6] = (b[6] & 0x0f) | 0x40;
     b[8] = (b[8] & 0x3f) | 0x80;
-    const HEX: &[u8; 16] = b"0123456789abcdef";
-    let mut out = String::with_capacity(36);
+    let mut out = [b'-'; 36];
+    let mut at = 0;
     for (i, x) in b.iter().enumerate() {
         if matches!(i, 4 | 6 | 8 | 10) {
-            out.push('-');
+            at += 1;
         }
-        out.push(HEX[usize::from(x >> 4)] as char);
-        out.push(HEX[usize::from(x & 0x0f)] as char);
+        out[at] = HEX[usize::from(x >> 4)];
+        out[at + 1] = HEX[usize::from(x & 0x0f)];
+        at += 2;
     }
-    out
+    std::str::from_utf8(&out).unwrap_or_default().to_string()
 }
+
+/// Lower-case hexadecimal digits.
+const HEX: &[u8; 16] = b"0123456789abcdef";
 
 /// An event name: `<object>.<16 hex digits>` like the client-go recorder makes from the timestamp.
 pub fn event_name(object: &str, time_ms: i64, seq: u64) -> String {
     let nanos = (time_ms as u64).wrapping_mul(1_000_000).wrapping_add(seq);
-    format!("{object}.{nanos:016x}")
+    let mut name = String::with_capacity(object.len() + 17);
+    name.push_str(object);
+    name.push('.');
+    for shift in (0..16).rev() {
+        name.push(HEX[((nanos >> (shift * 4)) & 0xf) as usize] as char);
+    }
+    name
 }
 
 /// `controller.ComputeHash`: FNV-32a over the template bytes (plus the collision count), rendered with
@@ -79,6 +94,42 @@ mod tests {
         assert!(name[5..].bytes().all(|b| SUFFIX_ALPHABET.contains(&b)));
         let long = generate_name(&mut rng, &"x".repeat(80));
         assert_eq!(long.len(), 63);
+    }
+
+    /// The uid and event-name formatting (written digit by digit) match `format!`'s.
+    #[test]
+    fn uid_and_event_name_format() {
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        let mut reference = rng.clone();
+        for _ in 0..20 {
+            let mut b = [0u8; 16];
+            reference.fill_bytes(&mut b);
+            b[6] = (b[6] & 0x0f) | 0x40;
+            b[8] = (b[8] & 0x3f) | 0x80;
+            let hex: Vec<String> = b.iter().map(|x| format!("{x:02x}")).collect();
+            let expected = format!(
+                "{}-{}-{}-{}-{}",
+                hex[..4].concat(),
+                hex[4..6].concat(),
+                hex[6..8].concat(),
+                hex[8..10].concat(),
+                hex[10..].concat()
+            );
+            assert_eq!(uid(&mut rng), expected);
+        }
+        for (time_ms, seq) in [(0, 0), (1_767_225_600_000, 17), (-5, u64::MAX)] {
+            let nanos = (time_ms as u64).wrapping_mul(1_000_000).wrapping_add(seq);
+            assert_eq!(
+                event_name("pod-a", time_ms, seq),
+                format!("pod-a.{nanos:016x}")
+            );
+        }
+        assert_eq!(
+            generate_name(&mut rng, "é".repeat(60).as_str())
+                .chars()
+                .count(),
+            63
+        );
     }
 
     #[test]

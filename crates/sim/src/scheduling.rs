@@ -44,9 +44,11 @@ pub(crate) fn sync(cluster: &mut Cluster) {
     let change = cluster.scheduling_queue.cluster_change;
     let written = cluster.cursors.scheduling.read(&cluster.store).pods;
     // Every pending pod was either written since the last pass or found unschedulable before (and
-    // is retried after a change that can make it fit), so those are the only candidates.
+    // is retried after a change that can make it fit), so those are the only candidates; a pending
+    // pod is bound to no node, which the store knows without looking the pod up.
     let candidates: BTreeSet<&Key> = written
         .iter()
+        .filter(|key| cluster.store.is_unbound_pod(key))
         .chain(cluster.scheduling_queue.unschedulable.keys())
         .collect();
     let pending: Vec<Arc<Pod>> = candidates
@@ -219,8 +221,8 @@ fn apply_result(cluster: &mut Cluster, pod: &Pod, result: ScheduleResult, change
             });
             crate::volume_binding::bind_pod_volumes(cluster, &current, &node);
             cluster.write(Object::Pod(current));
-            cluster.record_event(
-                &reference,
+            cluster.record_event_about(
+                reference,
                 "Normal",
                 "Scheduled",
                 &format!("Successfully assigned {ns}/{name} to {node}"),
@@ -258,8 +260,8 @@ fn apply_result(cluster: &mut Cluster, pod: &Pod, result: ScheduleResult, change
             if current != *pod || cluster.store.pod(&ns, &name) != Some(&current) {
                 cluster.write(Object::Pod(current.clone()));
             }
-            cluster.record_event(
-                &reference,
+            cluster.record_event_about(
+                reference,
                 "Warning",
                 "FailedScheduling",
                 &message,
@@ -294,5 +296,45 @@ fn apply_result(cluster: &mut Cluster, pod: &Pod, result: ScheduleResult, change
                 cluster.delete_pod(&victim, None);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::api_server::DeleteOptions;
+    use crate::cluster::Cluster;
+    use dsplay_api::manifest::parse_manifests;
+    use dsplay_api::Kind;
+
+    fn pod(name: &str, node_selector: &str) -> dsplay_api::Object {
+        let manifest = format!(
+            "apiVersion: v1\nkind: Pod\nmetadata: {{name: {name}}}\nspec:\n  nodeSelector: {{{node_selector}}}\n  containers: [{{name: c, image: busybox}}]\n"
+        );
+        parse_manifests(&manifest)
+            .remove(0)
+            .expect("manifest")
+            .object
+    }
+
+    /// The store's set of unbound pods (which the scheduler takes its candidates from) follows
+    /// pods through creation, binding and deletion.
+    #[test]
+    fn unbound_pods_are_indexed() {
+        let mut c = Cluster::new(1);
+        c.create(pod("stuck", "nowhere: 'true'")).expect("create");
+        c.create(pod("placed", "kubernetes.io/os: linux"))
+            .expect("create");
+        let key = |name: &str| ("default".to_string(), name.to_string());
+        assert!(c.store.is_unbound_pod(&key("stuck")));
+        assert!(!c.store.is_unbound_pod(&key("placed")));
+        let bound = c
+            .store
+            .pod("default", "placed")
+            .and_then(|p| p.spec.as_ref());
+        assert!(bound.and_then(|s| s.node_name.as_ref()).is_some());
+        let options = DeleteOptions::default();
+        c.delete(Kind::Pod, "default", "stuck", options)
+            .expect("delete");
+        assert!(!c.store.is_unbound_pod(&key("stuck")));
     }
 }

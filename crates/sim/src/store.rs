@@ -4,10 +4,12 @@
 use dsplay_api::types::*;
 use dsplay_api::{Kind, Object};
 use std::borrow::Borrow;
+use std::collections::btree_map::Entry;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use crate::scheduler::inter_pod_affinity::has_required_anti_affinity;
+use dsplay_api::taints::NO_EXECUTE;
 
 mod changes;
 mod typed;
@@ -63,7 +65,6 @@ macro_rules! ord_by {
         }
     };
 }
-pub(crate) use ord_by;
 
 ord_by!(dyn KeyRef + '_, pair);
 
@@ -132,8 +133,12 @@ pub struct Store {
     /// Node name → keys of the pods bound to it (`spec.nodeName`): the kubelet's and the
     /// scheduler's per-node view without scanning every pod.
     pods_by_node: BTreeMap<String, BTreeSet<Key>>,
+    /// Keys of the pods bound to no node (the scheduler's candidates; few at any time).
+    unbound_pods: BTreeSet<Key>,
     /// How many pods bound to a node have required pod anti-affinity terms.
     bound_anti_affinity_pods: usize,
+    /// How many nodes have a NoExecute taint.
+    no_execute_tainted_nodes: usize,
     /// The resourceVersion of the last ControllerRevision write (history work is skipped until it moves).
     revisions_version: u64,
     /// The resourceVersion of the last Event write or removal.
@@ -321,6 +326,17 @@ impl Store {
         self.bound_anti_affinity_pods > 0
     }
 
+    /// Whether any node has a NoExecute taint (the only taints that evict running pods), without
+    /// scanning the nodes.
+    pub fn has_no_execute_tainted_nodes(&self) -> bool {
+        self.no_execute_tainted_nodes > 0
+    }
+
+    /// Whether the pod with this key exists and is bound to no node, without searching every pod.
+    pub(crate) fn is_unbound_pod(&self, key: &Key) -> bool {
+        self.unbound_pods.contains(key)
+    }
+
     /// Every change so far, oldest first.
     pub fn watch_log(&self) -> &[WatchEvent] {
         &self.watch_log
@@ -339,18 +355,39 @@ impl Store {
 
     /// Writes an object (insert or replace), bumping resourceVersion and logging the change.
     /// Callers (the API layer) have already done defaulting, validation and metadata bookkeeping.
-    pub(crate) fn put(&mut self, mut object: Object, time_ms: i64) {
+    /// Returns whether the write created a pod or changed the node a pod names
+    /// (`spec.nodeName`); false for every other write.
+    pub(crate) fn put(&mut self, mut object: Object, time_ms: i64) -> bool {
         self.resource_version += 1;
         object.metadata_mut().resource_version = Some(self.resource_version.to_string());
         let kind = object.kind();
         let key = key_of(object.metadata());
         let snapshot = self.watch_snapshots.then(|| Arc::new(object.clone()));
+        let mut rebound = false;
         let existed = match object {
             Object::Namespace(o) => self.namespaces.insert(key.clone(), o).is_some(),
-            Object::Node(o) => self.nodes.insert(key.clone(), Arc::new(o)).is_some(),
+            Object::Node(o) => {
+                let new = Arc::new(o);
+                let previous = self.nodes.insert(key.clone(), new.clone());
+                self.count_no_execute(previous.as_deref(), Some(&new));
+                previous.is_some()
+            }
             Object::Pod(o) => {
-                self.index_pod(&key, Some(&o));
-                self.pods.insert(key.clone(), Arc::new(o)).is_some()
+                let new = Arc::new(o);
+                // One search of the pod table: the entry gives the previous version.
+                let previous = match self.pods.entry(key.clone()) {
+                    Entry::Occupied(mut entry) => Some(entry.insert(new.clone())),
+                    Entry::Vacant(entry) => {
+                        entry.insert(new.clone());
+                        None
+                    }
+                };
+                fn node_of(p: &Pod) -> Option<&str> {
+                    p.spec.as_ref().and_then(|s| s.node_name.as_deref())
+                }
+                rebound = previous.as_deref().map(node_of) != Some(node_of(&new));
+                self.index_pod(&key, previous.as_deref(), Some(&new));
+                previous.is_some()
             }
             Object::DaemonSet(o) => self.daemon_sets.insert(key.clone(), Arc::new(o)).is_some(),
             Object::ControllerRevision(o) => {
@@ -379,16 +416,17 @@ impl Store {
             WatchEventType::Added
         };
         self.log(event_type, kind, key, time_ms, snapshot);
+        rebound
     }
 
     /// Removes an object; returns it if it existed.
     pub(crate) fn remove(&mut self, kind: Kind, key: &Key, time_ms: i64) -> Option<Object> {
         let removed = match kind {
             Kind::Namespace => self.namespaces.remove(key).map(Object::Namespace),
-            Kind::Node => self
-                .nodes
-                .remove(key)
-                .map(|n| Object::Node(Arc::unwrap_or_clone(n))),
+            Kind::Node => self.nodes.remove(key).map(|n| {
+                self.count_no_execute(Some(&n), None);
+                Object::Node(Arc::unwrap_or_clone(n))
+            }),
             Kind::Pod => {
                 return self
                     .remove_pod(key, time_ms)
@@ -402,10 +440,11 @@ impl Store {
                 .controller_revisions
                 .remove(key)
                 .map(Object::ControllerRevision),
-            Kind::Event => self
-                .events
-                .remove(key)
-                .map(|e| Object::Event(Arc::unwrap_or_clone(e))),
+            Kind::Event => {
+                return self
+                    .remove_event(key, time_ms)
+                    .map(|e| Object::Event(Arc::unwrap_or_clone(e)))
+            }
             Kind::PriorityClass => self.priority_classes.remove(key).map(Object::PriorityClass),
             Kind::Deployment => self.deployments.remove(key).map(Object::Deployment),
             Kind::ReplicaSet => self.replica_sets.remove(key).map(Object::ReplicaSet),
@@ -423,48 +462,69 @@ impl Store {
             Kind::StorageClass => self.storage_classes.remove(key).map(Object::StorageClass),
             Kind::Endpoints => self.endpoints.remove(key).map(Object::Endpoints),
         };
-        if removed.is_some() {
-            self.resource_version += 1;
-            let snapshot = removed
-                .as_ref()
-                .filter(|_| self.watch_snapshots)
-                .map(|o| Arc::new(o.clone()));
-            self.log(
-                WatchEventType::Deleted,
-                kind,
-                key.clone(),
-                time_ms,
-                snapshot,
-            );
+        if let Some(object) = &removed {
+            self.log_removal(kind, key, time_ms, || object.clone());
         }
         removed
+    }
+
+    /// Logs the removal of an object: a new resourceVersion and a `Deleted` entry, with the
+    /// object as it was last (built only while a watch keeps snapshots).
+    fn log_removal(&mut self, kind: Kind, key: &Key, time_ms: i64, last: impl FnOnce() -> Object) {
+        self.resource_version += 1;
+        let snapshot = self.watch_snapshots.then(|| Arc::new(last()));
+        self.log(
+            WatchEventType::Deleted,
+            kind,
+            key.clone(),
+            time_ms,
+            snapshot,
+        );
+    }
+
+    /// Removes an event; returns the shared handle, so that expiring one moves no event around.
+    pub(crate) fn remove_event(&mut self, key: &Key, time_ms: i64) -> Option<Arc<Event>> {
+        let removed = self.remove_event_if(key.clone(), time_ms, |_| true);
+        removed.map(|(_, event)| event)
+    }
+
+    /// Removes an event if `remove` says so, with one search of the event table; returns its key
+    /// and shared handle.
+    pub(crate) fn remove_event_if(
+        &mut self,
+        key: Key,
+        time_ms: i64,
+        remove: impl FnOnce(&Event) -> bool,
+    ) -> Option<(Key, Arc<Event>)> {
+        let Entry::Occupied(entry) = self.events.entry(key) else {
+            return None;
+        };
+        if !remove(entry.get()) {
+            return None;
+        }
+        let (key, removed) = entry.remove_entry();
+        self.log_removal(Kind::Event, &key, time_ms, || {
+            Object::Event(Event::clone(&removed))
+        });
+        Some((key, removed))
     }
 
     /// Removes a pod (and its place in the node index); returns the shared handle, so removing a
     /// pod that a loop still holds copies nothing.
     pub(crate) fn remove_pod(&mut self, key: &Key, time_ms: i64) -> Option<Arc<Pod>> {
-        self.index_pod(key, None);
         let removed = self.pods.remove(key)?;
-        self.resource_version += 1;
-        let snapshot = self
-            .watch_snapshots
-            .then(|| Arc::new(Object::Pod(Pod::clone(&removed))));
-        self.log(
-            WatchEventType::Deleted,
-            Kind::Pod,
-            key.clone(),
-            time_ms,
-            snapshot,
-        );
+        self.index_pod(key, Some(&removed), None);
+        self.log_removal(Kind::Pod, key, time_ms, || {
+            Object::Pod(Pod::clone(&removed))
+        });
         Some(removed)
     }
 
     /// Files a pod under the node it is (now) bound to, moving it from the node it was bound to.
     /// Also counts the bound pods with required anti-affinity (see
     /// [`Store::has_bound_pods_with_required_anti_affinity`]).
-    fn index_pod(&mut self, key: &Key, new: Option<&Pod>) {
+    fn index_pod(&mut self, key: &Key, previous: Option<&Pod>, new: Option<&Pod>) {
         let counted = |pod: &Pod| bound_node(pod).is_some() && has_required_anti_affinity(pod);
-        let previous = self.pods.get(key).map(|p| &**p);
         match (previous.is_some_and(counted), new.is_some_and(counted)) {
             (false, true) => self.bound_anti_affinity_pods += 1,
             (true, false) => self.bound_anti_affinity_pods -= 1,
@@ -472,6 +532,18 @@ impl Store {
         }
         let node = new.and_then(bound_node);
         let old = previous.and_then(bound_node);
+        match (
+            previous.is_some() && old.is_none(),
+            new.is_some() && node.is_none(),
+        ) {
+            (false, true) => {
+                self.unbound_pods.insert(key.clone());
+            }
+            (true, false) => {
+                self.unbound_pods.remove(key);
+            }
+            _ => {}
+        }
         if old == node {
             return;
         }
@@ -488,6 +560,23 @@ impl Store {
                 .entry(node.to_string())
                 .or_default()
                 .insert(key.clone());
+        }
+    }
+
+    /// Moves a node's part in [`Store::has_no_execute_tainted_nodes`] from its previous version
+    /// to its new one.
+    fn count_no_execute(&mut self, previous: Option<&Node>, new: Option<&Node>) {
+        let tainted = |node: &Node| {
+            let taints = node.spec.as_ref().and_then(|s| s.taints.as_deref());
+            taints
+                .unwrap_or_default()
+                .iter()
+                .any(|t| t.effect == NO_EXECUTE)
+        };
+        match (previous.is_some_and(tainted), new.is_some_and(tainted)) {
+            (false, true) => self.no_execute_tainted_nodes += 1,
+            (true, false) => self.no_execute_tainted_nodes -= 1,
+            _ => {}
         }
     }
 

@@ -181,6 +181,12 @@ fn binding_mode(cluster: &Cluster, claim: &PersistentVolumeClaim) -> String {
 /// provisioned volumes whose claim is gone.
 #[doc(alias = "syncUnboundClaim")]
 pub(crate) fn sync(cluster: &mut Cluster) {
+    // Without claims or volumes there is nothing to bind, release or reclaim, whatever was written.
+    let store = &cluster.store;
+    if store.persistent_volume_claims.is_empty() && store.persistent_volumes.is_empty() {
+        cluster.cursors.volume_binding.skip(&cluster.store);
+        return;
+    }
     let changes = cluster.cursors.volume_binding.read(&cluster.store);
     for (ns, name) in &changes.claims {
         sync_unbound_claim(cluster, ns, name);

@@ -29,12 +29,7 @@ pub(crate) fn sync(cluster: &mut Cluster) {
         changes.daemon_set_deleted || changes.apps_owner_deleted || changes.stateful_set_deleted;
     let dead_replica_sets: Vec<(String, String)> = store
         .replica_sets()
-        .filter(|r| {
-            owner_deleted
-                || changes
-                    .replica_sets
-                    .contains(&crate::store::key_of(&r.metadata))
-        })
+        .filter(|r| owner_deleted || written(&changes.replica_sets, &r.metadata))
         .filter(|r| dead_owner(&r.metadata.owner_references))
         .map(|r| crate::store::key_of(&r.metadata))
         .collect();
@@ -60,9 +55,7 @@ pub(crate) fn sync(cluster: &mut Cluster) {
         .filter(|r| {
             changes.daemon_set_deleted
                 || changes.stateful_set_deleted
-                || changes
-                    .controller_revisions
-                    .contains(&crate::store::key_of(&r.metadata))
+                || written(&changes.controller_revisions, &r.metadata)
         })
         .filter(|r| dead_owner(&r.metadata.owner_references))
         .map(|r| crate::store::key_of(&r.metadata))
@@ -200,6 +193,11 @@ fn claims_of_dead_owners(cluster: &mut Cluster) {
             cluster.remove_object(Kind::PersistentVolumeClaim, &ns, &name);
         }
     }
+}
+
+/// Whether the object is among the written keys (no key is built when nothing was written).
+fn written(keys: &std::collections::BTreeSet<crate::store::Key>, meta: &ObjectMeta) -> bool {
+    !keys.is_empty() && keys.contains(&crate::store::key_of(meta))
 }
 
 /// Pod GC: force-deletes pods bound to nodes that no longer exist.

@@ -57,7 +57,12 @@ pub fn verdict(taints: &[Taint], tolerations: &[Toleration]) -> Verdict {
 pub(crate) fn sync(cluster: &mut Cluster) {
     // A pod's verdict depends on the pod and its node's taints alone: look at pods written since
     // the last pass and at the pods of nodes written since then. Of those, only pods on nodes with a
-    // NoExecute taint, or with an eviction pending, can need action.
+    // NoExecute taint, or with an eviction pending, can need action: with neither anywhere, none.
+    if !cluster.store.has_no_execute_tainted_nodes() && cluster.taint_eviction.evictions.is_empty()
+    {
+        cluster.cursors.taint_eviction.skip(&cluster.store);
+        return;
+    }
     let store = &cluster.store;
     let keys = cluster
         .cursors
@@ -207,5 +212,27 @@ mod tests {
             Verdict::Keep
         );
         assert_eq!(verdict(&[unreachable], &[zero]), Verdict::EvictNow);
+    }
+
+    /// The store's count of NoExecute-tainted nodes (which lets a pass skip the pods) follows the
+    /// unreachable taint on and off, and a tainted node's deletion.
+    #[test]
+    fn no_execute_tainted_nodes_are_counted() {
+        use crate::controller::node_lifecycle::{fail_node, recover_node};
+        use std::time::Duration;
+        let mut c = Cluster::new(1);
+        assert!(!c.store.has_no_execute_tainted_nodes());
+        fail_node(&mut c, "kind-worker");
+        c.advance(Duration::from_secs(60));
+        assert!(c.store.has_no_execute_tainted_nodes());
+        recover_node(&mut c, "kind-worker");
+        assert!(!c.store.has_no_execute_tainted_nodes());
+        fail_node(&mut c, "kind-worker2");
+        c.advance(Duration::from_secs(60));
+        assert!(c.store.has_no_execute_tainted_nodes());
+        let options = crate::api_server::DeleteOptions::default();
+        c.delete(Kind::Node, "", "kind-worker2", options)
+            .expect("delete");
+        assert!(!c.store.has_no_execute_tainted_nodes());
     }
 }

@@ -53,11 +53,9 @@ pub(super) fn start_containers(
     );
     let pod_ip = pod_ip(cluster, pod, &runtime.node);
     let ready_now = behavior.ready && !behavior.crash && readiness_delay_ms(pod).is_none();
+    // The containers' specs are the stored pod's (a pod's containers do not change while its
+    // events are written), read from `containers` rather than copied out of the pod written.
     update_pod(cluster, &ns, &name, |pod| {
-        let specs: Vec<Container> = pod
-            .spec
-            .as_ref()
-            .map_or(Vec::new(), |s| s.containers.clone());
         let status = pod.status.get_or_insert_with(Default::default);
         status.phase = Some("Running".into());
         if status.pod_ip.is_none() {
@@ -82,7 +80,7 @@ pub(super) fn start_containers(
                 ..Default::default()
             });
             cs.started = Some(true);
-            if let Some(spec) = specs.iter().find(|c| c.name == cs.name) {
+            if let Some(spec) = containers.iter().find(|c| c.name == cs.name) {
                 let image = spec.image.as_deref().unwrap_or_default();
                 cs.image = normalized(image);
                 cs.image_id = image_id(image, &format!("sha256:{:064x}", 0xda7a_u64));

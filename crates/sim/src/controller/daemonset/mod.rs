@@ -165,11 +165,18 @@ fn manage(cluster: &mut Cluster, cache: &mut DaemonSetCache, cx: &Context) {
     let mut nodes_needing_pods = Vec::new();
     let mut pods_to_delete: Vec<Arc<Pod>> = Vec::new();
     let mut pending = BTreeSet::new();
+    // Unscheduled pods whose target node no longer exists (deleted after the others).
+    let mut orphans = Vec::new();
     for name in &work {
         let Some(entry) = cache.entries.get(name) else {
             continue;
         };
+        // The placement is known exactly while the node exists.
         let Some(placement) = entry.placement else {
+            for pod in entry.pods.iter().filter(|p| is_unscheduled_and_live(p)) {
+                orphans.push(pod.clone());
+                pending.insert(name.clone());
+            }
             continue;
         };
         let decision = pods_should_be_on_node(cluster, name, placement, &entry.pods, cx);
@@ -181,18 +188,7 @@ fn manage(cluster: &mut Cluster, cache: &mut DaemonSetCache, cx: &Context) {
         }
         pods_to_delete.extend(decision.delete);
     }
-    // Unscheduled pods whose target node no longer exists.
-    for name in &work {
-        let Some(entry) = cache.entries.get(name).filter(|e| e.node.is_none()) else {
-            continue;
-        };
-        for pod in &entry.pods {
-            if is_unscheduled_and_live(pod) {
-                pods_to_delete.push(pod.clone());
-                pending.insert(name.clone());
-            }
-        }
-    }
+    pods_to_delete.extend(orphans);
     cache.manage_pending = pending;
     sync_nodes(
         cluster,
@@ -362,6 +358,9 @@ pub(crate) fn sync_nodes(
     nodes_needing_pods: &[String],
     hash: &str,
 ) {
+    if pods_to_delete.is_empty() && nodes_needing_pods.is_empty() {
+        return;
+    }
     let reference = object_reference(Kind::DaemonSet, &ds.metadata);
     let template_generation = template_generation(ds);
     for node in nodes_needing_pods.iter().take(BURST_REPLICAS) {

@@ -148,21 +148,37 @@ pub(crate) struct Context<'a> {
     pub min_ready: i32,
     /// The clock.
     pub now: i64,
+    /// What the cache is computed for (see [`Basis`]).
+    basis: Basis,
+    /// The DaemonSet's namespace and uid, and its selector (`ClaimPods`).
+    namespace: String,
+    uid: String,
+    selector: selector::Selector,
 }
 
 impl<'a> Context<'a> {
     /// The context of a sync of `ds` at `now`.
     pub fn new(ds: &'a DaemonSet, hash: &'a str, now: i64) -> Context<'a> {
+        let template_generation = template_generation(ds);
         Context {
             ds,
             hash,
-            template_generation: template_generation(ds),
+            basis: Basis {
+                generation: ds.metadata.generation,
+                observed_generation: ds.status.as_ref().and_then(|s| s.observed_generation),
+                hash: hash.to_string(),
+                template_generation: template_generation.clone(),
+            },
+            template_generation,
             min_ready: ds
                 .spec
                 .as_ref()
                 .and_then(|s| s.min_ready_seconds)
                 .unwrap_or(0),
             now,
+            namespace: ds.metadata.namespace.clone().unwrap_or_default(),
+            uid: ds.metadata.uid.clone().unwrap_or_default(),
+            selector: ds_selector(ds),
         }
     }
 
@@ -175,15 +191,6 @@ impl<'a> Context<'a> {
     #[doc(alias = "IsPodAvailable")]
     pub fn is_available(&self, pod: &Pod) -> bool {
         is_pod_available(pod, self.min_ready, self.now)
-    }
-
-    fn basis(&self) -> Basis {
-        Basis {
-            generation: self.ds.metadata.generation,
-            observed_generation: self.ds.status.as_ref().and_then(|s| s.observed_generation),
-            hash: self.hash.to_string(),
-            template_generation: self.template_generation.clone(),
-        }
     }
 }
 
@@ -281,18 +288,20 @@ impl DaemonSetCache {
     /// that changed or whose verdict flips with time. Adopts and releases pods on the way, like
     /// `getNodesToDaemonPods`.
     pub fn refresh(&mut self, cluster: &mut Cluster, cx: &Context) {
-        let ns = cx.ds.metadata.namespace.clone().unwrap_or_default();
-        let uid = cx.ds.metadata.uid.clone().unwrap_or_default();
-        let sel = ds_selector(cx.ds);
+        let (ns, uid, sel) = (&cx.namespace, &cx.uid, &cx.selector);
+        // Nodes whose node object was written (their handle is looked up again), and nodes whose
+        // pods changed or whose verdict flips with the clock (the entry's handle is current: a
+        // node write would have put it in the first set).
+        let mut written_nodes = BTreeSet::new();
         let mut changed_nodes = BTreeSet::new();
         let mut changed_pods = BTreeSet::new();
-        if self.basis != cx.basis() || self.cursor == 0 {
+        if self.basis != cx.basis || self.cursor == 0 {
             *self = DaemonSetCache {
-                basis: cx.basis(),
+                basis: cx.basis.clone(),
                 history: self.history.take(),
                 ..Default::default()
             };
-            changed_nodes.extend(
+            written_nodes.extend(
                 cluster
                     .store
                     .node_handles()
@@ -301,7 +310,7 @@ impl DaemonSetCache {
             changed_pods.extend(
                 cluster
                     .store
-                    .pod_handles_in(&ns)
+                    .pod_handles_in(ns)
                     .filter_map(|p| p.metadata.name.clone()),
             );
         } else {
@@ -310,9 +319,9 @@ impl DaemonSetCache {
             {
                 match event.kind {
                     Kind::Node => {
-                        changed_nodes.insert(event.name.clone());
+                        written_nodes.insert(event.name.clone());
                     }
-                    Kind::Pod if event.namespace == ns => {
+                    Kind::Pod if event.namespace == *ns => {
                         changed_pods.insert(event.name.clone());
                     }
                     _ => {}
@@ -328,17 +337,24 @@ impl DaemonSetCache {
                 }
                 changed_nodes.insert(node);
             }
-            let Some(pod) = cluster.store.pod_handle(&ns, &name).cloned() else {
+            let Some(pod) = cluster.store.pod_handle(ns, &name).cloned() else {
                 continue;
             };
-            let claim = claim(&pod, &uid, &sel);
-            if !apply_claim(cluster, cx.ds, &pod, &uid, claim) {
+            let claim = claim(&pod, uid, sel);
+            let adopted = matches!(claim, Claim::Adopt);
+            if !apply_claim(cluster, cx.ds, &pod, uid, claim) {
                 continue;
             }
             // An adoption rewrote the pod: file the stored version.
-            let pod = cluster.store.pod_handle(&ns, &name).cloned().unwrap_or(pod);
+            let pod = match adopted {
+                true => cluster.store.pod_handle(ns, &name).cloned().unwrap_or(pod),
+                false => pod,
+            };
             if let Some(node) = filed_node(&pod) {
-                let pods = &mut self.entries.entry(node.clone()).or_default().pods;
+                let pods = match self.entries.get_mut(&node) {
+                    Some(entry) => &mut entry.pods,
+                    None => &mut self.entries.entry(node.clone()).or_default().pods,
+                };
                 let at = pods.partition_point(|p| p.metadata.name < pod.metadata.name);
                 pods.insert(at, pod);
                 self.pod_nodes.insert(name, node.clone());
@@ -353,25 +369,39 @@ impl DaemonSetCache {
             self.flips.remove(&(at, node.clone()));
             changed_nodes.insert(node);
         }
-        for name in changed_nodes {
-            let node = cluster.store.node_handle(&name).cloned();
-            self.update_node(&name, node, cx);
-            self.changed_for_manage.insert(name);
+        for name in written_nodes.union(&changed_nodes) {
+            let node = match written_nodes.contains(name) {
+                true => cluster.store.node_handle(name).cloned(),
+                false => self.entries.get(name).and_then(|e| e.node.clone()),
+            };
+            self.update_node(name, node, cx);
+            self.changed_for_manage.insert(name.clone());
         }
     }
 
     /// Recomputes one node's placement and verdict, moving its contribution in the tallies.
     fn update_node(&mut self, name: &str, node: Option<Arc<Node>>, cx: &Context) {
-        let mut entry = self.entries.remove(name).unwrap_or_default();
+        // Worked on in place (taken out, put back), so a node that stays costs no new key.
+        let mut entry = match self.entries.get_mut(name) {
+            Some(entry) => std::mem::take(entry),
+            None if node.is_none() => return,
+            None => NodeEntry::default(),
+        };
         self.tally(name, &entry.verdict, -1);
         if node.is_none() && entry.pods.is_empty() {
+            self.entries.remove(name);
             return;
         }
         entry.placement = node.as_ref().map(|n| node_should_run_daemon_pod(n, cx.ds));
         entry.node = node;
         entry.verdict = verdict(&entry, cx);
         self.tally(name, &entry.verdict, 1);
-        self.entries.insert(name.to_string(), entry);
+        match self.entries.get_mut(name) {
+            Some(slot) => *slot = entry,
+            None => {
+                self.entries.insert(name.to_string(), entry);
+            }
+        }
     }
 
     /// Adds (`sign` 1) or removes (`sign` -1) one node's verdict from the tallies and sets.
@@ -422,11 +452,8 @@ impl DaemonSetCache {
     #[cfg(feature = "cache-oracle")]
     pub fn assert_matches_rebuild(&self, cluster: &Cluster, cx: &Context) {
         let mut fresh = DaemonSetCache::default();
-        let ns = cx.ds.metadata.namespace.clone().unwrap_or_default();
-        let uid = cx.ds.metadata.uid.clone().unwrap_or_default();
-        let sel = ds_selector(cx.ds);
-        for pod in cluster.store.pod_handles_in(&ns) {
-            if matches!(claim(pod, &uid, &sel), Claim::Owned) {
+        for pod in cluster.store.pod_handles_in(&cx.namespace) {
+            if matches!(claim(pod, &cx.uid, &cx.selector), Claim::Owned) {
                 if let Some(node) = filed_node(pod) {
                     fresh
                         .entries

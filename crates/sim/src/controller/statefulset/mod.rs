@@ -33,11 +33,12 @@ pub(crate) struct StatefulSetController {
 /// ControllerRevision was written since the last pass (upstream's informers enqueue a set on
 /// those events), or all of them after a resync timer.
 pub(crate) fn sync_all(cluster: &mut Cluster) {
-    let changes = cluster.stateful_sets.cursor.read(&cluster.store);
     let force = std::mem::take(&mut cluster.stateful_sets.resync);
     if cluster.store.stateful_sets.is_empty() {
+        cluster.stateful_sets.cursor.skip(&cluster.store);
         return;
     }
+    let changes = cluster.stateful_sets.cursor.read(&cluster.store);
     let namespaces: BTreeSet<String> = changes
         .stateful_sets
         .iter()
