@@ -29,6 +29,8 @@ pub struct LongRun {
     rest: Vec<String>,
     /// The postMessage request waiting for the whole line.
     reply: Option<PendingReply>,
+    /// It runs as part of a restored log's replay (which a cancel would cut short).
+    replayed: bool,
 }
 
 /// A restored session's log, replayed a slice at a time: entry by entry, a long one (a `sim node
@@ -49,9 +51,10 @@ impl Replay {
 
 impl LongRun {
     /// It can stop where it got to: a clock advance can, a node add cannot (the nodes added so
-    /// far would be no command the log could replay).
+    /// far would be no command the log could replay), nor an entry of a restored log (the
+    /// session would not be the saved one).
     pub fn cancellable(&self) -> bool {
-        !matches!(self.goal, Goal::AddNodes { .. })
+        !self.replayed && !matches!(self.goal, Goal::AddNodes { .. })
     }
 }
 
@@ -189,6 +192,7 @@ impl State {
             started_at: self.clock_ms(),
             rest: commands[at + 1..].iter().map(echo).collect(),
             reply,
+            replayed: self.replaying.is_some(),
         }));
         self.continue_long_run(over_budget);
     }

@@ -431,6 +431,37 @@ fn a_large_session_restored_in_slices_ends_as_a_restore_at_once() {
     assert_eq!(sliced.model, whole.model);
 }
 
+/// A long command of a restored log being replayed cannot be cancelled: the session would not be
+/// the saved one.
+#[test]
+fn a_replayed_long_command_is_not_cancelled() {
+    let mut state = crash_looping();
+    for line in ["sim advance 12h", "sim node add --count 100 --prefix n-"] {
+        state = state.reduce(Action::Run(line.into()));
+        while state.long_run.is_some() {
+            state = state.reduce(Action::LongRunSlice);
+        }
+    }
+    let saved = state.saved();
+    let mut sliced = Rc::new(State::restore_in_slices(&saved));
+    let mut advances_seen = 0;
+    while sliced.replaying.is_some() {
+        if let Some(run) = sliced
+            .long_run
+            .as_ref()
+            .filter(|r| r.echo == "sim advance 12h")
+        {
+            advances_seen += 1;
+            assert!(!run.cancellable());
+            let cancel = sliced.clone().reduce(Action::CancelLongRun);
+            assert!(cancel.long_run.is_some(), "not cancelled");
+        }
+        sliced = sliced.reduce(Action::LongRunSlice);
+    }
+    assert!(advances_seen > 0, "the advance ran in slices");
+    assert_eq!(cluster_text(&sliced), cluster_text(&State::restore(&saved)));
+}
+
 #[test]
 fn cancelling_keeps_the_time_advanced_and_skips_the_rest() {
     let state = crash_looping();
