@@ -2,6 +2,7 @@
 //! and pod panels), recomputed from the store after each change.
 
 use super::State;
+use crate::long_run::Goal;
 use crate::model::node_map::MAP_FROM_NODES;
 use crate::model::pod_details::PodDetails;
 use crate::model::rollout::{rollout_views, Rollouts};
@@ -61,9 +62,13 @@ impl State {
         }
         let wall_ms = crate::browser::wall_ms();
         let recently = wall_ms - self.slow_views.read_at < SLOW_VIEWS_EVERY_MS;
-        if throttled && self.replaying.is_some() && recently {
-            // A restored session being replayed shows its progress; every view follows twice a
-            // second (the replay then spends its slices on the session, not on drawing it).
+        let adding_nodes = self
+            .long_run
+            .as_ref()
+            .is_some_and(|run| matches!(run.goal, Goal::AddNodes { .. }));
+        if throttled && (self.replaying.is_some() || adding_nodes) && recently {
+            // A restored session being replayed, or nodes being added, show their progress; every
+            // view follows twice a second (the slices go to the work, not to drawing it).
             self.slow_views.stale = true;
             return;
         }
