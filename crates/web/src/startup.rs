@@ -31,8 +31,8 @@ pub fn initial_state(params: &PageParams) -> State {
     // A large session (thousands of nodes) is replayed in slices after the first render, unless
     // a script or an embed's host page waits for it.
     let restore = |saved: &Saved| {
-        if script.is_none() && !params.embed && State::replays_in_slices(saved) {
-            State::restore_in_slices(saved)
+        if script.is_none() && !params.embed {
+            State::restore_as_fits(saved)
         } else {
             State::restore(saved)
         }

@@ -596,7 +596,7 @@ impl Reducible for State {
                 }
             }
             Action::LoadSaved(saved) => {
-                next = State::restore(&saved);
+                next = State::restore_as_fits(&saved);
                 next.keep_settings(&self);
                 next.notice = None;
             }

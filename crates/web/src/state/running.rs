@@ -86,6 +86,16 @@ impl State {
         state
     }
 
+    /// [`State::restore_in_slices`] if [`State::replays_in_slices`] says so, else
+    /// [`State::restore`] (Undo, the previous session, leaving a lesson).
+    pub fn restore_as_fits(saved: &Saved) -> State {
+        if State::replays_in_slices(saved) {
+            State::restore_in_slices(saved)
+        } else {
+            State::restore(saved)
+        }
+    }
+
     /// Whether [`State::restore_in_slices`] is worth it for `saved`: its log adds nodes in slices.
     pub fn replays_in_slices(saved: &Saved) -> bool {
         saved.log.iter().any(|entry| {

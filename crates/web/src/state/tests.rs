@@ -404,6 +404,10 @@ fn a_large_session_restored_in_slices_ends_as_a_restore_at_once() {
     assert!(State::replays_in_slices(&saved));
     assert!(!State::replays_in_slices(&State::default_saved()));
     let mut sliced = Rc::new(State::restore_in_slices(&saved));
+    // So is one loaded back (Undo, the previous session, leaving a lesson).
+    let loaded = Rc::new(State::new()).reduce(Action::LoadSaved(saved.clone()));
+    assert!(loaded.replaying.is_some());
+    assert_eq!(loaded.saved(), saved);
     assert_eq!(
         sliced.saved(),
         saved,
