@@ -22,6 +22,10 @@ impl Store {
     pub fn pods(&self) -> impl Iterator<Item = &Pod> {
         self.pods.values().map(|p| &**p)
     }
+    /// How many pods there are.
+    pub fn pod_count(&self) -> usize {
+        self.pods.len()
+    }
     /// The pods of one namespace, in name order, as shared handles (cheap to keep across writes).
     pub(crate) fn pod_handles_in<'a>(
         &'a self,

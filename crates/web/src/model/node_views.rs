@@ -73,7 +73,7 @@ impl NodeViews {
         let owners = self.owners.as_ref().expect("set above");
         let (mut unscheduled, mut on_deleted_nodes) = (Vec::new(), Vec::new());
         // Only when some pod is on no node: the walk over every pod is not free.
-        if self.pod_nodes.len() != store.pods().count() {
+        if self.pod_nodes.len() != store.pod_count() {
             for pod in store.pods() {
                 match node_name(pod) {
                     None => unscheduled.push(pod_view(pod, owners, now)),

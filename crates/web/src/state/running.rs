@@ -98,12 +98,10 @@ impl State {
 
     /// Whether [`State::restore_in_slices`] is worth it for `saved`: its log adds nodes in slices.
     pub fn replays_in_slices(saved: &Saved) -> bool {
-        saved.log.iter().any(|entry| {
-            split_script(entry)
-                .iter()
-                .flatten()
-                .any(|command| matches!(goal_of(command, 0), Some(Goal::AddNodes { .. })))
-        })
+        saved
+            .log
+            .iter()
+            .any(|entry| matches!(sliced_goal(entry, 0), Some(Goal::AddNodes { .. })))
     }
 
     /// Replays one entry of a saved log: a clock advance, or a command (run as typed; an applied
@@ -137,11 +135,7 @@ impl State {
             };
             Rc::make_mut(replay).next += 1;
             let now = self.session.borrow().cluster().now_ms();
-            let long = split_script(&entry)
-                .iter()
-                .flatten()
-                .any(|command| goal_of(command, now).is_some());
-            if long && parse_advance_entry(&entry).is_none() {
+            if sliced_goal(&entry, now).is_some() {
                 self.start_line(&entry, None, over_budget);
             } else {
                 self.replay_entry(&entry);
@@ -348,6 +342,18 @@ impl State {
             });
         }
     }
+}
+
+/// The goal of a saved log entry that runs in slices: a command (not a clock tick) that
+/// [`goal_of`] finds long.
+fn sliced_goal(entry: &str, now_ms: i64) -> Option<Goal> {
+    if parse_advance_entry(entry).is_some() {
+        return None;
+    }
+    split_script(entry)
+        .into_iter()
+        .flatten()
+        .find_map(|command| goal_of(&command, now_ms))
 }
 
 /// What a long command that ran to its end printed: nothing for a clock advance; a node add's
