@@ -6,6 +6,8 @@
 use criterion::{criterion_group, criterion_main, Criterion};
 use dsplay_api::taints::{exists_toleration, keys, NO_EXECUTE, NO_SCHEDULE};
 use dsplay_api::types::*;
+// Linked for its global allocator: the one the shipped `dsplay` binary uses.
+use dsplay_bench as _;
 use dsplay_sim::scheduler::{schedule_batch, schedule_pod, NodeInfo, ScheduleResult};
 use k8s_openapi::api::core::v1::ResourceRequirements;
 use std::collections::BTreeMap;
