@@ -383,7 +383,11 @@ pub fn app() -> Html {
             {timeline}
             if let Some((done, total)) = state.replay_progress() {
                 <div class="notice long-run" role="status">
-                    <span>{format!("Restoring the session: {done} of {total} log entries replayed")}</span>
+                    <span>{if state.viewing_past() {
+                        format!("Rewinding: {done} of {total} log entries replayed")
+                    } else {
+                        format!("Restoring the session: {done} of {total} log entries replayed")
+                    }}</span>
                     <progress max={total.to_string()} value={done.to_string()} aria-label="Progress of the restore" />
                 </div>
             }

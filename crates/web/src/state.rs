@@ -325,7 +325,7 @@ impl State {
         Saved {
             seed: latest.seed,
             // While a restored log is replayed, the session is that whole log.
-            log: match &self.replaying {
+            log: match &latest.replaying {
                 Some(replay) => replay.log().to_vec(),
                 None => latest.log.to_vec(),
             },
@@ -382,9 +382,10 @@ impl State {
             log,
             playing: false,
         };
+        // A large session's past replays in slices, as its restore does (the page keeps answering).
         let mut past = match &latest.lesson {
             Some(lesson) => State::restore_on(lesson.base_session(), &saved),
-            None => State::restore(&saved),
+            None => State::restore_as_fits(&saved),
         };
         past.lesson = latest.lesson.clone();
         past.keep_settings(self);
@@ -530,6 +531,8 @@ impl Reducible for State {
                     next.generation += 1;
                     return Rc::new(next);
                 }
+                // A past still being replayed can be left for another instant or for now.
+                Action::Rewind(_) | Action::BackToNow if self.viewing_past() => {}
                 Action::Tick(_)
                 | Action::Step
                 | Action::Rewind(_)

@@ -435,6 +435,55 @@ fn a_large_session_restored_in_slices_ends_as_a_restore_at_once() {
     assert_eq!(sliced.model, whole.model);
 }
 
+/// Rewinding a large session replays the cut log in slices too: the page keeps answering, the
+/// session to save is still the whole log, another instant or "back to now" can be chosen
+/// meanwhile, and the past ends as a rewind at once would show it.
+#[test]
+fn rewinding_a_large_session_replays_in_slices() {
+    let mut now = Rc::new(State::new());
+    for line in ["sim node add --count 120 --prefix n-", "sim advance 2s"] {
+        now = now.reduce(Action::Run(line.into()));
+        while now.long_run.is_some() {
+            now = now.reduce(Action::LongRunSlice);
+        }
+    }
+    let before_update = now.elapsed_ms() - 1000;
+    for line in [
+        "kubectl set image ds/demo demo=busybox:1.37",
+        "sim advance 5s",
+    ] {
+        now = now.reduce(Action::Run(line.into()));
+        while now.long_run.is_some() {
+            now = now.reduce(Action::LongRunSlice);
+        }
+    }
+    let mut past = now.clone().reduce(Action::Rewind(before_update));
+    assert!(past.viewing_past() && past.replaying.is_some(), "in slices");
+    assert_eq!(
+        past.saved().log,
+        now.log.to_vec(),
+        "the session is still the whole log"
+    );
+    let back = past.clone().reduce(Action::BackToNow);
+    assert!(!back.viewing_past() && back.replaying.is_none());
+    assert_eq!(cluster_text(&back), cluster_text(&now));
+    let elsewhere = past.clone().reduce(Action::Rewind(before_update + 1000));
+    assert!(elsewhere.viewing_past() && elsewhere.replaying.is_some());
+    while past.replaying.is_some() {
+        past = past.reduce(Action::LongRunSlice);
+    }
+    let at_once = State::restore(&Saved {
+        seed: now.seed,
+        log: crate::timeline::cut_log(&now.log, &now.ends, before_update),
+        playing: false,
+    });
+    assert_eq!(past.log, at_once.log);
+    assert_eq!(past.elapsed_ms(), at_once.elapsed_ms());
+    assert_eq!(cluster_text(&past), cluster_text(&at_once));
+    assert!(!past.log.iter().any(|e| e.contains("set image")));
+    assert_eq!(past.reduce(Action::BackToNow).log, now.log);
+}
+
 /// A long command of a restored log being replayed cannot be cancelled: the session would not be
 /// the saved one.
 #[test]
