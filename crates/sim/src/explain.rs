@@ -158,17 +158,46 @@ pub struct RolloutDiagnosis {
     pub available: i32,
     /// Desired nodes without an available pod (the budget in use).
     pub unavailable_in_use: i32,
-    /// Per node, desired nodes and nodes with pods.
+    /// Per node, desired nodes and nodes with pods (those listed: see
+    /// [`diagnose_rollout_listing`]).
     pub nodes: Vec<RolloutNode>,
+    /// Nodes not listed: how many have their update in progress, wait on an old revision, are
+    /// updated.
+    pub nodes_folded: [usize; 3],
+    /// Daemon pods Ready but not yet available (counting minReadySeconds down).
+    pub counting_down: usize,
     /// (problem, fix) pairs; empty when the rollout is complete or progressing.
     pub problems: Vec<(String, String)>,
 }
 
-/// Diagnoses the rollout of DaemonSet `namespace/name`.
+/// Diagnoses the rollout of DaemonSet `namespace/name`, listing every node.
 pub fn diagnose_rollout(
     cluster: &Cluster,
     namespace: &str,
     name: &str,
+) -> ApiResult<RolloutDiagnosis> {
+    diagnose_rollout_listing(cluster, namespace, name, usize::MAX)
+}
+
+/// One desired node, or node with daemon pods, before the nodes to list are chosen.
+struct NodeRollout<'a> {
+    node: &'a Node,
+    pods: Vec<&'a Pod>,
+    unavailable: bool,
+    /// 0: update in progress (unavailable, or a pod terminating or not yet available), 1: a pod
+    /// of an old revision waits, 2: updated.
+    stage: usize,
+}
+
+/// [`diagnose_rollout`] listing at most `listed` nodes: those whose update is in progress first,
+/// then those still on an old revision, then updated ones, each in node order while there is
+/// room; the others are counted in `nodes_folded`. Only the listed nodes' pods are described:
+/// the web app's Rollout panel diagnoses a rollout of thousands of nodes once a second.
+pub fn diagnose_rollout_listing(
+    cluster: &Cluster,
+    namespace: &str,
+    name: &str,
+    listed: usize,
 ) -> ApiResult<RolloutDiagnosis> {
     use crate::controller::daemonset::update::budgets;
     use crate::controller::daemonset::util::{
@@ -198,9 +227,11 @@ pub fn diagnose_rollout(
     let hash = crate::controller::daemonset::history::current_hash(cluster, ds).unwrap_or_default();
     let generation = crate::controller::daemonset::template_generation(ds);
     let now = cluster.now_ms();
+    let is_new = |pod: &Pod| is_pod_updated(pod, &hash, generation.as_deref());
     let mut nodes = Vec::new();
     let mut problems: Vec<(String, String)> = Vec::new();
     let mut unavailable_in_use = 0;
+    let mut counting_down = 0;
     let mut add_problem = |p: String, f: String| {
         if !problems.iter().any(|(q, _)| *q == p) {
             problems.push((p, f));
@@ -213,79 +244,38 @@ pub fn diagnose_rollout(
             pods_by_node.entry(node).or_default().push(pod);
         }
     }
-    let snapshot = LazySnapshot::new();
     for node in store.nodes() {
-        let node_name = node.metadata.name.clone().unwrap_or_default();
+        let node_name = node.metadata.name.as_deref().unwrap_or_default();
         let placement = node_should_run_daemon_pod(node, ds);
-        let pods: Vec<&Pod> = pods_by_node.remove(&node_name).unwrap_or_default();
+        let pods: Vec<&Pod> = pods_by_node.remove(node_name).unwrap_or_default();
         if !placement.should_run && pods.is_empty() {
             continue;
         }
-        let mut lines = Vec::new();
         let mut any_available = false;
+        let mut stage = 2;
         for pod in &pods {
-            let new = is_pod_updated(pod, &hash, generation.as_deref());
             let available = is_pod_available(pod, min_ready, now);
-            any_available |= available && pod.metadata.deletion_timestamp.is_none();
-            let mut state = describe_pod_state(cluster, &snapshot, pod, node);
-            if let Some(since) = crate::controller::daemonset::util::ready_since_ms(pod) {
-                if !available && min_ready > 0 {
-                    let left = (since + i64::from(min_ready) * 1000 - now) / 1000 + 1;
-                    state.push_str(&format!(
-                        ", available in {left}s (minReadySeconds {min_ready})"
-                    ));
-                }
+            let terminating = pod.metadata.deletion_timestamp.is_some();
+            any_available |= available && !terminating;
+            stage = stage.min(if terminating || !available {
+                0
+            } else if !is_new(pod) {
+                1
+            } else {
+                2
+            });
+            if !available && crate::controller::daemonset::util::ready_since_ms(pod).is_some() {
+                counting_down += 1;
             }
-            lines.push(format!("{} ({})", state, if new { "new" } else { "old" }));
-            let waiting = pod
-                .status
-                .as_ref()
-                .and_then(|s| s.container_statuses.as_ref())
-                .and_then(|cs| {
-                    cs.iter().find_map(|c| {
-                        c.state
-                            .as_ref()
-                            .and_then(|s| s.waiting.as_ref())
-                            .and_then(|w| w.reason.clone())
-                    })
-                });
-            let image = pod
-                .spec
-                .as_ref()
-                .and_then(|s| s.containers.first())
-                .and_then(|c| c.image.clone())
-                .unwrap_or_default();
-            let pod_name = pod.metadata.name.clone().unwrap_or_default();
-            match waiting.as_deref() {
-                Some("ErrImagePull" | "ImagePullBackOff") => add_problem(format!("image pull failing for {image}"), format!("fix the image name/tag (kubectl set image ds/{name} …) or roll back: kubectl rollout undo ds/{name}")),
-                Some("CrashLoopBackOff") => add_problem(format!("new pods crash looping ({image})"), format!("check the container command and logs, then kubectl rollout undo ds/{name}")),
-                _ => {}
-            }
-            if new
-                && pod.metadata.deletion_timestamp.is_none()
-                && !dsplay_api::pod::is_pod_ready(pod)
-                && pod
-                    .spec
-                    .as_ref()
-                    .and_then(|s| s.node_name.as_ref())
-                    .is_some()
-                && waiting.is_none()
-                && crate::controller::daemonset::util::phase(pod) == "Running"
-                && !crate::kubelet::running_not_settled(
-                    cluster,
-                    pod.metadata.uid.as_deref().unwrap_or_default(),
-                )
-            {
-                add_problem("new pods not ready".to_string(), format!("check the readiness probe and image of the new template, or kubectl rollout undo ds/{name}"));
-            }
-            if crate::controller::daemonset::util::is_unscheduled_and_live(pod) {
-                add_problem(format!("pod {pod_name} cannot be scheduled"), format!("sim explain ds/{name} {node_name} shows why (resources, ports); free the node or lower the requests"));
-            }
-            if let Some(deadline) = pod.metadata.deletion_timestamp.as_ref() {
-                if deadline.0.timestamp_millis() < now {
-                    add_problem(format!("pod {pod_name} stuck Terminating"), format!("its node may be down (sim node recover {node_name}) or force it: kubectl delete pod {pod_name} --grace-period=0 --force"));
-                }
-            }
+            rollout_pod_problems(
+                cluster,
+                pod,
+                is_new(pod),
+                name,
+                node_name,
+                now,
+                &mut add_problem,
+            );
         }
         let node_ready = node
             .status
@@ -296,16 +286,57 @@ pub fn diagnose_rollout(
         let unavailable = placement.should_run && !any_available;
         if unavailable {
             unavailable_in_use += 1;
+            stage = 0;
             if !node_ready {
                 add_problem(format!("node {node_name} is NotReady and holds the unavailable budget"), format!("sim node recover {node_name}, or remove the node: kubectl delete node {node_name}"));
             }
         }
-        nodes.push(RolloutNode {
-            node: node_name,
-            pods: lines,
+        nodes.push(NodeRollout {
+            node,
+            pods,
             unavailable,
+            stage,
         });
     }
+    let mut nodes_folded = [0; 3];
+    if nodes.len() > listed {
+        // Stable: node order within a stage.
+        let mut order: Vec<usize> = (0..nodes.len()).collect();
+        order.sort_by_key(|&i| nodes[i].stage);
+        let mut keep = vec![false; nodes.len()];
+        for &i in &order[..listed] {
+            keep[i] = true;
+        }
+        for &i in &order[listed..] {
+            nodes_folded[nodes[i].stage] += 1;
+        }
+        let mut kept = keep.into_iter();
+        nodes.retain(|_| kept.next() == Some(true));
+    }
+    let snapshot = LazySnapshot::new();
+    let nodes = nodes
+        .into_iter()
+        .map(|n| RolloutNode {
+            node: n.node.metadata.name.clone().unwrap_or_default(),
+            pods: n
+                .pods
+                .iter()
+                .map(|pod| {
+                    let mut state = describe_pod_state(cluster, &snapshot, pod, n.node);
+                    if let Some(since) = crate::controller::daemonset::util::ready_since_ms(pod) {
+                        if !is_pod_available(pod, min_ready, now) && min_ready > 0 {
+                            let left = (since + i64::from(min_ready) * 1000 - now) / 1000 + 1;
+                            state.push_str(&format!(
+                                ", available in {left}s (minReadySeconds {min_ready})"
+                            ));
+                        }
+                    }
+                    format!("{} ({})", state, if is_new(pod) { "new" } else { "old" })
+                })
+                .collect(),
+            unavailable: n.unavailable,
+        })
+        .collect();
     let updated = status.updated_number_scheduled.unwrap_or(0);
     if strategy == "OnDelete" && updated < desired {
         add_problem(
@@ -326,8 +357,73 @@ pub fn diagnose_rollout(
         available: status.number_available.unwrap_or(0),
         unavailable_in_use,
         nodes,
+        nodes_folded,
+        counting_down,
         problems,
     })
+}
+
+/// What one daemon pod says is wrong with a rollout (pulls failing, crash loops, new pods not
+/// Ready, a pod that cannot be scheduled or is stuck Terminating), each with its fix.
+fn rollout_pod_problems(
+    cluster: &Cluster,
+    pod: &Pod,
+    new: bool,
+    name: &str,
+    node_name: &str,
+    now: i64,
+    add_problem: &mut dyn FnMut(String, String),
+) {
+    let waiting = pod
+        .status
+        .as_ref()
+        .and_then(|s| s.container_statuses.as_ref())
+        .and_then(|cs| {
+            cs.iter().find_map(|c| {
+                c.state
+                    .as_ref()
+                    .and_then(|s| s.waiting.as_ref())
+                    .and_then(|w| w.reason.as_deref())
+            })
+        });
+    let image = || {
+        pod.spec
+            .as_ref()
+            .and_then(|s| s.containers.first())
+            .and_then(|c| c.image.clone())
+            .unwrap_or_default()
+    };
+    let pod_name = pod.metadata.name.as_deref().unwrap_or_default();
+    match waiting {
+        Some("ErrImagePull" | "ImagePullBackOff") => add_problem(format!("image pull failing for {}", image()), format!("fix the image name/tag (kubectl set image ds/{name} …) or roll back: kubectl rollout undo ds/{name}")),
+        Some("CrashLoopBackOff") => add_problem(format!("new pods crash looping ({})", image()), format!("check the container command and logs, then kubectl rollout undo ds/{name}")),
+        _ => {}
+    }
+    if new
+        && pod.metadata.deletion_timestamp.is_none()
+        && !dsplay_api::pod::is_pod_ready(pod)
+        && pod
+            .spec
+            .as_ref()
+            .and_then(|s| s.node_name.as_ref())
+            .is_some()
+        && waiting.is_none()
+        && crate::controller::daemonset::util::phase(pod) == "Running"
+        && !crate::kubelet::running_not_settled(
+            cluster,
+            pod.metadata.uid.as_deref().unwrap_or_default(),
+        )
+    {
+        add_problem("new pods not ready".to_string(), format!("check the readiness probe and image of the new template, or kubectl rollout undo ds/{name}"));
+    }
+    if crate::controller::daemonset::util::is_unscheduled_and_live(pod) {
+        add_problem(format!("pod {pod_name} cannot be scheduled"), format!("sim explain ds/{name} {node_name} shows why (resources, ports); free the node or lower the requests"));
+    }
+    if let Some(deadline) = pod.metadata.deletion_timestamp.as_ref() {
+        if deadline.0.timestamp_millis() < now {
+            add_problem(format!("pod {pod_name} stuck Terminating"), format!("its node may be down (sim node recover {node_name}) or force it: kubectl delete pod {pod_name} --grace-period=0 --force"));
+        }
+    }
 }
 
 /// The DaemonSet `namespace/name`, or NotFound as the API server words it.

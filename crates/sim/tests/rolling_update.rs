@@ -471,3 +471,57 @@ fn revision_history_keeps_revisions_in_use() {
     );
     assert_eq!(revs[0].0, first);
 }
+
+/// The Rollout panel's shorter diagnosis lists the nodes in progress first, then old ones, then
+/// updated ones, each as the whole diagnosis describes it, and counts the others by stage.
+#[test]
+fn a_rollout_diagnosis_listing_few_nodes_lists_those_in_progress_and_counts_the_rest() {
+    use dsplay_sim::explain::{diagnose_rollout, diagnose_rollout_listing};
+    let mut c = cluster_with_nodes(1, 12);
+    ready_ds(&mut c, "foo", |d| set_rolling(d, int(2), int(0)));
+    update_ds(&mut c, "foo", |d| set_image(d, IMAGE_V2));
+    let mut checked = 0;
+    for _ in 0..200 {
+        let whole = diagnose_rollout(&c, "default", "foo").unwrap();
+        let short = diagnose_rollout_listing(&c, "default", "foo", 5).unwrap();
+        assert_eq!(whole.nodes.len(), 12);
+        assert_eq!(whole.nodes_folded, [0; 3]);
+        assert_eq!(short.nodes.len(), 5);
+        assert_eq!(
+            short.nodes.len() + short.nodes_folded.iter().sum::<usize>(),
+            12
+        );
+        assert_eq!(
+            (
+                short.problems.clone(),
+                short.unavailable_in_use,
+                short.updated
+            ),
+            (
+                whole.problems.clone(),
+                whole.unavailable_in_use,
+                whole.updated
+            )
+        );
+        assert!(short.nodes.windows(2).all(|w| w[0].node < w[1].node));
+        for node in &short.nodes {
+            assert!(whole.nodes.contains(node), "{node:?}");
+        }
+        let listed_unavailable = short.nodes.iter().filter(|n| n.unavailable).count();
+        assert_eq!(listed_unavailable, whole.unavailable_in_use.min(5) as usize);
+        if whole.updated > 0 && whole.updated < whole.desired && whole.unavailable_in_use < 5 {
+            checked += 1;
+            // Room left after the nodes in progress goes to old ones before updated ones.
+            let old = |n: &&dsplay_sim::explain::RolloutNode| {
+                !n.unavailable && n.pods.iter().any(|p| p.ends_with("(old)"))
+            };
+            let old_whole = whole.nodes.iter().filter(old).count();
+            let room = 5 - whole.unavailable_in_use as usize;
+            assert_eq!(short.nodes.iter().filter(old).count(), old_whole.min(room));
+        }
+        if !c.step() {
+            break;
+        }
+    }
+    assert!(checked > 0, "the update was seen half way");
+}

@@ -71,7 +71,7 @@ pub fn rollout_panel(props: &RolloutPanelProps) -> Html {
         <section class="panel rollout" aria-label="Rollout">
             <header class="panel-head"><h2>{"Rollout"}</h2></header>
             <div class="rollout-body">
-                { for props.rollouts.daemon_sets.iter().map(|RolloutView { daemon_set: name, diagnosis: d, pods, nodes_folded }| {
+                { for props.rollouts.daemon_sets.iter().map(|RolloutView { daemon_set: name, diagnosis: d, pods }| {
                     // Pods grouped by node once (a rollout over hundreds of nodes renders often).
                     let mut by_node: BTreeMap<&str, Vec<&RolloutPod>> = BTreeMap::new();
                     for p in pods.iter() {
@@ -95,8 +95,8 @@ pub fn rollout_panel(props: &RolloutPanelProps) -> Html {
                                 </li>
                             }) }
                         </ul>
-                        if nodes_folded.iter().sum::<usize>() > 0 {
-                            <p class="hint folded">{folded_text(*nodes_folded)}</p>
+                        if d.nodes_folded.iter().sum::<usize>() > 0 {
+                            <p class="hint folded">{folded_text(d.nodes_folded)}</p>
                         }
                         if d.problems.is_empty() {
                             <p class="progress">{"Progressing."}</p>

@@ -2,9 +2,8 @@
 //! their daemon pods by node.
 
 use super::daemon_set_names;
-use dsplay_sim::explain::{RolloutDiagnosis, RolloutNode};
+use dsplay_sim::explain::{diagnose_rollout_listing, RolloutDiagnosis};
 use dsplay_sim::Cluster;
-use std::collections::BTreeMap;
 
 /// Everything the Rollout panel shows: DaemonSets with their diagnosis, StatefulSets with their
 /// partition.
@@ -28,90 +27,42 @@ pub struct RolloutView {
     pub daemon_set: String,
     /// `sim rollout`'s diagnosis: budget, nodes, problems and fixes.
     pub diagnosis: RolloutDiagnosis,
-    /// Its daemon pods by node, with old/new revision and the minReadySeconds countdown.
+    /// The daemon pods of the listed nodes, by node, with old/new revision and the
+    /// minReadySeconds countdown.
     pub pods: Vec<RolloutPod>,
-    /// Nodes left out of `diagnosis.nodes` (and their pods out of `pods`): how many are in
-    /// progress, waiting on an old revision, updated. The panel lists at most [`NODES_LISTED`].
-    pub nodes_folded: [usize; 3],
 }
 
 /// The most nodes the panel lists for one DaemonSet.
 pub const NODES_LISTED: usize = 40;
 
-/// Every DaemonSet being updated or stuck, by namespace and name, with its diagnosis and pods.
+/// Every DaemonSet being updated or stuck, by namespace and name, with its diagnosis (at most
+/// [`NODES_LISTED`] nodes: thousands of rows say nothing counts do not, and cost a frame to draw)
+/// and the listed nodes' pods.
 pub fn rollout_views(cluster: &Cluster) -> Vec<RolloutView> {
     daemon_set_names(cluster.store())
         .iter()
         .filter(|(ns, name)| !rollout_settled(cluster, ns, name))
         .filter_map(|(ns, name)| {
-            let d = dsplay_sim::explain::diagnose_rollout(cluster, ns, name).ok()?;
-            let pods = rollout_pods(cluster, ns, name);
+            let d = diagnose_rollout_listing(cluster, ns, name, NODES_LISTED).ok()?;
             // An update in progress (pods of an older revision left), pods still counting
             // minReadySeconds down, or anything stuck; not the first creation of pods without
             // minReadySeconds.
-            let busy = d.updated < d.desired
-                || !d.problems.is_empty()
-                || pods.iter().any(|p| p.available_in.is_some());
-            busy.then(|| fold_nodes(format!("{ns}/{name}"), d, pods))
+            let busy = d.updated < d.desired || !d.problems.is_empty() || d.counting_down > 0;
+            busy.then(|| {
+                let listed = |node: &str| {
+                    d.nodes
+                        .binary_search_by(|n| n.node.as_str().cmp(node))
+                        .is_ok()
+                };
+                let pods = rollout_pods(cluster, ns, name, &listed);
+                RolloutView {
+                    daemon_set: format!("{ns}/{name}"),
+                    diagnosis: d,
+                    pods,
+                }
+            })
         })
         .collect()
-}
-
-/// The view of a DaemonSet with at most [`NODES_LISTED`] nodes listed: first the nodes whose
-/// update is in progress (counted unavailable, or a pod not ready, terminating or counting
-/// minReadySeconds down), then those still on an old revision, then updated ones, each in node
-/// order, while there is room. Thousands of rows say nothing counts do not, and cost a frame to
-/// draw at every refresh.
-fn fold_nodes(
-    daemon_set: String,
-    mut diagnosis: RolloutDiagnosis,
-    mut pods: Vec<RolloutPod>,
-) -> RolloutView {
-    let mut folded = [0; 3];
-    if diagnosis.nodes.len() > NODES_LISTED {
-        // 0: in progress, 1: waiting on an old revision, 2: updated (the default).
-        let mut stage: BTreeMap<&str, usize> = BTreeMap::new();
-        for p in &pods {
-            let s = if p.terminating || !p.ready || p.available_in.is_some() {
-                0
-            } else if !p.new {
-                1
-            } else {
-                2
-            };
-            let entry = stage.entry(p.node.as_str()).or_insert(2);
-            *entry = (*entry).min(s);
-        }
-        let stage_of = |n: &RolloutNode| {
-            if n.unavailable {
-                0
-            } else {
-                stage.get(n.node.as_str()).copied().unwrap_or(2)
-            }
-        };
-        let mut nodes: Vec<(usize, RolloutNode)> = std::mem::take(&mut diagnosis.nodes)
-            .into_iter()
-            .map(|n| (stage_of(&n), n))
-            .collect();
-        nodes.sort_by_key(|(stage, _)| *stage);
-        for (stage, _) in &nodes[NODES_LISTED..] {
-            folded[*stage] += 1;
-        }
-        let mut listed: Vec<RolloutNode> = nodes
-            .into_iter()
-            .take(NODES_LISTED)
-            .map(|(_, n)| n)
-            .collect();
-        listed.sort_by(|a, b| a.node.cmp(&b.node));
-        pods.retain(|p| listed.binary_search_by(|n| n.node.cmp(&p.node)).is_ok());
-        diagnosis.nodes = listed;
-    }
-    RolloutView {
-        daemon_set,
-        diagnosis,
-        pods,
-        nodes_folded: folded,
-    }
 }
 
 /// A DaemonSet whose status says its rollout is complete and healthy (every desired node has an
@@ -160,10 +111,15 @@ pub struct RolloutPod {
     pub available_in: Option<i64>,
 }
 
-/// The daemon pods of DaemonSet `namespace/name`, by node then name, with what the Rollout panel
-/// shows per node: old or new revision and the minReadySeconds countdown. Empty if there is no
-/// such DaemonSet.
-pub fn rollout_pods(cluster: &Cluster, namespace: &str, name: &str) -> Vec<RolloutPod> {
+/// The daemon pods of DaemonSet `namespace/name` meant for the nodes `listed` takes, by node then
+/// name, with what the Rollout panel shows per node: old or new revision and the minReadySeconds
+/// countdown. Empty if there is no such DaemonSet.
+pub fn rollout_pods(
+    cluster: &Cluster,
+    namespace: &str,
+    name: &str,
+    listed: &dyn Fn(&str) -> bool,
+) -> Vec<RolloutPod> {
     use dsplay_sim::controller::daemonset::{history::current_hash, util};
     let Some(ds) = cluster.store().daemon_set(namespace, name) else {
         return Vec::new();
@@ -179,12 +135,16 @@ pub fn rollout_pods(cluster: &Cluster, namespace: &str, name: &str) -> Vec<Rollo
     let mut pods: Vec<RolloutPod> = cluster
         .store()
         .pods_owned_by(&uid)
-        .map(|pod| {
+        .filter_map(|pod| {
+            let node = util::target_node_name(pod).unwrap_or_default();
+            if !listed(&node) {
+                return None;
+            }
             let revision = util::revision_hash_label(&pod.metadata);
             let ready_since = util::ready_since_ms(pod);
-            RolloutPod {
+            Some(RolloutPod {
                 name: pod.metadata.name.clone().unwrap_or_default(),
-                node: util::target_node_name(pod).unwrap_or_default(),
+                node,
                 new: !hash.is_empty() && revision == hash,
                 revision,
                 ready: ready_since.is_some(),
@@ -192,7 +152,7 @@ pub fn rollout_pods(cluster: &Cluster, namespace: &str, name: &str) -> Vec<Rollo
                 available_in: ready_since
                     .filter(|_| !util::is_pod_available(pod, min_ready, now))
                     .map(|since| available_in_secs(since, min_ready, now)),
-            }
+            })
         })
         .collect();
     pods.sort_by(|a, b| (&a.node, &a.name).cmp(&(&b.node, &b.name)));
@@ -231,7 +191,7 @@ mod tests {
         let mut seen = Vec::new();
         for _ in 0..40 {
             session.execute("sim advance 1s");
-            let pods = rollout_pods(session.cluster(), "default", "demo");
+            let pods = rollout_pods(session.cluster(), "default", "demo", &|_| true);
             if let Some(p) = pods.iter().find(|p| p.new && p.available_in.is_some()) {
                 seen.push(p.available_in.unwrap_or_default());
             }
@@ -241,13 +201,13 @@ mod tests {
         }
         assert!(seen.contains(&10) || seen.contains(&9), "{seen:?}");
         assert!(seen.contains(&1), "{seen:?}");
-        let done = rollout_pods(session.cluster(), "default", "demo");
+        let done = rollout_pods(session.cluster(), "default", "demo", &|_| true);
         assert_eq!(done.len(), 2);
         assert!(
             done.iter().all(|p| p.new && p.available_in.is_none()),
             "{done:?}"
         );
-        assert!(rollout_pods(session.cluster(), "default", "nope").is_empty());
+        assert!(rollout_pods(session.cluster(), "default", "nope", &|_| true).is_empty());
     }
 
     #[test]
@@ -264,13 +224,13 @@ mod tests {
         let d = &view.diagnosis;
         assert_eq!(d.nodes.len(), NODES_LISTED);
         assert_eq!(
-            d.nodes.len() + view.nodes_folded.iter().sum::<usize>(),
+            d.nodes.len() + d.nodes_folded.iter().sum::<usize>(),
             d.desired as usize
         );
         assert!(d.nodes.windows(2).all(|w| w[0].node < w[1].node));
         // The node being replaced is listed, old ones wait, updated ones are counted.
         assert!(d.nodes.iter().any(|n| n.unavailable), "{:?}", d.nodes);
-        assert!(view.nodes_folded[1] > 0, "{:?}", view.nodes_folded);
+        assert!(d.nodes_folded[1] > 0, "{:?}", d.nodes_folded);
         assert!(view
             .pods
             .iter()
