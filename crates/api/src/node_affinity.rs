@@ -123,13 +123,13 @@ pub fn preferred_score(spec: &PodSpec, node: &Node) -> i64 {
 }
 
 /// The single `metadata.name In [x]` value of a pod's required affinity (`util.GetTargetNodeName`'s fallback).
-pub fn target_node_from_affinity(spec: &PodSpec) -> Option<String> {
+pub fn target_node_from_affinity(spec: &PodSpec) -> Option<&str> {
     let terms = required_terms(spec)?;
     for term in terms {
         for field in term.match_fields.iter().flatten() {
             if field.key == "metadata.name" && field.operator == "In" {
                 if let Some([value]) = field.values.as_deref() {
-                    return Some(value.clone());
+                    return Some(value);
                 }
             }
         }
@@ -238,7 +238,7 @@ mod tests {
                 match_fields: Some(vec![req("metadata.name", "In", &["x"])]),
                 match_expressions: None
             }])),
-            Some("x".into())
+            Some("x")
         );
     }
 }

@@ -53,8 +53,7 @@ pub fn explain(
         let (placement, reasons) = explain_placement(node, ds);
         let mut pods = Vec::new();
         for pod in owned.iter().filter(|p| {
-            crate::controller::daemonset::util::target_node_name(p).as_deref()
-                == Some(node_name.as_str())
+            crate::controller::daemonset::util::target_node_name(p) == Some(node_name.as_str())
         }) {
             pods.push(describe_pod_state(cluster, &snapshot, pod, node));
         }
@@ -238,7 +237,7 @@ pub fn diagnose_rollout_listing(
         }
     };
     // The DaemonSet's pods by target node, grouped once (the UI diagnoses on every refresh).
-    let mut pods_by_node: std::collections::BTreeMap<String, Vec<&Pod>> = Default::default();
+    let mut pods_by_node: std::collections::BTreeMap<&str, Vec<&Pod>> = Default::default();
     for pod in store.pods_owned_by(&uid) {
         if let Some(node) = target_node_name(pod) {
             pods_by_node.entry(node).or_default().push(pod);

@@ -137,14 +137,14 @@ pub fn rollout_pods(
         .pods_owned_by(&uid)
         .filter_map(|pod| {
             let node = util::target_node_name(pod).unwrap_or_default();
-            if !listed(&node) {
+            if !listed(node) {
                 return None;
             }
             let revision = util::revision_hash_label(&pod.metadata);
             let ready_since = util::ready_since_ms(pod);
             Some(RolloutPod {
                 name: pod.metadata.name.clone().unwrap_or_default(),
-                node,
+                node: node.to_string(),
                 new: !hash.is_empty() && revision == hash,
                 revision,
                 ready: ready_since.is_some(),

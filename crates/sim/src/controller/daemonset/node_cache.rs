@@ -279,7 +279,7 @@ fn filed_node(pod: &Pod) -> Option<String> {
     if terminal && pod.metadata.deletion_timestamp.is_some() {
         return None;
     }
-    target_node_name(pod)
+    target_node_name(pod).map(str::to_string)
 }
 
 impl DaemonSetCache {

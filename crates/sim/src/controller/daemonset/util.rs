@@ -269,9 +269,9 @@ pub fn is_pod_updated(pod: &Pod, hash: &str, template_generation: Option<&str>) 
 
 /// The node a daemon pod is meant for: `spec.nodeName`, else the single matchFields value.
 /// Upstream: pkg/controller/daemon/util/daemonset_util.go GetTargetNodeName
-pub fn target_node_name(pod: &Pod) -> Option<String> {
+pub fn target_node_name(pod: &Pod) -> Option<&str> {
     let spec = pod.spec.as_ref()?;
-    if let Some(name) = spec.node_name.clone().filter(|n| !n.is_empty()) {
+    if let Some(name) = spec.node_name.as_deref().filter(|n| !n.is_empty()) {
         return Some(name);
     }
     node_affinity::target_node_from_affinity(spec)
