@@ -99,3 +99,10 @@ sim advance forever
 sim node fail nowhere
 sim frob
 kubectl get ds
+# --timeout is a Go duration: a bare number, an unknown unit or junk is refused like kubectl does;
+# `kubectl wait --timeout=0` checks once without waiting.
+kubectl rollout status ds/kindnet -n kube-system --timeout=10
+kubectl wait --for=delete ns/default --timeout=abc
+kubectl delete pod nope --timeout=5x
+kubectl wait --for=delete ns/default --timeout=0
+sim now

@@ -2,7 +2,9 @@
 
 use super::apply::{manifest_error_text, read_input};
 use super::get::Query;
-use super::{int64_flag, parse_flags, resource_args, wait_deadline, CmdResult, Ctx, Failed};
+use super::{
+    int64_flag, parse_flags, positive_or, resource_args, wait_deadline, CmdResult, Ctx, Failed,
+};
 use crate::flags::{boolean, value, FlagSpec};
 use dsplay_api::manifest::parse_manifests;
 use dsplay_api::Kind;
@@ -47,7 +49,12 @@ pub(crate) fn delete(ctx: &mut Ctx, words: &[String]) -> CmdResult {
         grace_period_seconds: grace,
     };
     // Deletes take no virtual time, so the deadline is known (and a bad --timeout refused) first.
-    let deadline = wait_deadline(ctx, &parsed, "--timeout", Duration::from_secs(3600))?;
+    let deadline = wait_deadline(
+        ctx,
+        "delete",
+        &parsed,
+        positive_or(Duration::from_secs(3600)),
+    )?;
     let query = Query::from_flags(ctx, &parsed)?;
     let mut targets: Vec<(Kind, String, String)> = Vec::new();
     let mut failed = false;

@@ -488,21 +488,43 @@ pub(crate) fn check_max_advance(
     Err(Failed)
 }
 
-/// A waiting command's `--timeout` (unset, unparsable or zero: `default`), refused above the
-/// maximum advance. Returns the virtual deadline in milliseconds.
+/// A waiting command's `--timeout`, in Go's duration syntax (pflag's error and kubectl's usage
+/// line when it does not parse), turned into the virtual deadline in milliseconds: `timeout_of`
+/// says what the command makes of the signed seconds given (`None`: the flag is not set), and
+/// the result is refused above the maximum advance.
+///
+/// Upstream: github.com/spf13/pflag duration.go (durationValue.Set → time.ParseDuration).
 pub(crate) fn wait_deadline(
     ctx: &mut Ctx,
+    verb: &str,
     parsed: &Parsed,
-    what: &str,
-    default: std::time::Duration,
+    timeout_of: impl Fn(Option<f64>) -> std::time::Duration,
 ) -> Result<i64, Failed> {
     let text = parsed.get("timeout").unwrap_or_default().to_string();
-    let timeout = parse_duration(&text)
-        .filter(|d| !d.is_zero())
-        .unwrap_or(default);
-    let timeout = check_max_advance(ctx, timeout, &text, what)?;
+    let seconds = match parsed.get("timeout").map(parse_go_duration) {
+        None => None,
+        Some(Ok(seconds)) => Some(seconds),
+        Some(Err(why)) => {
+            ctx.err(format!("error: invalid argument \"{text}\" for \"--timeout\" flag: {why}\nSee 'kubectl {verb} --help' for usage."));
+            return Err(Failed);
+        }
+    };
+    let timeout = check_max_advance(ctx, timeout_of(seconds), &text, "--timeout")?;
     Ok(ctx
         .cluster
         .now_ms()
         .saturating_add(timeout.as_millis() as i64))
+}
+
+/// `timeout_of` for a command whose zero or negative `--timeout` waits as long as none does
+/// (`rollout status`: forever; `delete`: long enough), which the simulator bounds by `default`.
+pub(crate) fn positive_or(
+    default: std::time::Duration,
+) -> impl Fn(Option<f64>) -> std::time::Duration {
+    move |seconds| {
+        seconds
+            .filter(|s| *s > 0.0)
+            .map(|s| std::time::Duration::from_secs_f64(s.min(1e12)))
+            .unwrap_or(default)
+    }
 }

@@ -1,7 +1,9 @@
 //! `kubectl rollout status|history|undo|restart` for DaemonSets and StatefulSets, whose history is
 //! ControllerRevisions (Deployments: `rollout_deployment`).
 
-use super::{int64_flag, parse_flags, resource_args, wait_deadline, CmdResult, Ctx, Failed};
+use super::{
+    int64_flag, parse_flags, positive_or, resource_args, wait_deadline, CmdResult, Ctx, Failed,
+};
 use crate::flags::{value, FlagSpec};
 use dsplay_api::types::*;
 use dsplay_api::{Kind, Object};
@@ -239,7 +241,12 @@ fn status(
     let watch = parsed.get("watch").is_none_or(|w| w != "false");
     // A real kubectl without --timeout waits forever; the simulated one gives up after an hour of
     // virtual time (a crash-looping rollout would otherwise step its back-off timers forever).
-    let deadline = wait_deadline(ctx, parsed, "--timeout", Duration::from_secs(3600))?;
+    let deadline = wait_deadline(
+        ctx,
+        "rollout status",
+        parsed,
+        positive_or(Duration::from_secs(3600)),
+    )?;
     watch_rollout_status(
         ctx,
         kind,

@@ -6,7 +6,7 @@
 //! `objectrestarter.go`.
 
 use super::rollout::watch_rollout_status;
-use super::{int64_flag, wait_deadline, CmdResult, Ctx};
+use super::{int64_flag, positive_or, wait_deadline, CmdResult, Ctx};
 use crate::flags::Parsed;
 use dsplay_api::types::*;
 use dsplay_api::{Kind, Object};
@@ -92,7 +92,12 @@ fn template_of(rs: &ReplicaSet) -> PodTemplateSpec {
 fn status(ctx: &mut Ctx, ns: &str, name: &str, parsed: &Parsed) -> CmdResult {
     let watch = parsed.get("watch").is_none_or(|w| w != "false");
     let wanted_revision = int64_flag(ctx, "rollout status", parsed, "revision")?.unwrap_or(0);
-    let deadline = wait_deadline(ctx, parsed, "--timeout", Duration::from_secs(3600))?;
+    let deadline = wait_deadline(
+        ctx,
+        "rollout status",
+        parsed,
+        positive_or(Duration::from_secs(3600)),
+    )?;
     watch_rollout_status(ctx, Kind::Deployment, ns, name, watch, deadline, |object| {
         let Object::Deployment(d) = object else {
             return Err("not a deployment".to_string());

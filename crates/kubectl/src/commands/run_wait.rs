@@ -217,7 +217,15 @@ pub(crate) fn wait(ctx: &mut Ctx, words: &[String]) -> CmdResult {
     let Some(condition) = parsed.get("for").map(str::to_string) else {
         return ctx.fail("--for must be set");
     };
-    let deadline = wait_deadline(ctx, &parsed, "--timeout", Duration::from_secs(30))?;
+    // Upstream: staging/src/k8s.io/kubectl/pkg/cmd/wait/wait.go: 30s unless set; zero checks
+    // once; negative waits a week (here: the longest one command may advance).
+    let deadline = wait_deadline(ctx, "wait", &parsed, |seconds| match seconds {
+        None => Duration::from_secs(30),
+        Some(s) if s < 0.0 => dsplay_sim::cluster::MAX_ADVANCE,
+        // (-0s too: a float pattern compares with ==.)
+        Some(0.0) => Duration::ZERO,
+        Some(s) => Duration::from_secs_f64(s.min(1e12)),
+    })?;
     let query = Query::from_flags(ctx, &parsed)?;
     let requests = resource_args(ctx, &parsed.args)?;
     let mut targets: Vec<(Kind, String, String)> = Vec::new();
