@@ -12,6 +12,7 @@ pub mod manifest;
 pub mod node_affinity;
 pub mod object;
 pub mod pod;
+pub mod pod_affinity_keys;
 pub mod qos;
 pub mod quantity;
 pub mod selector;

@@ -483,6 +483,7 @@ impl Cluster {
             qos_class: Some(qos),
             ..Default::default()
         });
+        dsplay_api::pod_affinity_keys::mutate_pod_affinity(pod);
         Ok(())
     }
 
