@@ -162,3 +162,37 @@ test('Warning events are marked on the timeline', async () => {
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test('rewinding a large session replays it in slices, with a progress line, and can go back to now meanwhile', async () => {
+  const page = await openPlayground(browser, server.url);
+  await pause(page);
+  await runInTerminal(page, 'sim node add --count 400 --prefix n-');
+  await page.getByText('403 nodes').first().waitFor();
+  await runInTerminal(page, 'sim advance 10s');
+  await runInTerminal(page, 'kubectl label node n-001 zone=late');
+  await page.locator('.term-output', { hasText: 'node/n-001 labeled' }).waitFor();
+  const slider = page.getByRole('slider', { name: 'Timeline' });
+  const labelAt = Number(await page.locator('.tl-mark[title*="kubectl label node n-001"]').getAttribute('data-at'));
+  // Whether the progress line showed while the log was replayed (it may be gone in a few frames).
+  await page.evaluate(() => {
+    window.__rewinding = false;
+    new MutationObserver(() => {
+      if (document.body.innerText.includes('Rewinding:')) window.__rewinding = true;
+    }).observe(document.body, { childList: true, subtree: true, characterData: true });
+  });
+  await slider.fill(String(labelAt - 1000));
+  await page.getByRole('status').filter({ hasText: 'Viewing the past at' }).waitFor();
+  await page.waitForFunction(() => !document.body.innerText.includes('Rewinding:'));
+  assert.ok(await page.evaluate(() => window.__rewinding), 'the replay showed its progress');
+  await page.getByText('403 nodes').first().waitFor();
+  assert.equal(await page.locator('.term-output', { hasText: 'node/n-001 labeled' }).count(), 0, 'before the label');
+  await screenshot(page, '34-rewind-large');
+  // Scrub again and go back to now before that replay ends: the latest state, exactly.
+  await slider.fill(String(labelAt - 2000));
+  await page.getByRole('button', { name: 'Back to now', exact: true }).click();
+  await page.getByRole('status').filter({ hasText: 'Viewing the past at' }).waitFor({ state: 'detached' });
+  await page.locator('.term-output', { hasText: 'node/n-001 labeled' }).waitFor();
+  assert.equal(Number(await slider.inputValue()), Number(await slider.getAttribute('max')));
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
