@@ -94,9 +94,12 @@ pub fn node_map(props: &NodeMapProps) -> Html {
                 <section class="map-group-cells" aria-label={format!("{} {value}", *key)}>
                     <h3>{format!("{value} ({})", members.len())}</h3>
                     <div class="cells" onkeydown={onkeydown.clone()}>
-                        { for members.iter().enumerate().map(|(i, n)| html! {
-                            <MapCell key={n.name.clone()} node={(*n).clone()} first={i == 0}
-                                open={open.as_deref() == Some(n.name.as_str())} on_open={on_open.clone()} />
+                        { for members.chunks(CELLS_PER_CHUNK).enumerate().map(|(i, chunk)| {
+                            let open = (*open).clone().filter(|o| chunk.iter().any(|n| n.name == *o));
+                            html! {
+                                <MapChunk key={chunk[0].name.clone()} nodes={chunk.iter().map(|n| (*n).clone()).collect::<Vec<_>>()}
+                                    first={i == 0} {open} on_open={on_open.clone()} />
+                            }
                         }) }
                     </div>
                 </section>
@@ -109,6 +112,37 @@ pub fn node_map(props: &NodeMapProps) -> Html {
                 </div>
             }
         </div>
+    }
+}
+
+/// How many cells one [`MapChunk`] renders: a refresh that changes a few nodes renders and diffs
+/// the chunks holding them, not thousands of cells (the map renders on every frame while the
+/// clock plays).
+const CELLS_PER_CHUNK: usize = 100;
+
+/// Props of [`MapChunk`].
+#[derive(Properties, PartialEq)]
+struct MapChunkProps {
+    /// Its nodes' views (compared by pointer first: an unchanged view is the same `Rc`).
+    nodes: Vec<Rc<NodeView>>,
+    /// The group's first chunk (its first cell is the group's tab stop).
+    first: bool,
+    /// The node among these whose card is open under the map.
+    open: Option<String>,
+    on_open: Callback<String>,
+}
+
+/// A run of cells, as siblings of the other chunks' cells (a fragment: the arrow keys move from
+/// cell to sibling cell across chunks).
+#[function_component(MapChunk)]
+fn map_chunk(props: &MapChunkProps) -> Html {
+    html! {
+        <>
+            { for props.nodes.iter().enumerate().map(|(i, n)| html! {
+                <MapCell key={n.name.clone()} node={n.clone()} first={props.first && i == 0}
+                    open={props.open.as_deref() == Some(n.name.as_str())} on_open={props.on_open.clone()} />
+            }) }
+        </>
     }
 }
 
