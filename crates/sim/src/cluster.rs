@@ -105,7 +105,7 @@ pub struct Cluster {
     pub(crate) apps: crate::controller::replicaset::AppsState,
     /// Deployment key → the key of its pending `ProgressDeadline` timer.
     pub(crate) deadline_timers: BTreeMap<crate::store::Key, (i64, u64)>,
-    /// The last generated-name pod that passed validation (`validation_memo.rs`).
+    /// The last generated-name pods that passed validation (`validation_memo.rs`).
     pub(crate) validation_memo: crate::validation_memo::ValidationMemo,
     /// The instant [`Cluster::step_part`] is in the middle of (its timers are being fired).
     stepping_to: Option<i64>,

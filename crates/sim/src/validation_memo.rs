@@ -2,8 +2,10 @@
 //! pod per node from one template, and the pods differ only in their generated name suffix, the
 //! node name in their `matchFields` affinity term and the random suffix of the service account token
 //! volume (`kube-api-access-xxxxx`, and its mounts). The API server validates each of them; here the
-//! result of the last pod that passed is reused for the next one that equals it apart from those
-//! three things, instead of validating the same spec thousands of times in a rollout.
+//! result of a recent pod that passed is reused for the next one that equals it apart from those
+//! three things, instead of validating the same spec thousands of times in a rollout. Several are
+//! kept: a node joining a cluster gets one pod from each DaemonSet in turn (kind's kube-proxy and
+//! kindnet, and the user's), so the last one alone would never match.
 //!
 //! Why the result carries over: a generated name is the (already checked) `generateName` plus five
 //! characters of the `utilrand.String` alphabet, all valid in a DNS subdomain, at a fixed length;
@@ -15,10 +17,14 @@ use crate::service_account_admission::VOLUME_PREFIX;
 use dsplay_api::types::*;
 use k8s_openapi::api::core::v1::VolumeMount;
 
-/// The last pod that passed validation, with its varying parts taken out, and their shape.
+/// The most pods [`ValidationMemo`] keeps.
+const REMEMBERED: usize = 8;
+
+/// The last pods (most recent first, at most [`REMEMBERED`]) that passed validation, each with its
+/// varying parts taken out, and their shape.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct ValidationMemo {
-    last: Option<(Pod, Shape)>,
+    recent: Vec<(Pod, Shape)>,
 }
 
 /// The varying parts of a pod, taken out of it for the comparison and put back after.
@@ -31,14 +37,18 @@ struct Taken {
 }
 
 impl ValidationMemo {
-    /// Whether `pod`, whose name was just generated, equals the last pod that passed apart from
+    /// Whether `pod`, whose name was just generated, equals a recent pod that passed apart from
     /// its name, `matchFields` values and token volume name (so it passes too).
     pub(crate) fn passes(&self, pod: &mut Pod) -> bool {
-        let Some((last, shape)) = &self.last else {
+        if self.recent.is_empty() {
             return false;
-        };
+        }
         let taken = take_varying(pod);
-        let same = *pod == *last && shape_of(&taken) == *shape;
+        let shape = shape_of(&taken);
+        let same = self
+            .recent
+            .iter()
+            .any(|(passed, passed_shape)| *pod == *passed && shape == *passed_shape);
         put_back(pod, taken);
         same
     }
@@ -47,7 +57,8 @@ impl ValidationMemo {
     pub(crate) fn remember(&mut self, pod: &Pod) {
         let mut pod = pod.clone();
         let taken = take_varying(&mut pod);
-        self.last = Some((pod, shape_of(&taken)));
+        self.recent.insert(0, (pod, shape_of(&taken)));
+        self.recent.truncate(REMEMBERED);
     }
 }
 
@@ -217,5 +228,27 @@ mod tests {
             assert!(!memo.passes(&mut pod), "{pod:?}");
             assert_eq!(pod, before);
         }
+    }
+
+    /// Pods of several DaemonSets in turn (a node joining gets one from each) all pass from the
+    /// memo once each template has passed; the oldest is forgotten after [`REMEMBERED`] others.
+    #[test]
+    fn pods_of_templates_in_turn_pass() {
+        let mut memo = ValidationMemo::default();
+        let images: Vec<String> = (0..=REMEMBERED).map(|i| format!("pause:{i}")).collect();
+        let pod = |image: &str, node: &str| {
+            daemon_pod("ds-ccccc", &[node], image, "kube-api-access-ddddd", "data")
+        };
+        for image in &images[..3] {
+            memo.remember(&pod(image, "n-1"));
+        }
+        for image in &images[..3] {
+            assert!(memo.passes(&mut pod(image, "n-2")), "{image}");
+        }
+        for image in &images[3..] {
+            memo.remember(&pod(image, "n-1"));
+        }
+        assert!(!memo.passes(&mut pod(&images[0], "n-2")), "forgotten");
+        assert!(memo.passes(&mut pod(&images[1], "n-2")));
     }
 }
