@@ -215,7 +215,11 @@ pub(super) fn go_unmarshal_message(serde_message: &str, path: &[String], kind: K
     let Some((found, expected)) = split_invalid(serde_message) else {
         return serde_message.to_string();
     };
-    let keys: Vec<&str> = path.iter().map(String::as_str).collect();
+    let mut keys: Vec<&str> = path.iter().map(String::as_str).collect();
+    // Go's decoder names struct fields only: a value inside a map is reported as the map field.
+    if keys.len() >= 2 && is_map_field(&keys[..keys.len() - 1], kind) {
+        keys.pop();
+    }
     let go_type = match expected {
         "a sequence" if !keys.is_empty() => format!("[]v1.{}", go_struct_name(&keys, kind)),
         _ => go_type_name(expected),
@@ -228,6 +232,24 @@ pub(super) fn go_unmarshal_message(serde_message: &str, path: &[String], kind: K
         "json: cannot unmarshal {found} into Go struct field {owner}.{} of type {go_type}",
         keys.join(".")
     )
+}
+
+/// Whether the field at `path` is a Go map (string keys), whose keys are data rather than field
+/// names: labels, annotations, selectors of labels, resource lists, ConfigMap-style data.
+///
+/// Upstream: sigs.k8s.io/json internal/golang/encoding/json/decode.go `object` (only struct
+/// fields are pushed on the error context's field stack, never map keys).
+fn is_map_field(path: &[&str], kind: Kind) -> bool {
+    let Some(last) = path.last() else {
+        return false;
+    };
+    match *last {
+        "labels" | "annotations" | "matchLabels" | "nodeSelector" | "limits" | "requests"
+        | "capacity" | "allocatable" | "data" | "stringData" | "binaryData" | "parameters" => true,
+        // A Service's selector is a map; a workload's is a LabelSelector.
+        "selector" => kind == Kind::Service && path == ["spec", "selector"],
+        _ => false,
+    }
 }
 
 /// Splits serde's `invalid type: <found>, expected <expected>` into Go's JSON type word and the type.

@@ -583,6 +583,25 @@ mod tests {
         );
     }
 
+    /// A wrong value inside a map is reported as the map field, without the key, as Go's decoder
+    /// names only struct fields.
+    #[test]
+    fn decode_errors_in_maps_name_the_map_field() {
+        for (text, expected) in [
+            (
+                "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  labels: {app: 5}\n",
+                "json: cannot unmarshal number 5 into Go struct field ObjectMeta.metadata.labels of type string",
+            ),
+            (
+                "apiVersion: v1\nkind: Service\nmetadata:\n  name: s\nspec:\n  selector: {app: [x]}\n",
+                "json: cannot unmarshal array into Go struct field ServiceSpec.spec.selector of type string",
+            ),
+        ] {
+            let error = parse_manifests(text).remove(0).unwrap_err().to_string();
+            assert!(error.contains(expected), "{error}");
+        }
+    }
+
     /// Unknown fields are what the decoded object does not keep, at any depth and in lists; known
     /// fields set to `null` or to empty values are not reported, nor are the keys of free maps.
     #[test]
