@@ -98,23 +98,14 @@ pub fn run_slice(
     };
     match goal {
         Goal::Advance { until_ms } => {
-            while step_due_by(cluster, *until_ms) {
-                if stop() || !step_in_parts(cluster, &mut stop) {
-                    return false;
-                }
+            if !steps_due_by(cluster, *until_ms, &mut stop) {
+                return false;
             }
             // No timer left by then: the clock moves there (as `sim advance` ends).
             cluster.advance_until(*until_ms, |_| false);
             true
         }
-        Goal::Settle { limit_ms } => {
-            while step_due_by(cluster, *limit_ms) {
-                if stop() || !step_in_parts(cluster, &mut stop) {
-                    return false;
-                }
-            }
-            true
-        }
+        Goal::Settle { limit_ms } => steps_due_by(cluster, *limit_ms, &mut stop),
         Goal::AddNodes { add, error } => {
             let stop_at = add.added() + MAX_NODES_PER_SLICE;
             while !add.is_done() {
@@ -131,11 +122,19 @@ pub fn run_slice(
     }
 }
 
-/// A timer is due by `limit_ms` (or a step is in progress, whose timers are).
-fn step_due_by(cluster: &Cluster, limit_ms: i64) -> bool {
-    cluster
+/// Steps the cluster while a timer is due by `limit_ms` (or a step is in progress, whose timers
+/// are), asking `stop` before each step and between its parts. Returns whether no step is due
+/// any more (false: stopped before that).
+fn steps_due_by(cluster: &mut Cluster, limit_ms: i64, stop: &mut impl FnMut() -> bool) -> bool {
+    while cluster
         .next_timer()
         .is_some_and(|t| t.timestamp_millis() <= limit_ms)
+    {
+        if stop() || !step_in_parts(cluster, stop) {
+            return false;
+        }
+    }
+    true
 }
 
 /// Runs (the rest of) one step, [`TIMERS_PER_PART`] timers at a time, asking `stop` between
