@@ -195,39 +195,47 @@ impl Cluster {
     /// Gracefully deletes a pod (internal callers: controllers, eviction, preemption, drain).
     pub(crate) fn delete_pod(&mut self, pod: &Pod, grace_override: Option<i64>) {
         let key = key_of(&pod.metadata);
-        let bound = pod
-            .spec
-            .as_ref()
-            .and_then(|s| s.node_name.as_ref())
-            .is_some();
-        let phase = pod
-            .status
-            .as_ref()
-            .and_then(|s| s.phase.as_deref())
-            .unwrap_or("Pending");
-        let terminal = phase == "Succeeded" || phase == "Failed";
-        let grace = grace_override
-            .or_else(|| {
-                pod.spec
-                    .as_ref()
-                    .and_then(|s| s.termination_grace_period_seconds)
-            })
-            .unwrap_or(30)
-            .max(0);
-        if !bound || terminal || grace == 0 {
-            self.remove_object(Kind::Pod, &key.0, &key.1);
-            return;
-        }
-        if let Some(existing) = pod.metadata.deletion_grace_period_seconds {
-            if existing <= grace {
-                return;
+        match pod_deletion(pod, grace_override) {
+            PodDeletion::Remove => self.remove_object(Kind::Pod, &key.0, &key.1),
+            PodDeletion::Keep => {}
+            PodDeletion::Graceful(grace) => {
+                let mut pod = pod.clone();
+                self.mark_deleted(&mut pod.metadata, grace);
+                self.write(Object::Pod(pod));
             }
         }
-        let mut pod = pod.clone();
+    }
+
+    /// [`Cluster::delete_pod`] of the stored pod `namespace/name`, which a graceful deletion changes
+    /// in place.
+    pub(crate) fn delete_stored_pod(
+        &mut self,
+        namespace: &str,
+        name: &str,
+        grace_override: Option<i64>,
+    ) {
+        let Some(pod) = self.store.pod(namespace, name) else {
+            return;
+        };
+        match pod_deletion(pod, grace_override) {
+            PodDeletion::Remove => self.remove_object(Kind::Pod, namespace, name),
+            PodDeletion::Keep => {}
+            PodDeletion::Graceful(grace) => {
+                let mut meta = ObjectMeta::default();
+                self.mark_deleted(&mut meta, grace);
+                self.modify_pod(namespace, name, |pod| {
+                    pod.metadata.deletion_timestamp = meta.deletion_timestamp;
+                    pod.metadata.deletion_grace_period_seconds = meta.deletion_grace_period_seconds;
+                });
+            }
+        }
+    }
+
+    /// Sets the deletion timestamp and grace period of a graceful deletion starting now.
+    fn mark_deleted(&self, meta: &mut ObjectMeta, grace: i64) {
         let deadline = self.now_ms.saturating_add(grace.saturating_mul(1000));
-        pod.metadata.deletion_timestamp = Some(k8s_time(deadline));
-        pod.metadata.deletion_grace_period_seconds = Some(grace);
-        self.write(Object::Pod(pod));
+        meta.deletion_timestamp = Some(k8s_time(deadline));
+        meta.deletion_grace_period_seconds = Some(grace);
     }
 
     fn orphan_dependents(&mut self, owner_uid: &str) {
@@ -268,6 +276,14 @@ impl Cluster {
         // The store tells whether the write created a pod or bound it elsewhere.
         let node = matches!(object, Object::Node(_));
         if self.store.put(object, self.now_ms) || node {
+            self.scheduling_queue.cluster_change += 1;
+        }
+    }
+
+    /// Changes a stored pod in place and records the write as [`Cluster::write`] does: no copy of
+    /// the pod while the store holds its only handle. Does nothing when there is no such pod.
+    pub(crate) fn modify_pod(&mut self, namespace: &str, name: &str, f: impl FnOnce(&mut Pod)) {
+        if self.store.modify_pod(namespace, name, self.now_ms, f) == Some(true) {
             self.scheduling_queue.cluster_change += 1;
         }
     }
@@ -514,6 +530,45 @@ impl Cluster {
             "kubelet",
             Some(&name),
         );
+    }
+}
+
+/// What deleting a pod does: remove it at once, leave a shorter graceful deletion running, or start
+/// (or shorten) a graceful one.
+enum PodDeletion {
+    Remove,
+    Keep,
+    Graceful(i64),
+}
+
+/// The deletion [`Cluster::delete_pod`] makes of `pod`: unbound and terminal pods, or a grace period
+/// of 0, go at once; a graceful deletion with a grace period no longer than the new one stays.
+fn pod_deletion(pod: &Pod, grace_override: Option<i64>) -> PodDeletion {
+    let bound = pod
+        .spec
+        .as_ref()
+        .and_then(|s| s.node_name.as_ref())
+        .is_some();
+    let phase = pod
+        .status
+        .as_ref()
+        .and_then(|s| s.phase.as_deref())
+        .unwrap_or("Pending");
+    let terminal = phase == "Succeeded" || phase == "Failed";
+    let grace = grace_override
+        .or_else(|| {
+            pod.spec
+                .as_ref()
+                .and_then(|s| s.termination_grace_period_seconds)
+        })
+        .unwrap_or(30)
+        .max(0);
+    if !bound || terminal || grace == 0 {
+        return PodDeletion::Remove;
+    }
+    match pod.metadata.deletion_grace_period_seconds {
+        Some(existing) if existing <= grace => PodDeletion::Keep,
+        _ => PodDeletion::Graceful(grace),
     }
 }
 

@@ -11,11 +11,11 @@
 //! (every test build) each sync checks this against a cache rebuilt from scratch
 //! (`assert_matches_rebuild`).
 
+use super::pod_summary::{oldest_first, PodSummary};
 use super::template_generation;
 use super::update::{classify, NodeRollout};
 use super::util::*;
 use crate::cluster::Cluster;
-use dsplay_api::pod::is_pod_ready;
 use dsplay_api::types::*;
 use dsplay_api::{selector, Kind, Object};
 use std::collections::{BTreeMap, BTreeSet};
@@ -83,7 +83,7 @@ pub(crate) struct NodeEntry {
     /// `NodeShouldRunDaemonPod` for it (both false while the node does not exist).
     pub placement: Option<Placement>,
     /// The DaemonSet's pods targeting this node, in name order.
-    pub pods: Vec<Arc<Pod>>,
+    pub pods: Vec<PodSummary>,
     verdict: Verdict,
 }
 
@@ -183,14 +183,14 @@ impl<'a> Context<'a> {
     }
 
     /// Whether the pod runs the current template (`IsPodUpdated`).
-    pub fn is_updated(&self, pod: &Pod) -> bool {
-        is_pod_updated(pod, self.hash, self.template_generation.as_deref())
+    pub fn is_updated(&self, pod: &PodSummary) -> bool {
+        pod.is_updated(self.hash, self.template_generation.as_deref())
     }
 
     /// `IsPodAvailable` now.
     #[doc(alias = "IsPodAvailable")]
-    pub fn is_available(&self, pod: &Pod) -> bool {
-        is_pod_available(pod, self.min_ready, self.now)
+    pub fn is_available(&self, pod: &PodSummary) -> bool {
+        pod.is_available(self.min_ready, self.now)
     }
 }
 
@@ -331,31 +331,31 @@ impl DaemonSetCache {
         for name in changed_pods {
             if let Some(node) = self.pod_nodes.remove(&name) {
                 if let Some(entry) = self.entries.get_mut(&node) {
-                    entry
-                        .pods
-                        .retain(|p| p.metadata.name.as_deref() != Some(name.as_str()));
+                    entry.pods.retain(|p| p.name != name);
                 }
                 changed_nodes.insert(node);
             }
-            let Some(pod) = cluster.store.pod_handle(ns, &name).cloned() else {
+            let Some(pod) = cluster.store.pod(ns, &name) else {
                 continue;
             };
-            let claim = claim(&pod, uid, sel);
-            let adopted = matches!(claim, Claim::Adopt);
-            if !apply_claim(cluster, cx.ds, &pod, uid, claim) {
-                continue;
+            let claim = claim(pod, uid, sel);
+            if !matches!(claim, Claim::Owned) {
+                // Adoption and release write the pod (the summary is of the stored version).
+                let pod = pod.clone();
+                if !apply_claim(cluster, cx.ds, &pod, uid, claim) {
+                    continue;
+                }
             }
-            // An adoption rewrote the pod: file the stored version.
-            let pod = match adopted {
-                true => cluster.store.pod_handle(ns, &name).cloned().unwrap_or(pod),
-                false => pod,
+            let Some(pod) = cluster.store.pod(ns, &name) else {
+                continue;
             };
-            if let Some(node) = filed_node(&pod) {
+            if let Some(node) = filed_node(pod) {
+                let pod = PodSummary::of(pod);
                 let pods = match self.entries.get_mut(&node) {
                     Some(entry) => &mut entry.pods,
                     None => &mut self.entries.entry(node.clone()).or_default().pods,
                 };
-                let at = pods.partition_point(|p| p.metadata.name < pod.metadata.name);
+                let at = pods.partition_point(|p| p.name < pod.name);
                 pods.insert(at, pod);
                 self.pod_nodes.insert(name, node.clone());
                 changed_nodes.insert(node);
@@ -440,12 +440,12 @@ impl DaemonSetCache {
         self.requeues.first().map(|(at, _)| *at)
     }
 
-    /// The live (not terminating) pod of a node that `rollingUpdate` classified as old.
-    pub fn old_pod(&self, node: &str, cx: &Context) -> Option<Arc<Pod>> {
+    /// The name of the live (not terminating) pod of a node that `rollingUpdate` classified as old.
+    pub fn old_pod(&self, node: &str, cx: &Context) -> Option<String> {
         let pods = &self.entries.get(node)?.pods;
         pods.iter()
-            .find(|p| p.metadata.deletion_timestamp.is_none() && !cx.is_updated(p))
-            .cloned()
+            .find(|p| !p.terminating && !cx.is_updated(p))
+            .map(|p| p.name.clone())
     }
 
     /// Test builds (`cache-oracle`): the incremental cache equals one rebuilt from the store.
@@ -455,12 +455,8 @@ impl DaemonSetCache {
         for pod in cluster.store.pod_handles_in(&cx.namespace) {
             if matches!(claim(pod, &cx.uid, &cx.selector), Claim::Owned) {
                 if let Some(node) = filed_node(pod) {
-                    fresh
-                        .entries
-                        .entry(node)
-                        .or_default()
-                        .pods
-                        .push(pod.clone());
+                    let pods = &mut fresh.entries.entry(node).or_default().pods;
+                    pods.push(PodSummary::of(pod));
                 }
             }
         }
@@ -509,7 +505,7 @@ fn verdict(entry: &NodeEntry, cx: &Context) -> Verdict {
         v.status.desired = 1;
         if let Some(oldest) = pods.iter().min_by(|a, b| oldest_first(a, b)) {
             v.status.current = 1;
-            if is_pod_ready(oldest) {
+            if oldest.is_ready() {
                 v.status.ready = 1;
                 v.status.available = i32::from(cx.is_available(oldest));
             }
@@ -524,13 +520,13 @@ fn verdict(entry: &NodeEntry, cx: &Context) -> Verdict {
     v.requeue_at = pods
         .iter()
         .filter(|p| !cx.is_available(p))
-        .filter_map(|p| ready_since_ms(p))
+        .filter_map(|p| p.ready_since_ms)
         .map(|since| since + i64::from(cx.min_ready) * 1000 + 1000)
         .min();
     if cx.min_ready > 0 {
         v.flips_at = pods
             .iter()
-            .filter_map(|p| ready_since_ms(p))
+            .filter_map(|p| p.ready_since_ms)
             .map(|since| since + i64::from(cx.min_ready) * 1000 + 1)
             .filter(|at| *at > cx.now)
             .min();
