@@ -12,7 +12,7 @@ use crate::scheduler::inter_pod_affinity::has_required_anti_affinity;
 use dsplay_api::taints::NO_EXECUTE;
 
 mod changes;
-mod pod_writes;
+mod in_place;
 mod typed;
 pub(crate) use changes::ChangeCursor;
 

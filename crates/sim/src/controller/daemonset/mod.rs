@@ -147,10 +147,18 @@ pub(crate) fn sync_daemon_set(cluster: &mut Cluster, ns: &str, name: &str) {
         cache.history = Some((history::HistoryKey::of(cluster, &ds), hash.clone()));
     }
     cache.refresh(cluster, &cx);
-    update_status(cluster, &cache, &cx);
+    let status = update_status(cluster, &cache, &cx);
     #[cfg(feature = "cache-oracle")]
     cache.assert_matches_rebuild(cluster, &cx);
     cluster.daemon_sets.caches.insert(uid, cache);
+    // The sync's handle goes first, so the status write changes the stored DaemonSet in place.
+    drop(ds);
+    if let Some(status) = status {
+        let now = cluster.now_ms;
+        cluster.store.modify_daemon_set(ns, name, now, |ds| {
+            ds.status = Some(status);
+        });
+    }
 }
 
 fn surge_enabled(ds: &DaemonSet) -> bool {
@@ -399,23 +407,26 @@ pub(crate) fn sync_nodes(
     }
 }
 
-/// `updateDaemonSetStatus`: the status counters (summed per node by the cache), written only when
-/// they change; requeues for the next pod to pass minReadySeconds (`enqueueDaemonSetAfter`).
+/// `updateDaemonSetStatus`: the status counters (summed per node by the cache), returned to be
+/// written only when they changed; requeues for the next pod to pass minReadySeconds
+/// (`enqueueDaemonSetAfter`).
 ///
 /// Upstream: pkg/controller/daemon/daemon_controller.go updateDaemonSetStatus, storeDaemonSetStatus.
 #[doc(alias = "updateDaemonSetStatus")]
-fn update_status(cluster: &mut Cluster, cache: &DaemonSetCache, cx: &Context) {
+fn update_status(
+    cluster: &mut Cluster,
+    cache: &DaemonSetCache,
+    cx: &Context,
+) -> Option<DaemonSetStatus> {
     if let Some(due) = cache.next_requeue() {
         cluster.schedule_at_unless_due(due, Timer::ResyncDaemonSets);
     }
     let c = cache.status;
     let ds = cx.ds;
-    let Some(stored) = cluster.store.daemon_set(
+    let stored = cluster.store.daemon_set(
         ds.metadata.namespace.as_deref().unwrap_or(""),
         ds.metadata.name.as_deref().unwrap_or(""),
-    ) else {
-        return;
-    };
+    )?;
     let old = stored.status.clone().unwrap_or_default();
     let status = DaemonSetStatus {
         desired_number_scheduled: c.desired,
@@ -429,11 +440,7 @@ fn update_status(cluster: &mut Cluster, cache: &DaemonSetCache, cx: &Context) {
         collision_count: old.collision_count,
         conditions: old.conditions.clone(),
     };
-    if status != old {
-        let mut next = stored.clone();
-        next.status = Some(status);
-        cluster.write(Object::DaemonSet(next));
-    }
+    (status != old).then_some(status)
 }
 
 #[cfg(test)]

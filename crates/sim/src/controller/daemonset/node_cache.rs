@@ -288,7 +288,7 @@ impl DaemonSetCache {
     /// that changed or whose verdict flips with time. Adopts and releases pods on the way, like
     /// `getNodesToDaemonPods`.
     pub fn refresh(&mut self, cluster: &mut Cluster, cx: &Context) {
-        let (ns, uid, sel) = (&cx.namespace, &cx.uid, &cx.selector);
+        let ns = &cx.namespace;
         // Nodes whose node object was written (their handle is looked up again), and nodes whose
         // pods changed or whose verdict flips with the clock (the entry's handle is current: a
         // node write would have put it in the first set).
@@ -329,36 +329,32 @@ impl DaemonSetCache {
             }
         }
         for name in changed_pods {
-            if let Some(node) = self.pod_nodes.remove(&name) {
-                if let Some(entry) = self.entries.get_mut(&node) {
-                    entry.pods.retain(|p| p.name != name);
+            let filed = filing(cluster, cx, &name);
+            match (self.pod_nodes.get(&name), filed) {
+                // Still filed under the same node (most writes): the summary is replaced in place.
+                (Some(old), Some((node, pod))) if *old == node => {
+                    if let Some(entry) = self.entries.get_mut(&node) {
+                        file_pod(&mut entry.pods, pod);
+                    }
+                    changed_nodes.insert(node);
                 }
-                changed_nodes.insert(node);
-            }
-            let Some(pod) = cluster.store.pod(ns, &name) else {
-                continue;
-            };
-            let claim = claim(pod, uid, sel);
-            if !matches!(claim, Claim::Owned) {
-                // Adoption and release write the pod (the summary is of the stored version).
-                let pod = pod.clone();
-                if !apply_claim(cluster, cx.ds, &pod, uid, claim) {
-                    continue;
+                (_, filed) => {
+                    if let Some(node) = self.pod_nodes.remove(&name) {
+                        if let Some(entry) = self.entries.get_mut(&node) {
+                            entry.pods.retain(|p| p.name != name);
+                        }
+                        changed_nodes.insert(node);
+                    }
+                    if let Some((node, pod)) = filed {
+                        let pods = match self.entries.get_mut(&node) {
+                            Some(entry) => &mut entry.pods,
+                            None => &mut self.entries.entry(node.clone()).or_default().pods,
+                        };
+                        file_pod(pods, pod);
+                        self.pod_nodes.insert(name, node.clone());
+                        changed_nodes.insert(node);
+                    }
                 }
-            }
-            let Some(pod) = cluster.store.pod(ns, &name) else {
-                continue;
-            };
-            if let Some(node) = filed_node(pod) {
-                let pod = PodSummary::of(pod);
-                let pods = match self.entries.get_mut(&node) {
-                    Some(entry) => &mut entry.pods,
-                    None => &mut self.entries.entry(node.clone()).or_default().pods,
-                };
-                let at = pods.partition_point(|p| p.name < pod.name);
-                pods.insert(at, pod);
-                self.pod_nodes.insert(name, node.clone());
-                changed_nodes.insert(node);
             }
         }
         self.cursor = cluster.store.watch_log().len();
@@ -379,28 +375,35 @@ impl DaemonSetCache {
         }
     }
 
-    /// Recomputes one node's placement and verdict, moving its contribution in the tallies.
+    /// Recomputes one node's placement and verdict, moving its contribution in the tallies (only
+    /// when the verdict changed: most pod writes leave it as it was).
     fn update_node(&mut self, name: &str, node: Option<Arc<Node>>, cx: &Context) {
-        // Worked on in place (taken out, put back), so a node that stays costs no new key.
-        let mut entry = match self.entries.get_mut(name) {
-            Some(entry) => std::mem::take(entry),
+        let entry = match self.entries.get_mut(name) {
+            Some(entry) => entry,
             None if node.is_none() => return,
-            None => NodeEntry::default(),
+            None => self.entries.entry(name.to_string()).or_default(),
         };
-        self.tally(name, &entry.verdict, -1);
         if node.is_none() && entry.pods.is_empty() {
+            let old = std::mem::take(&mut entry.verdict);
             self.entries.remove(name);
+            self.tally(name, &old, -1);
             return;
         }
-        entry.placement = node.as_ref().map(|n| node_should_run_daemon_pod(n, cx.ds));
+        // The placement is a function of the node and the DaemonSet's spec (the cache is rebuilt
+        // when that changes): the same node object keeps it.
+        let same_node = match (&entry.node, &node) {
+            (Some(old), Some(new)) => Arc::ptr_eq(old, new),
+            _ => false,
+        };
+        if !same_node || entry.placement.is_none() {
+            entry.placement = node.as_ref().map(|n| node_should_run_daemon_pod(n, cx.ds));
+        }
         entry.node = node;
-        entry.verdict = verdict(&entry, cx);
-        self.tally(name, &entry.verdict, 1);
-        match self.entries.get_mut(name) {
-            Some(slot) => *slot = entry,
-            None => {
-                self.entries.insert(name.to_string(), entry);
-            }
+        let new = verdict(entry, cx);
+        if new != entry.verdict {
+            let old = std::mem::replace(&mut entry.verdict, new.clone());
+            self.tally(name, &old, -1);
+            self.tally(name, &new, 1);
         }
     }
 
@@ -479,6 +482,32 @@ impl DaemonSetCache {
             "DaemonSet cache rollout diverged"
         );
         assert_eq!(self.requeues, fresh.requeues);
+    }
+}
+
+/// How a written pod is filed now, if the DaemonSet owns it: its node and its summary. Adopts or
+/// releases it first, like `ClaimPods` (then the stored version is filed).
+fn filing(cluster: &mut Cluster, cx: &Context, name: &str) -> Option<(String, PodSummary)> {
+    let (ns, uid) = (cx.namespace.as_str(), cx.uid.as_str());
+    let pod = cluster.store.pod(ns, name)?;
+    let filed = |pod: &Pod| filed_node(pod).map(|node| (node, PodSummary::of(pod)));
+    match claim(pod, uid, &cx.selector) {
+        Claim::Owned => filed(pod),
+        other => {
+            let pod = pod.clone();
+            if !apply_claim(cluster, cx.ds, &pod, uid, other) {
+                return None;
+            }
+            cluster.store.pod(ns, name).and_then(filed)
+        }
+    }
+}
+
+/// Puts a pod's summary in a node's list, in name order, in place of the one of the same name.
+fn file_pod(pods: &mut Vec<PodSummary>, pod: PodSummary) {
+    match pods.binary_search_by(|p| p.name.cmp(&pod.name)) {
+        Ok(at) => pods[at] = pod,
+        Err(at) => pods.insert(at, pod),
     }
 }
 

@@ -1,6 +1,6 @@
-//! Writes of a stored pod in place: the store changes its own copy (`Arc::make_mut`), which copies
-//! nothing while no loop holds another handle to the pod, instead of a read-modify-write that
-//! copies the whole pod for every status update.
+//! Writes of a stored pod or DaemonSet in place: the store changes its own copy (`Arc::make_mut`),
+//! which copies nothing while no loop holds another handle to the object, instead of a
+//! read-modify-write that copies the whole object for every status update.
 
 use super::{key_ref, Key, PodIndexFacts, Store, WatchEventType};
 use dsplay_api::types::*;
@@ -47,5 +47,35 @@ impl Store {
         }
         self.log(WatchEventType::Modified, Kind::Pod, key, time_ms, snapshot);
         Some(rebound)
+    }
+
+    /// Applies `f` to the stored DaemonSet and logs the write as [`Store::put`] does; false when
+    /// there is no such DaemonSet.
+    pub(crate) fn modify_daemon_set(
+        &mut self,
+        namespace: &str,
+        name: &str,
+        time_ms: i64,
+        f: impl FnOnce(&mut DaemonSet),
+    ) -> bool {
+        let snapshots = self.watch_snapshots;
+        let version = self.resource_version + 1;
+        let Some(slot) = self.daemon_sets.get_mut(key_ref(&(namespace, name))) else {
+            return false;
+        };
+        let ds = Arc::make_mut(slot);
+        f(ds);
+        ds.metadata.resource_version = Some(version.to_string());
+        let snapshot = snapshots.then(|| Arc::new(Object::DaemonSet(ds.clone())));
+        self.resource_version = version;
+        let key: Key = (namespace.to_string(), name.to_string());
+        self.log(
+            WatchEventType::Modified,
+            Kind::DaemonSet,
+            key,
+            time_ms,
+            snapshot,
+        );
+        true
     }
 }
