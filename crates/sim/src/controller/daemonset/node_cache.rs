@@ -301,18 +301,17 @@ impl DaemonSetCache {
                 history: self.history.take(),
                 ..Default::default()
             };
-            written_nodes.extend(
-                cluster
-                    .store
-                    .node_handles()
-                    .filter_map(|n| n.metadata.name.clone()),
-            );
-            changed_pods.extend(
-                cluster
-                    .store
-                    .pod_handles_in(ns)
-                    .filter_map(|p| p.metadata.name.clone()),
-            );
+            // Collected from the store's name order, so the sets (and the entries of every node)
+            // are built in one pass instead of one B-tree insert per name.
+            written_nodes = (cluster.store.node_handles())
+                .filter_map(|n| n.metadata.name.clone())
+                .collect();
+            changed_pods = (cluster.store.pod_handles_in(ns))
+                .filter_map(|p| p.metadata.name.clone())
+                .collect();
+            self.entries = (written_nodes.iter())
+                .map(|name| (name.clone(), NodeEntry::default()))
+                .collect();
         } else {
             for event in
                 &cluster.store.watch_log()[self.cursor.min(cluster.store.watch_log().len())..]
@@ -371,7 +370,11 @@ impl DaemonSetCache {
                 false => self.entries.get(name).and_then(|e| e.node.clone()),
             };
             self.update_node(name, node, cx);
-            self.changed_for_manage.insert(name.clone());
+        }
+        let changed = written_nodes.union(&changed_nodes).cloned();
+        match self.changed_for_manage.is_empty() {
+            true => self.changed_for_manage = changed.collect(),
+            false => self.changed_for_manage.extend(changed),
         }
     }
 
