@@ -4,10 +4,11 @@
 use crate::cluster::{k8s_time, Cluster, Timer};
 use crate::error::{ApiError, ApiResult};
 use crate::names;
-use crate::store::key_of;
 use dsplay_api::types::*;
 use dsplay_api::{defaults, taints, validation, Kind, Object};
 use std::collections::BTreeMap;
+
+mod pod_deletion;
 
 /// Namespaces the API server refuses to delete. Upstream: the NamespaceLifecycle admission plugin's
 /// immortal namespaces (`plugin/pkg/admission/namespace/lifecycle/admission.go` `Register`).
@@ -192,44 +193,6 @@ impl Cluster {
         Ok(())
     }
 
-    /// Gracefully deletes a pod (internal callers: controllers, eviction, preemption, drain).
-    pub(crate) fn delete_pod(&mut self, pod: &Pod, grace_override: Option<i64>) {
-        let key = key_of(&pod.metadata);
-        let bound = pod
-            .spec
-            .as_ref()
-            .and_then(|s| s.node_name.as_ref())
-            .is_some();
-        let phase = pod
-            .status
-            .as_ref()
-            .and_then(|s| s.phase.as_deref())
-            .unwrap_or("Pending");
-        let terminal = phase == "Succeeded" || phase == "Failed";
-        let grace = grace_override
-            .or_else(|| {
-                pod.spec
-                    .as_ref()
-                    .and_then(|s| s.termination_grace_period_seconds)
-            })
-            .unwrap_or(30)
-            .max(0);
-        if !bound || terminal || grace == 0 {
-            self.remove_object(Kind::Pod, &key.0, &key.1);
-            return;
-        }
-        if let Some(existing) = pod.metadata.deletion_grace_period_seconds {
-            if existing <= grace {
-                return;
-            }
-        }
-        let mut pod = pod.clone();
-        let deadline = self.now_ms.saturating_add(grace.saturating_mul(1000));
-        pod.metadata.deletion_timestamp = Some(k8s_time(deadline));
-        pod.metadata.deletion_grace_period_seconds = Some(grace);
-        self.write(Object::Pod(pod));
-    }
-
     fn orphan_dependents(&mut self, owner_uid: &str) {
         let dependents: Vec<Object> = [
             Kind::Pod,
@@ -268,6 +231,14 @@ impl Cluster {
         // The store tells whether the write created a pod or bound it elsewhere.
         let node = matches!(object, Object::Node(_));
         if self.store.put(object, self.now_ms) || node {
+            self.scheduling_queue.cluster_change += 1;
+        }
+    }
+
+    /// Changes a stored pod in place and records the write as [`Cluster::write`] does: no copy of
+    /// the pod while the store holds its only handle. Does nothing when there is no such pod.
+    pub(crate) fn modify_pod(&mut self, namespace: &str, name: &str, f: impl FnOnce(&mut Pod)) {
+        if self.store.modify_pod(namespace, name, self.now_ms, f) == Some(true) {
             self.scheduling_queue.cluster_change += 1;
         }
     }

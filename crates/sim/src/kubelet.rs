@@ -108,7 +108,7 @@ pub(crate) fn sync(cluster: &mut Cluster) {
                     pod.metadata.name.as_deref().unwrap_or(""),
                 );
             }
-            None => start_pod(cluster, &pod, &node),
+            None => start_pod(cluster, pod, &node),
             Some(stage) if deleting && stage != Stage::Terminating => {
                 begin_termination(cluster, &pod)
             }
@@ -125,13 +125,24 @@ fn first_image(pod: &Pod) -> String {
         .unwrap_or_default()
 }
 
-fn start_pod(cluster: &mut Cluster, pod: &Pod, node: &str) {
+fn start_pod(cluster: &mut Cluster, pod: Arc<Pod>, node: &str) {
     let uid = pod.metadata.uid.clone().unwrap_or_default();
     let namespace = pod.metadata.namespace.clone().unwrap_or_default();
     let name = pod.metadata.name.clone().unwrap_or_default();
     let host_ip = node_internal_ip(cluster, node);
     let now = k8s_time(cluster.now_ms);
-    update_pod(cluster, &namespace, &name, |pod| {
+    // The image event below names the pod as it was before this write.
+    let image = first_image(&pod);
+    let pull_policy = pod
+        .spec
+        .as_ref()
+        .and_then(|s| s.containers.first())
+        .and_then(|c| c.image_pull_policy.clone())
+        .unwrap_or_default();
+    let (reference, host) = first_container_reference(&pod);
+    // The store's handle is then the only one: the write changes the pod in place.
+    drop(pod);
+    update_pod(cluster, &namespace, &name, |pod, status| {
         let names = container_names(pod);
         let images: Vec<String> = pod
             .spec
@@ -143,7 +154,6 @@ fn start_pod(cluster: &mut Cluster, pod: &Pod, node: &str) {
                     .collect()
             })
             .unwrap_or_default();
-        let status = pod.status.get_or_insert_with(Default::default);
         status.phase = Some("Pending".into());
         status.host_ip = host_ip.clone();
         status.host_ips = host_ip
@@ -186,36 +196,20 @@ fn start_pod(cluster: &mut Cluster, pod: &Pod, node: &str) {
         failures: 0,
         stage_ms: cluster.now_ms,
     };
-    let image = first_image(pod);
     let cached = cluster
         .nodes_runtime
         .get(node)
         .is_some_and(|n| n.images.contains(&image));
     let behavior = cluster.image_behavior(&image);
-    let pull_policy = pod
-        .spec
-        .as_ref()
-        .and_then(|s| s.containers.first())
-        .and_then(|c| c.image_pull_policy.clone())
-        .unwrap_or_default();
+    let host = host.as_deref();
     if cached && pull_policy != "Always" {
-        event(
-            cluster,
-            pod,
-            "Normal",
-            "Pulled",
-            &format!("Container image \"{image}\" already present on machine"),
-        );
+        let message = format!("Container image \"{image}\" already present on machine");
+        cluster.record_event_about(reference, "Normal", "Pulled", &message, "kubelet", host);
         runtime.stage = Stage::Starting;
         enter(cluster, uid, runtime, behavior.start_ms);
     } else {
-        event(
-            cluster,
-            pod,
-            "Normal",
-            "Pulling",
-            &format!("Pulling image \"{image}\""),
-        );
+        let message = format!("Pulling image \"{image}\"");
+        cluster.record_event_about(reference, "Normal", "Pulling", &message, "kubelet", host);
         let pull_ms = if cached { 0 } else { behavior.pull_ms };
         enter(cluster, uid, runtime, pull_ms);
     }
@@ -315,14 +309,17 @@ pub(crate) fn on_timer(cluster: &mut Cluster, uid: &str, epoch: u64) {
             runtime.stage = Stage::Pulling;
             enter(cluster, uid.to_string(), runtime, behavior.pull_ms);
         }
-        Stage::Starting => containers::start_containers(cluster, uid, runtime, &pod, false),
-        Stage::CrashBackOff => containers::start_containers(cluster, uid, runtime, &pod, true),
-        Stage::Running if behavior.crash => containers::crash(cluster, uid, runtime, &pod),
+        Stage::Starting => containers::start_containers(cluster, uid, runtime, pod, false),
+        Stage::CrashBackOff => containers::start_containers(cluster, uid, runtime, pod, true),
+        Stage::Running if behavior.crash => containers::crash(cluster, uid, runtime, pod),
         Stage::Running => {
+            // The store's handle is then the only one: the write changes the pod in place.
+            drop(pod);
             set_ready(cluster, &ns, &name, true);
         }
         Stage::Terminating => {
             let (_, killed) = stop_delay_ms(&pod, &behavior, true);
+            drop(pod);
             containers::stop_containers(cluster, &ns, &name, killed);
             containers::delete_with_zero_grace(cluster, &ns, &name);
         }
@@ -434,12 +431,37 @@ fn readiness_delay_ms(pod: &Pod) -> Option<i64> {
 }
 
 fn event(cluster: &mut Cluster, pod: &Pod, type_: &str, reason: &str, message: &str) {
+    let (reference, host) = first_container_reference(pod);
+    cluster.record_event_about(
+        reference,
+        type_,
+        reason,
+        message,
+        "kubelet",
+        host.as_deref(),
+    );
+}
+
+/// What a kubelet event about the pod's first container names: the container (with the pod's
+/// resourceVersion now) and the pod's node, the event's source host.
+fn first_container_reference(pod: &Pod) -> (ObjectReference, Option<String>) {
     let first = pod
         .spec
         .as_ref()
         .and_then(|s| s.containers.first())
         .map_or("", |c| c.name.as_str());
-    event_for(cluster, pod, first, type_, reason, message);
+    let host = pod.spec.as_ref().and_then(|s| s.node_name.clone());
+    (container_reference(pod, first), host)
+}
+
+/// The reference to one container of the pod (`spec.containers{NAME}`; the pod when `container`
+/// is empty).
+fn container_reference(pod: &Pod, container: &str) -> ObjectReference {
+    let mut reference = object_reference(Kind::Pod, &pod.metadata);
+    if !container.is_empty() {
+        reference.field_path = Some(format!("spec.containers{{{container}}}"));
+    }
+    reference
 }
 
 /// Records a kubelet event about one container of the pod (`spec.containers{NAME}`).
@@ -451,10 +473,7 @@ fn event_for(
     reason: &str,
     message: &str,
 ) {
-    let mut reference = object_reference(Kind::Pod, &pod.metadata);
-    if !container.is_empty() {
-        reference.field_path = Some(format!("spec.containers{{{container}}}"));
-    }
+    let reference = container_reference(pod, container);
     let host = pod.spec.as_ref().and_then(|s| s.node_name.as_deref());
     cluster.record_event_about(reference, type_, reason, message, "kubelet", host);
 }

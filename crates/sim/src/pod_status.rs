@@ -3,7 +3,6 @@
 
 use crate::cluster::{k8s_time, Cluster};
 use dsplay_api::types::*;
-use dsplay_api::Object;
 use k8s_openapi::api::core::v1::{ContainerState, ContainerStateWaiting};
 
 /// Sets the containers' readiness and the pod's ContainersReady and Ready conditions; Ready also
@@ -13,12 +12,14 @@ use k8s_openapi::api::core::v1::{ContainerState, ContainerStateWaiting};
 /// `GeneratePodReadyCondition`.
 pub(crate) fn set_ready(cluster: &mut Cluster, ns: &str, name: &str, ready: bool) {
     let now = k8s_time(cluster.now_ms);
-    update_pod(cluster, ns, name, |pod| apply_ready(pod, ready, &now));
+    update_pod(cluster, ns, name, |pod, status| {
+        apply_ready(pod, status, ready, &now)
+    });
 }
 
-/// Sets the containers' `ready` and the ContainersReady and Ready conditions in a pod's status (the
-/// kubelet writes them with whatever else changed in the same sync).
-pub(crate) fn apply_ready(pod: &mut Pod, ready: bool, now: &Time) {
+/// Sets the containers' `ready` and the ContainersReady and Ready conditions in the pod's `status`
+/// (the kubelet writes them with whatever else changed in the same sync).
+pub(crate) fn apply_ready(pod: &Pod, status: &mut PodStatus, ready: bool, now: &Time) {
     let names = container_names(pod);
     let gates: Vec<String> = pod
         .spec
@@ -26,7 +27,6 @@ pub(crate) fn apply_ready(pod: &mut Pod, ready: bool, now: &Time) {
         .and_then(|s| s.readiness_gates.as_ref())
         .map(|g| g.iter().map(|g| g.condition_type.clone()).collect())
         .unwrap_or_default();
-    let status = pod.status.get_or_insert_with(Default::default);
     for cs in status.container_statuses.iter_mut().flatten() {
         cs.ready = ready;
     }
@@ -84,8 +84,7 @@ fn generate_pod_ready_condition(
 pub(crate) fn mark_not_ready(cluster: &mut Cluster, ns: &str, name: &str) -> bool {
     let now = k8s_time(cluster.now_ms);
     let mut flipped = false;
-    update_pod(cluster, ns, name, |pod| {
-        let status = pod.status.get_or_insert_with(Default::default);
+    update_pod(cluster, ns, name, |_, status| {
         for cs in status.container_statuses.iter_mut().flatten() {
             cs.ready = false;
         }
@@ -104,8 +103,7 @@ pub(crate) fn set_waiting(
     reason: &str,
     message: Option<String>,
 ) {
-    update_pod(cluster, ns, name, |pod| {
-        let status = pod.status.get_or_insert_with(Default::default);
+    update_pod(cluster, ns, name, |_, status| {
         for cs in status.container_statuses.iter_mut().flatten() {
             cs.state = Some(waiting(reason, message.clone()));
         }
@@ -170,17 +168,22 @@ pub(crate) fn replace_condition(status: &mut PodStatus, new: PodCondition) {
     }
 }
 
-/// Applies `f` to a stored pod and writes it back if it changed.
-pub(crate) fn update_pod(cluster: &mut Cluster, ns: &str, name: &str, f: impl FnOnce(&mut Pod)) {
-    let Some(old) = cluster.store.pod_handle(ns, name).cloned() else {
+/// Applies `f` to a stored pod's status (the default status when it has none) and writes the pod
+/// if the status changed. `f` reads the rest of the pod; only the status is copied, and the write
+/// changes the stored pod in place.
+pub(crate) fn update_pod(
+    cluster: &mut Cluster,
+    ns: &str,
+    name: &str,
+    f: impl FnOnce(&Pod, &mut PodStatus),
+) {
+    let Some(pod) = cluster.store.pod(ns, name) else {
         return;
     };
-    let mut pod = Pod::clone(&old);
-    f(&mut pod);
-    // Status first: that is what the kubelet writes, so a change is found without comparing the
-    // (unchanged) metadata and spec field by field.
-    if pod.status != old.status || pod.metadata != old.metadata || pod.spec != old.spec {
-        cluster.write(Object::Pod(pod));
+    let mut status = pod.status.clone().unwrap_or_default();
+    f(pod, &mut status);
+    if pod.status.as_ref() != Some(&status) {
+        cluster.modify_pod(ns, name, |pod| pod.status = Some(status));
     }
 }
 

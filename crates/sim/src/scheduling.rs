@@ -84,7 +84,7 @@ pub(crate) fn sync(cluster: &mut Cluster) {
                     nominated_node: None,
                     victims: Vec::new(),
                 };
-                apply_result(cluster, &pod, result, change);
+                apply_result(cluster, pod, result, change);
             }
             Ok(Some(nodes)) => pinned.push((pod, nodes)),
             Ok(None) => plain.push(pod),
@@ -101,7 +101,7 @@ pub(crate) fn sync(cluster: &mut Cluster) {
         .pop();
         cluster.rng = rng;
         if let Some(result) = result {
-            apply_result(cluster, &pod, result, change);
+            apply_result(cluster, pod, result, change);
         }
     }
     let mut pending = plain;
@@ -145,7 +145,7 @@ pub(crate) fn sync(cluster: &mut Cluster) {
     // A pod that did not fit was evaluated with the earlier pods of the batch already assumed on
     // their nodes: their bindings are not news to it, so it is marked as tried at the counter they
     // leave behind (upstream's queueing hints likewise drop events the failed cycle already saw).
-    for (pod, result) in pending.iter().zip(results.unwrap_or_default()) {
+    for (pod, result) in pending.into_iter().zip(results.unwrap_or_default()) {
         let seen = cluster.scheduling_queue.cluster_change;
         apply_result(cluster, pod, result, seen);
     }
@@ -194,33 +194,38 @@ fn node_info<'a>(store: &'a Store, node: &'a Node) -> NodeInfo<'a> {
     NodeInfo::new(node, pods)
 }
 
-fn apply_result(cluster: &mut Cluster, pod: &Pod, result: ScheduleResult, change: u64) {
+/// Writes the outcome of scheduling `pod` (the version the cycle saw; a binding changes the stored
+/// pod in place, so it is dropped first).
+fn apply_result(cluster: &mut Cluster, pod: Arc<Pod>, result: ScheduleResult, change: u64) {
     let ns = pod.metadata.namespace.clone().unwrap_or_default();
     let name = pod.metadata.name.clone().unwrap_or_default();
-    let Some(mut current) = cluster.store.pod(&ns, &name).cloned() else {
+    let Some(stored) = cluster.store.pod_handle(&ns, &name).cloned() else {
         return;
     };
-    let reference = object_reference(Kind::Pod, &current.metadata);
+    let reference = object_reference(Kind::Pod, &stored.metadata);
     let now = k8s_time(cluster.now_ms);
     match result {
         ScheduleResult::Bound { node } => {
+            drop(pod);
             cluster
                 .scheduling_queue
                 .unschedulable
                 .remove(&(ns.clone(), name.clone()));
-            current.spec.get_or_insert_with(Default::default).node_name = Some(node.clone());
-            let status = current.status.get_or_insert_with(Default::default);
-            status.nominated_node_name = None;
-            let conditions = status.conditions.get_or_insert_with(Vec::new);
-            conditions.retain(|c| c.type_ != "PodScheduled");
-            conditions.push(PodCondition {
-                type_: "PodScheduled".into(),
-                status: "True".into(),
-                last_transition_time: Some(now),
-                ..Default::default()
+            crate::volume_binding::bind_pod_volumes(cluster, &stored, &node);
+            drop(stored);
+            cluster.modify_pod(&ns, &name, |current| {
+                current.spec.get_or_insert_with(Default::default).node_name = Some(node.clone());
+                let status = current.status.get_or_insert_with(Default::default);
+                status.nominated_node_name = None;
+                let conditions = status.conditions.get_or_insert_with(Vec::new);
+                conditions.retain(|c| c.type_ != "PodScheduled");
+                conditions.push(PodCondition {
+                    type_: "PodScheduled".into(),
+                    status: "True".into(),
+                    last_transition_time: Some(now),
+                    ..Default::default()
+                });
             });
-            crate::volume_binding::bind_pod_volumes(cluster, &current, &node);
-            cluster.write(Object::Pod(current));
             cluster.record_event_about(
                 reference,
                 "Normal",
@@ -235,6 +240,7 @@ fn apply_result(cluster: &mut Cluster, pod: &Pod, result: ScheduleResult, change
             nominated_node,
             victims,
         } => {
+            let mut current = Pod::clone(&stored);
             cluster
                 .scheduling_queue
                 .unschedulable
@@ -257,7 +263,7 @@ fn apply_result(cluster: &mut Cluster, pod: &Pod, result: ScheduleResult, change
                 Some(c) => *c = condition,
                 None => conditions.push(condition),
             }
-            if current != *pod || cluster.store.pod(&ns, &name) != Some(&current) {
+            if current != *pod || *stored != current {
                 cluster.write(Object::Pod(current.clone()));
             }
             cluster.record_event_about(

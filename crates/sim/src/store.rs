@@ -12,6 +12,7 @@ use crate::scheduler::inter_pod_affinity::has_required_anti_affinity;
 use dsplay_api::taints::NO_EXECUTE;
 
 mod changes;
+mod in_place;
 mod typed;
 pub(crate) use changes::ChangeCursor;
 
@@ -149,12 +150,26 @@ pub struct Store {
     watch_snapshots: bool,
 }
 
-/// The node a pod is bound to, if any.
-fn bound_node(pod: &Pod) -> Option<&str> {
-    pod.spec
-        .as_ref()
-        .and_then(|s| s.node_name.as_deref())
-        .filter(|n| !n.is_empty())
+/// What the store's pod indexes read of a pod: `spec.nodeName` and whether it has required pod
+/// anti-affinity terms.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct PodIndexFacts<'a> {
+    node_name: Option<&'a str>,
+    anti_affinity: bool,
+}
+
+impl<'a> PodIndexFacts<'a> {
+    fn of(pod: &'a Pod) -> PodIndexFacts<'a> {
+        PodIndexFacts {
+            node_name: pod.spec.as_ref().and_then(|s| s.node_name.as_deref()),
+            anti_affinity: has_required_anti_affinity(pod),
+        }
+    }
+
+    /// The node the pod is bound to, if any.
+    fn bound_node(self) -> Option<&'a str> {
+        self.node_name.filter(|n| !n.is_empty())
+    }
 }
 
 /// The store key of an object.
@@ -382,11 +397,10 @@ impl Store {
                         None
                     }
                 };
-                fn node_of(p: &Pod) -> Option<&str> {
-                    p.spec.as_ref().and_then(|s| s.node_name.as_deref())
-                }
-                rebound = previous.as_deref().map(node_of) != Some(node_of(&new));
-                self.index_pod(&key, previous.as_deref(), Some(&new));
+                let previous_facts = previous.as_deref().map(PodIndexFacts::of);
+                let new_facts = PodIndexFacts::of(&new);
+                rebound = previous_facts.map(|f| f.node_name) != Some(new_facts.node_name);
+                self.index_pod(&key, previous_facts, Some(new_facts));
                 previous.is_some()
             }
             Object::DaemonSet(o) => self.daemon_sets.insert(key.clone(), Arc::new(o)).is_some(),
@@ -513,7 +527,7 @@ impl Store {
     /// pod that a loop still holds copies nothing.
     pub(crate) fn remove_pod(&mut self, key: &Key, time_ms: i64) -> Option<Arc<Pod>> {
         let removed = self.pods.remove(key)?;
-        self.index_pod(key, Some(&removed), None);
+        self.index_pod(key, Some(PodIndexFacts::of(&removed)), None);
         self.log_removal(Kind::Pod, key, time_ms, || {
             Object::Pod(Pod::clone(&removed))
         });
@@ -523,15 +537,23 @@ impl Store {
     /// Files a pod under the node it is (now) bound to, moving it from the node it was bound to.
     /// Also counts the bound pods with required anti-affinity (see
     /// [`Store::has_bound_pods_with_required_anti_affinity`]).
-    fn index_pod(&mut self, key: &Key, previous: Option<&Pod>, new: Option<&Pod>) {
-        let counted = |pod: &Pod| bound_node(pod).is_some() && has_required_anti_affinity(pod);
-        match (previous.is_some_and(counted), new.is_some_and(counted)) {
+    fn index_pod(
+        &mut self,
+        key: &Key,
+        previous: Option<PodIndexFacts>,
+        new: Option<PodIndexFacts>,
+    ) {
+        let counted = |facts: &PodIndexFacts| facts.bound_node().is_some() && facts.anti_affinity;
+        match (
+            previous.is_some_and(|f| counted(&f)),
+            new.is_some_and(|f| counted(&f)),
+        ) {
             (false, true) => self.bound_anti_affinity_pods += 1,
             (true, false) => self.bound_anti_affinity_pods -= 1,
             _ => {}
         }
-        let node = new.and_then(bound_node);
-        let old = previous.and_then(bound_node);
+        let node = new.and_then(|f| f.bound_node());
+        let old = previous.and_then(|f| f.bound_node());
         match (
             previous.is_some() && old.is_none(),
             new.is_some() && node.is_none(),

@@ -14,6 +14,7 @@ use dsplay_api::Kind;
 use k8s_openapi::api::core::v1::{
     ContainerState, ContainerStateRunning, ContainerStateTerminated, VolumeMountStatus,
 };
+use std::sync::Arc;
 
 /// Image size the simulated registry reports in `Pulled` events.
 pub(super) const IMAGE_SIZE_BYTES: u64 = 2_156_003;
@@ -30,7 +31,7 @@ pub(super) fn start_containers(
     cluster: &mut Cluster,
     uid: &str,
     mut runtime: PodRuntime,
-    pod: &Pod,
+    pod: Arc<Pod>,
     restart: bool,
 ) {
     let (ns, name) = (runtime.namespace.clone(), runtime.name.clone());
@@ -38,12 +39,12 @@ pub(super) fn start_containers(
     let containers: &[Container] = pod.spec.as_ref().map_or(&[], |s| &s.containers);
     for c in containers {
         if restart {
-            ensure_image_exists_events(cluster, pod, c, &runtime.node);
+            ensure_image_exists_events(cluster, &pod, c, &runtime.node);
         }
         let created = format!("Created container: {}", c.name);
-        event_for(cluster, pod, &c.name, "Normal", "Created", &created);
+        event_for(cluster, &pod, &c.name, "Normal", "Created", &created);
         let started = format!("Started container {}", c.name);
-        event_for(cluster, pod, &c.name, "Normal", "Started", &started);
+        event_for(cluster, &pod, &c.name, "Normal", "Started", &started);
     }
     let behavior = cluster.image_behavior(
         containers
@@ -51,12 +52,13 @@ pub(super) fn start_containers(
             .and_then(|c| c.image.as_deref())
             .unwrap_or(""),
     );
-    let pod_ip = pod_ip(cluster, pod, &runtime.node);
-    let ready_now = behavior.ready && !behavior.crash && readiness_delay_ms(pod).is_none();
-    // The containers' specs are the stored pod's (a pod's containers do not change while its
-    // events are written), read from `containers` rather than copied out of the pod written.
-    update_pod(cluster, &ns, &name, |pod| {
-        let status = pod.status.get_or_insert_with(Default::default);
+    let pod_ip = pod_ip(cluster, &pod, &runtime.node);
+    let readiness_delay = readiness_delay_ms(&pod);
+    let ready_now = behavior.ready && !behavior.crash && readiness_delay.is_none();
+    // The store's handle is then the only one: the write changes the pod in place.
+    drop(pod);
+    update_pod(cluster, &ns, &name, |pod, status| {
+        let containers: &[Container] = pod.spec.as_ref().map_or(&[], |s| &s.containers);
         status.phase = Some("Running".into());
         if status.pod_ip.is_none() {
             status.pod_ip = Some(pod_ip.clone());
@@ -90,13 +92,13 @@ pub(super) fn start_containers(
         }
         // Without a readiness probe the container is ready as soon as it runs: one status write.
         if ready_now {
-            apply_ready(pod, true, &now);
+            apply_ready(pod, status, true, &now);
         }
     });
     runtime.stage = Stage::Running;
     if behavior.crash {
         enter(cluster, uid.to_string(), runtime, CRASH_AFTER_MS);
-    } else if let (Some(delay), true) = (readiness_delay_ms(pod), behavior.ready) {
+    } else if let (Some(delay), true) = (readiness_delay, behavior.ready) {
         enter(cluster, uid.to_string(), runtime, delay);
     } else {
         runtime.epoch += 1;
@@ -108,7 +110,7 @@ pub(super) fn start_containers(
 /// wait in CrashLoopBackOff (10 s, doubling, at most 5 min) with a `BackOff` event.
 ///
 /// Upstream: `pkg/kubelet/kuberuntime/kuberuntime_manager.go` `doBackOff`.
-pub(super) fn crash(cluster: &mut Cluster, uid: &str, mut runtime: PodRuntime, pod: &Pod) {
+pub(super) fn crash(cluster: &mut Cluster, uid: &str, mut runtime: PodRuntime, pod: Arc<Pod>) {
     let (ns, name) = (runtime.namespace.clone(), runtime.name.clone());
     runtime.failures += 1;
     set_ready(cluster, &ns, &name, false);
@@ -118,9 +120,8 @@ pub(super) fn crash(cluster: &mut Cluster, uid: &str, mut runtime: PodRuntime, p
         return;
     }
     let now = k8s_time(cluster.now_ms);
-    let names: Vec<String> = container_names(pod);
-    update_pod(cluster, &ns, &name, |pod| {
-        let status = pod.status.get_or_insert_with(Default::default);
+    let names: Vec<String> = container_names(&pod);
+    update_pod(cluster, &ns, &name, |_, status| {
         for cs in status.container_statuses.iter_mut().flatten() {
             let started = cs
                 .state
@@ -145,7 +146,7 @@ pub(super) fn crash(cluster: &mut Cluster, uid: &str, mut runtime: PodRuntime, p
     for c in &names {
         event_for(
             cluster,
-            pod,
+            &pod,
             c,
             "Warning",
             "BackOff",
@@ -237,9 +238,8 @@ fn container_id(name: &str, restart_count: i32) -> String {
 /// `GenerateContainersReadyCondition` (`PodCompleted`).
 pub(super) fn stop_containers(cluster: &mut Cluster, ns: &str, name: &str, killed: bool) {
     let now = k8s_time(cluster.now_ms);
-    update_pod(cluster, ns, name, |pod| {
+    update_pod(cluster, ns, name, |pod, status| {
         let names = container_names(pod);
-        let status = pod.status.get_or_insert_with(Default::default);
         let mut all_succeeded = true;
         for cs in status.container_statuses.iter_mut().flatten() {
             let state = cs.state.take().unwrap_or_default();
@@ -292,9 +292,19 @@ pub(super) fn stop_containers(cluster: &mut Cluster, ns: &str, name: &str, kille
 /// `apiserver/pkg/registry/generic/registry/store.go` `updateForGracefulDeletionAndFinalizers`.
 pub(super) fn delete_with_zero_grace(cluster: &mut Cluster, ns: &str, name: &str) {
     let now = k8s_time(cluster.now_ms);
-    update_pod(cluster, ns, name, |pod| {
-        pod.metadata.deletion_grace_period_seconds = Some(0);
-        pod.metadata.deletion_timestamp = Some(now);
-    });
+    let shortened = |meta: &ObjectMeta| {
+        meta.deletion_grace_period_seconds == Some(0)
+            && meta.deletion_timestamp.as_ref() == Some(&now)
+    };
+    if cluster
+        .store
+        .pod(ns, name)
+        .is_some_and(|pod| !shortened(&pod.metadata))
+    {
+        cluster.modify_pod(ns, name, |pod| {
+            pod.metadata.deletion_grace_period_seconds = Some(0);
+            pod.metadata.deletion_timestamp = Some(now);
+        });
+    }
     cluster.remove_object(Kind::Pod, ns, name);
 }

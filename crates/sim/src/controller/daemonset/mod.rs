@@ -3,16 +3,16 @@
 
 pub mod history;
 pub(crate) mod node_cache;
+mod pod_summary;
 pub mod update;
 pub mod util;
 
 use crate::api_server::{object_reference, DeleteOptions};
 use crate::cluster::{Cluster, Timer};
-use crate::store::key_of;
-use dsplay_api::pod::is_pod_ready;
 use dsplay_api::types::*;
 use dsplay_api::{Kind, Object};
 use node_cache::{Context, DaemonSetCache};
+use pod_summary::PodSummary;
 use std::collections::BTreeSet;
 use std::sync::Arc;
 use util::*;
@@ -147,10 +147,18 @@ pub(crate) fn sync_daemon_set(cluster: &mut Cluster, ns: &str, name: &str) {
         cache.history = Some((history::HistoryKey::of(cluster, &ds), hash.clone()));
     }
     cache.refresh(cluster, &cx);
-    update_status(cluster, &cache, &cx);
+    let status = update_status(cluster, &cache, &cx);
     #[cfg(feature = "cache-oracle")]
     cache.assert_matches_rebuild(cluster, &cx);
     cluster.daemon_sets.caches.insert(uid, cache);
+    // The sync's handle goes first, so the status write changes the stored DaemonSet in place.
+    drop(ds);
+    if let Some(status) = status {
+        let now = cluster.now_ms;
+        cluster.store.modify_daemon_set(ns, name, now, |ds| {
+            ds.status = Some(status);
+        });
+    }
 }
 
 fn surge_enabled(ds: &DaemonSet) -> bool {
@@ -163,7 +171,7 @@ fn surge_enabled(ds: &DaemonSet) -> bool {
 fn manage(cluster: &mut Cluster, cache: &mut DaemonSetCache, cx: &Context) {
     let work = cache.take_manage_work();
     let mut nodes_needing_pods = Vec::new();
-    let mut pods_to_delete: Vec<Arc<Pod>> = Vec::new();
+    let mut pods_to_delete: Vec<String> = Vec::new();
     let mut pending = BTreeSet::new();
     // Unscheduled pods whose target node no longer exists (deleted after the others).
     let mut orphans = Vec::new();
@@ -173,8 +181,8 @@ fn manage(cluster: &mut Cluster, cache: &mut DaemonSetCache, cx: &Context) {
         };
         // The placement is known exactly while the node exists.
         let Some(placement) = entry.placement else {
-            for pod in entry.pods.iter().filter(|p| is_unscheduled_and_live(p)) {
-                orphans.push(pod.clone());
+            for pod in entry.pods.iter().filter(|p| p.is_unscheduled_and_live()) {
+                orphans.push(pod.name.clone());
                 pending.insert(name.clone());
             }
             continue;
@@ -203,8 +211,8 @@ fn manage(cluster: &mut Cluster, cache: &mut DaemonSetCache, cx: &Context) {
 struct NodeDecision {
     /// Create a daemon pod here.
     create: bool,
-    /// Delete these pods.
-    delete: Vec<Arc<Pod>>,
+    /// Delete these pods (by name, in the DaemonSet's namespace).
+    delete: Vec<String>,
     /// A failed pod waits for its back-off to pass (look again on the next sync).
     waiting: bool,
 }
@@ -215,7 +223,7 @@ fn pods_should_be_on_node(
     cluster: &mut Cluster,
     node_name: &str,
     placement: Placement,
-    pods: &[Arc<Pod>],
+    pods: &[PodSummary],
     cx: &Context,
 ) -> NodeDecision {
     let ds = cx.ds;
@@ -231,24 +239,23 @@ fn pods_should_be_on_node(
     if !placement.should_continue_running {
         decision.delete.extend(
             pods.iter()
-                .filter(|p| p.metadata.deletion_timestamp.is_none())
-                .cloned(),
+                .filter(|p| !p.terminating)
+                .map(|p| p.name.clone()),
         );
         return decision;
     }
-    let mut running: Vec<&Arc<Pod>> = Vec::new();
+    let namespace = ds.metadata.namespace.as_deref().unwrap_or_default();
+    let mut running: Vec<&PodSummary> = Vec::new();
     for pod in pods {
-        if pod.metadata.deletion_timestamp.is_some() {
+        if pod.terminating {
             continue;
         }
-        match phase(pod) {
+        match pod.phase.as_str() {
             "Failed" => {
                 if failed_pod_backoff_passed(cluster, node_name, cx.ds) {
                     let msg = format!(
                         "Found failed daemon pod {}/{} on node {}, will try to kill it",
-                        pod.metadata.namespace.as_deref().unwrap_or_default(),
-                        pod.metadata.name.as_deref().unwrap_or_default(),
-                        node_name
+                        namespace, pod.name, node_name
                     );
                     cluster.record_event(
                         &object_reference(Kind::DaemonSet, &ds.metadata),
@@ -258,7 +265,7 @@ fn pods_should_be_on_node(
                         COMPONENT,
                         None,
                     );
-                    decision.delete.push(pod.clone());
+                    decision.delete.push(pod.name.clone());
                 } else {
                     decision.waiting = true;
                 }
@@ -266,9 +273,7 @@ fn pods_should_be_on_node(
             "Succeeded" => {
                 let msg = format!(
                     "Found succeeded daemon pod {}/{} on node {}, will try to delete it",
-                    pod.metadata.namespace.as_deref().unwrap_or_default(),
-                    pod.metadata.name.as_deref().unwrap_or_default(),
-                    node_name
+                    namespace, pod.name, node_name
                 );
                 cluster.record_event(
                     &object_reference(Kind::DaemonSet, &ds.metadata),
@@ -278,33 +283,30 @@ fn pods_should_be_on_node(
                     COMPONENT,
                     None,
                 );
-                decision.delete.push(pod.clone());
+                decision.delete.push(pod.name.clone());
             }
             _ => running.push(pod),
         }
     }
-    running.sort_by(|a, b| oldest_first(a, b));
+    running.sort_by(|a, b| pod_summary::oldest_first(a, b));
+    let name = |p: &&PodSummary| p.name.clone();
     if !surge_enabled(ds) {
         // Duplicates: keep the oldest.
-        decision.delete.extend(running.into_iter().skip(1).cloned());
+        decision.delete.extend(running.iter().skip(1).map(name));
         return decision;
     }
     if running.is_empty() {
         decision.create = placement.should_run;
     } else if running.len() > 1 {
-        let (new_pods, old_pods): (Vec<&Arc<Pod>>, Vec<&Arc<Pod>>) =
+        let (new_pods, old_pods): (Vec<&PodSummary>, Vec<&PodSummary>) =
             running.into_iter().partition(|p| cx.is_updated(p));
         // Keep the oldest new and the oldest old pod; the old one goes once the new one is
         // available (or at once when the old one is not ready).
-        decision
-            .delete
-            .extend(new_pods.iter().skip(1).map(|p| Arc::clone(p)));
-        decision
-            .delete
-            .extend(old_pods.iter().skip(1).map(|p| Arc::clone(p)));
+        decision.delete.extend(new_pods.iter().skip(1).map(name));
+        decision.delete.extend(old_pods.iter().skip(1).map(name));
         if let (Some(new), Some(old)) = (new_pods.first(), old_pods.first()) {
-            if !is_pod_ready(old) || cx.is_available(new) {
-                decision.delete.push(Arc::clone(old));
+            if !old.is_ready() || cx.is_available(new) {
+                decision.delete.push(old.name.clone());
             }
         }
     }
@@ -349,12 +351,13 @@ pub(crate) fn template_generation(ds: &DaemonSet) -> Option<String> {
         .cloned()
 }
 
-/// `syncNodes`: delete and create (capped at `BURST_REPLICAS` each), with events.
+/// `syncNodes`: delete and create (capped at `BURST_REPLICAS` each), with events. The pods to
+/// delete are named in the DaemonSet's namespace.
 #[doc(alias = "syncNodes")]
 pub(crate) fn sync_nodes(
     cluster: &mut Cluster,
     ds: &DaemonSet,
-    pods_to_delete: &[Arc<Pod>],
+    pods_to_delete: &[String],
     nodes_needing_pods: &[String],
     hash: &str,
 ) {
@@ -384,15 +387,15 @@ pub(crate) fn sync_nodes(
             ),
         }
     }
-    for pod in pods_to_delete.iter().take(BURST_REPLICAS) {
-        let (ns, name) = key_of(&pod.metadata);
-        let Some(current) = cluster.store.pod_handle(&ns, &name).cloned() else {
+    let ns = ds.metadata.namespace.as_deref().unwrap_or_default();
+    for name in pods_to_delete.iter().take(BURST_REPLICAS) {
+        let Some(current) = cluster.store.pod(ns, name) else {
             continue;
         };
         if current.metadata.deletion_timestamp.is_some() {
             continue;
         }
-        cluster.delete_pod(&current, DeleteOptions::default().grace_period_seconds);
+        cluster.delete_stored_pod(ns, name, DeleteOptions::default().grace_period_seconds);
         cluster.record_event(
             &reference,
             "Normal",
@@ -404,23 +407,26 @@ pub(crate) fn sync_nodes(
     }
 }
 
-/// `updateDaemonSetStatus`: the status counters (summed per node by the cache), written only when
-/// they change; requeues for the next pod to pass minReadySeconds (`enqueueDaemonSetAfter`).
+/// `updateDaemonSetStatus`: the status counters (summed per node by the cache), returned to be
+/// written only when they changed; requeues for the next pod to pass minReadySeconds
+/// (`enqueueDaemonSetAfter`).
 ///
 /// Upstream: pkg/controller/daemon/daemon_controller.go updateDaemonSetStatus, storeDaemonSetStatus.
 #[doc(alias = "updateDaemonSetStatus")]
-fn update_status(cluster: &mut Cluster, cache: &DaemonSetCache, cx: &Context) {
+fn update_status(
+    cluster: &mut Cluster,
+    cache: &DaemonSetCache,
+    cx: &Context,
+) -> Option<DaemonSetStatus> {
     if let Some(due) = cache.next_requeue() {
         cluster.schedule_at_unless_due(due, Timer::ResyncDaemonSets);
     }
     let c = cache.status;
     let ds = cx.ds;
-    let Some(stored) = cluster.store.daemon_set(
+    let stored = cluster.store.daemon_set(
         ds.metadata.namespace.as_deref().unwrap_or(""),
         ds.metadata.name.as_deref().unwrap_or(""),
-    ) else {
-        return;
-    };
+    )?;
     let old = stored.status.clone().unwrap_or_default();
     let status = DaemonSetStatus {
         desired_number_scheduled: c.desired,
@@ -434,11 +440,7 @@ fn update_status(cluster: &mut Cluster, cache: &DaemonSetCache, cx: &Context) {
         collision_count: old.collision_count,
         conditions: old.conditions.clone(),
     };
-    if status != old {
-        let mut next = stored.clone();
-        next.status = Some(status);
-        cluster.write(Object::DaemonSet(next));
-    }
+    (status != old).then_some(status)
 }
 
 #[cfg(test)]

@@ -11,11 +11,11 @@
 //! (every test build) each sync checks this against a cache rebuilt from scratch
 //! (`assert_matches_rebuild`).
 
+use super::pod_summary::{oldest_first, PodSummary};
 use super::template_generation;
 use super::update::{classify, NodeRollout};
 use super::util::*;
 use crate::cluster::Cluster;
-use dsplay_api::pod::is_pod_ready;
 use dsplay_api::types::*;
 use dsplay_api::{selector, Kind, Object};
 use std::collections::{BTreeMap, BTreeSet};
@@ -83,7 +83,7 @@ pub(crate) struct NodeEntry {
     /// `NodeShouldRunDaemonPod` for it (both false while the node does not exist).
     pub placement: Option<Placement>,
     /// The DaemonSet's pods targeting this node, in name order.
-    pub pods: Vec<Arc<Pod>>,
+    pub pods: Vec<PodSummary>,
     verdict: Verdict,
 }
 
@@ -183,14 +183,14 @@ impl<'a> Context<'a> {
     }
 
     /// Whether the pod runs the current template (`IsPodUpdated`).
-    pub fn is_updated(&self, pod: &Pod) -> bool {
-        is_pod_updated(pod, self.hash, self.template_generation.as_deref())
+    pub fn is_updated(&self, pod: &PodSummary) -> bool {
+        pod.is_updated(self.hash, self.template_generation.as_deref())
     }
 
     /// `IsPodAvailable` now.
     #[doc(alias = "IsPodAvailable")]
-    pub fn is_available(&self, pod: &Pod) -> bool {
-        is_pod_available(pod, self.min_ready, self.now)
+    pub fn is_available(&self, pod: &PodSummary) -> bool {
+        pod.is_available(self.min_ready, self.now)
     }
 }
 
@@ -288,7 +288,7 @@ impl DaemonSetCache {
     /// that changed or whose verdict flips with time. Adopts and releases pods on the way, like
     /// `getNodesToDaemonPods`.
     pub fn refresh(&mut self, cluster: &mut Cluster, cx: &Context) {
-        let (ns, uid, sel) = (&cx.namespace, &cx.uid, &cx.selector);
+        let ns = &cx.namespace;
         // Nodes whose node object was written (their handle is looked up again), and nodes whose
         // pods changed or whose verdict flips with the clock (the entry's handle is current: a
         // node write would have put it in the first set).
@@ -301,18 +301,17 @@ impl DaemonSetCache {
                 history: self.history.take(),
                 ..Default::default()
             };
-            written_nodes.extend(
-                cluster
-                    .store
-                    .node_handles()
-                    .filter_map(|n| n.metadata.name.clone()),
-            );
-            changed_pods.extend(
-                cluster
-                    .store
-                    .pod_handles_in(ns)
-                    .filter_map(|p| p.metadata.name.clone()),
-            );
+            // Collected from the store's name order, so the sets (and the entries of every node)
+            // are built in one pass instead of one B-tree insert per name.
+            written_nodes = (cluster.store.node_handles())
+                .filter_map(|n| n.metadata.name.clone())
+                .collect();
+            changed_pods = (cluster.store.pod_handles_in(ns))
+                .filter_map(|p| p.metadata.name.clone())
+                .collect();
+            self.entries = (written_nodes.iter())
+                .map(|name| (name.clone(), NodeEntry::default()))
+                .collect();
         } else {
             for event in
                 &cluster.store.watch_log()[self.cursor.min(cluster.store.watch_log().len())..]
@@ -329,36 +328,32 @@ impl DaemonSetCache {
             }
         }
         for name in changed_pods {
-            if let Some(node) = self.pod_nodes.remove(&name) {
-                if let Some(entry) = self.entries.get_mut(&node) {
-                    entry
-                        .pods
-                        .retain(|p| p.metadata.name.as_deref() != Some(name.as_str()));
+            let filed = filing(cluster, cx, &name);
+            match (self.pod_nodes.get(&name), filed) {
+                // Still filed under the same node (most writes): the summary is replaced in place.
+                (Some(old), Some((node, pod))) if *old == node => {
+                    if let Some(entry) = self.entries.get_mut(&node) {
+                        file_pod(&mut entry.pods, pod);
+                    }
+                    changed_nodes.insert(node);
                 }
-                changed_nodes.insert(node);
-            }
-            let Some(pod) = cluster.store.pod_handle(ns, &name).cloned() else {
-                continue;
-            };
-            let claim = claim(&pod, uid, sel);
-            let adopted = matches!(claim, Claim::Adopt);
-            if !apply_claim(cluster, cx.ds, &pod, uid, claim) {
-                continue;
-            }
-            // An adoption rewrote the pod: file the stored version.
-            let pod = match adopted {
-                true => cluster.store.pod_handle(ns, &name).cloned().unwrap_or(pod),
-                false => pod,
-            };
-            if let Some(node) = filed_node(&pod) {
-                let pods = match self.entries.get_mut(&node) {
-                    Some(entry) => &mut entry.pods,
-                    None => &mut self.entries.entry(node.clone()).or_default().pods,
-                };
-                let at = pods.partition_point(|p| p.metadata.name < pod.metadata.name);
-                pods.insert(at, pod);
-                self.pod_nodes.insert(name, node.clone());
-                changed_nodes.insert(node);
+                (_, filed) => {
+                    if let Some(node) = self.pod_nodes.remove(&name) {
+                        if let Some(entry) = self.entries.get_mut(&node) {
+                            entry.pods.retain(|p| p.name != name);
+                        }
+                        changed_nodes.insert(node);
+                    }
+                    if let Some((node, pod)) = filed {
+                        let pods = match self.entries.get_mut(&node) {
+                            Some(entry) => &mut entry.pods,
+                            None => &mut self.entries.entry(node.clone()).or_default().pods,
+                        };
+                        file_pod(pods, pod);
+                        self.pod_nodes.insert(name, node.clone());
+                        changed_nodes.insert(node);
+                    }
+                }
             }
         }
         self.cursor = cluster.store.watch_log().len();
@@ -375,32 +370,43 @@ impl DaemonSetCache {
                 false => self.entries.get(name).and_then(|e| e.node.clone()),
             };
             self.update_node(name, node, cx);
-            self.changed_for_manage.insert(name.clone());
+        }
+        let changed = written_nodes.union(&changed_nodes).cloned();
+        match self.changed_for_manage.is_empty() {
+            true => self.changed_for_manage = changed.collect(),
+            false => self.changed_for_manage.extend(changed),
         }
     }
 
-    /// Recomputes one node's placement and verdict, moving its contribution in the tallies.
+    /// Recomputes one node's placement and verdict, moving its contribution in the tallies (only
+    /// when the verdict changed: most pod writes leave it as it was).
     fn update_node(&mut self, name: &str, node: Option<Arc<Node>>, cx: &Context) {
-        // Worked on in place (taken out, put back), so a node that stays costs no new key.
-        let mut entry = match self.entries.get_mut(name) {
-            Some(entry) => std::mem::take(entry),
+        let entry = match self.entries.get_mut(name) {
+            Some(entry) => entry,
             None if node.is_none() => return,
-            None => NodeEntry::default(),
+            None => self.entries.entry(name.to_string()).or_default(),
         };
-        self.tally(name, &entry.verdict, -1);
         if node.is_none() && entry.pods.is_empty() {
+            let old = std::mem::take(&mut entry.verdict);
             self.entries.remove(name);
+            self.tally(name, &old, -1);
             return;
         }
-        entry.placement = node.as_ref().map(|n| node_should_run_daemon_pod(n, cx.ds));
+        // The placement is a function of the node and the DaemonSet's spec (the cache is rebuilt
+        // when that changes): the same node object keeps it.
+        let same_node = match (&entry.node, &node) {
+            (Some(old), Some(new)) => Arc::ptr_eq(old, new),
+            _ => false,
+        };
+        if !same_node || entry.placement.is_none() {
+            entry.placement = node.as_ref().map(|n| node_should_run_daemon_pod(n, cx.ds));
+        }
         entry.node = node;
-        entry.verdict = verdict(&entry, cx);
-        self.tally(name, &entry.verdict, 1);
-        match self.entries.get_mut(name) {
-            Some(slot) => *slot = entry,
-            None => {
-                self.entries.insert(name.to_string(), entry);
-            }
+        let new = verdict(entry, cx);
+        if new != entry.verdict {
+            let old = std::mem::replace(&mut entry.verdict, new.clone());
+            self.tally(name, &old, -1);
+            self.tally(name, &new, 1);
         }
     }
 
@@ -440,12 +446,12 @@ impl DaemonSetCache {
         self.requeues.first().map(|(at, _)| *at)
     }
 
-    /// The live (not terminating) pod of a node that `rollingUpdate` classified as old.
-    pub fn old_pod(&self, node: &str, cx: &Context) -> Option<Arc<Pod>> {
+    /// The name of the live (not terminating) pod of a node that `rollingUpdate` classified as old.
+    pub fn old_pod(&self, node: &str, cx: &Context) -> Option<String> {
         let pods = &self.entries.get(node)?.pods;
         pods.iter()
-            .find(|p| p.metadata.deletion_timestamp.is_none() && !cx.is_updated(p))
-            .cloned()
+            .find(|p| !p.terminating && !cx.is_updated(p))
+            .map(|p| p.name.clone())
     }
 
     /// Test builds (`cache-oracle`): the incremental cache equals one rebuilt from the store.
@@ -455,12 +461,8 @@ impl DaemonSetCache {
         for pod in cluster.store.pod_handles_in(&cx.namespace) {
             if matches!(claim(pod, &cx.uid, &cx.selector), Claim::Owned) {
                 if let Some(node) = filed_node(pod) {
-                    fresh
-                        .entries
-                        .entry(node)
-                        .or_default()
-                        .pods
-                        .push(pod.clone());
+                    let pods = &mut fresh.entries.entry(node).or_default().pods;
+                    pods.push(PodSummary::of(pod));
                 }
             }
         }
@@ -483,6 +485,32 @@ impl DaemonSetCache {
             "DaemonSet cache rollout diverged"
         );
         assert_eq!(self.requeues, fresh.requeues);
+    }
+}
+
+/// How a written pod is filed now, if the DaemonSet owns it: its node and its summary. Adopts or
+/// releases it first, like `ClaimPods` (then the stored version is filed).
+fn filing(cluster: &mut Cluster, cx: &Context, name: &str) -> Option<(String, PodSummary)> {
+    let (ns, uid) = (cx.namespace.as_str(), cx.uid.as_str());
+    let pod = cluster.store.pod(ns, name)?;
+    let filed = |pod: &Pod| filed_node(pod).map(|node| (node, PodSummary::of(pod)));
+    match claim(pod, uid, &cx.selector) {
+        Claim::Owned => filed(pod),
+        other => {
+            let pod = pod.clone();
+            if !apply_claim(cluster, cx.ds, &pod, uid, other) {
+                return None;
+            }
+            cluster.store.pod(ns, name).and_then(filed)
+        }
+    }
+}
+
+/// Puts a pod's summary in a node's list, in name order, in place of the one of the same name.
+fn file_pod(pods: &mut Vec<PodSummary>, pod: PodSummary) {
+    match pods.binary_search_by(|p| p.name.cmp(&pod.name)) {
+        Ok(at) => pods[at] = pod,
+        Err(at) => pods.insert(at, pod),
     }
 }
 
@@ -509,7 +537,7 @@ fn verdict(entry: &NodeEntry, cx: &Context) -> Verdict {
         v.status.desired = 1;
         if let Some(oldest) = pods.iter().min_by(|a, b| oldest_first(a, b)) {
             v.status.current = 1;
-            if is_pod_ready(oldest) {
+            if oldest.is_ready() {
                 v.status.ready = 1;
                 v.status.available = i32::from(cx.is_available(oldest));
             }
@@ -524,13 +552,13 @@ fn verdict(entry: &NodeEntry, cx: &Context) -> Verdict {
     v.requeue_at = pods
         .iter()
         .filter(|p| !cx.is_available(p))
-        .filter_map(|p| ready_since_ms(p))
+        .filter_map(|p| p.ready_since_ms)
         .map(|since| since + i64::from(cx.min_ready) * 1000 + 1000)
         .min();
     if cx.min_ready > 0 {
         v.flips_at = pods
             .iter()
-            .filter_map(|p| ready_since_ms(p))
+            .filter_map(|p| p.ready_since_ms)
             .map(|since| since + i64::from(cx.min_ready) * 1000 + 1)
             .filter(|at| *at > cx.now)
             .min();

@@ -6,11 +6,11 @@
 //! nodes whose old pod was already unavailable (those are replaced regardless of the budget).
 
 use super::node_cache::{Context, DaemonSetCache};
+use super::pod_summary::PodSummary;
 use super::sync_nodes;
 use crate::cluster::Cluster;
 use dsplay_api::int_or_percent::scaled_value;
 use dsplay_api::types::*;
-use std::sync::Arc;
 
 fn rolling(ds: &DaemonSet) -> Option<RollingUpdateDaemonSet> {
     let strategy = ds.spec.as_ref()?.update_strategy.as_ref()?;
@@ -74,13 +74,10 @@ pub(crate) struct NodeRollout {
 }
 
 /// Classifies one node with pods or `shouldRun` (upstream's loop body over `nodeToDaemonPods`).
-pub(crate) fn classify(pods: &[Arc<Pod>], should_run: bool, cx: &Context) -> NodeRollout {
+pub(crate) fn classify(pods: &[PodSummary], should_run: bool, cx: &Context) -> NodeRollout {
     let mut r = NodeRollout::default();
     let (mut new, mut old) = (Vec::new(), Vec::new());
-    for pod in pods
-        .iter()
-        .filter(|p| p.metadata.deletion_timestamp.is_none())
-    {
+    for pod in pods.iter().filter(|p| !p.terminating) {
         if cx.is_updated(pod) {
             new.push(pod);
         } else {
@@ -137,7 +134,7 @@ pub(crate) fn rolling_update(cluster: &mut Cluster, cache: &DaemonSetCache, cx: 
     if max_surge == 0 {
         let remaining =
             (max_unavailable - t.num_unavailable).clamp(0, t.candidates.len() as i32) as usize;
-        let to_delete: Vec<Arc<Pod>> = t
+        let to_delete: Vec<String> = t
             .allowed_replacement
             .iter()
             .chain(t.candidates.iter().take(remaining))
@@ -154,7 +151,7 @@ pub(crate) fn rolling_update(cluster: &mut Cluster, cache: &DaemonSetCache, cx: 
         .cloned()
         .collect();
     let excess = (t.num_available - desired).max(0) as usize;
-    let to_delete: Vec<Arc<Pod>> = t
+    let to_delete: Vec<String> = t
         .to_delete
         .iter()
         .chain(t.should_not_run.iter().take(excess))

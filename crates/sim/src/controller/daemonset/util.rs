@@ -261,9 +261,24 @@ pub fn is_pod_updated(pod: &Pod, hash: &str, template_generation: Option<&str>) 
             .and_then(|l| l.get(key))
             .map(String::as_str)
     };
+    labels_are_updated(
+        label(REVISION_HASH_LABEL),
+        label(TEMPLATE_GENERATION_LABEL),
+        hash,
+        template_generation,
+    )
+}
+
+/// [`is_pod_updated`] given the pod's hash and template-generation labels.
+pub(crate) fn labels_are_updated(
+    hash_label: Option<&str>,
+    generation_label: Option<&str>,
+    hash: &str,
+    template_generation: Option<&str>,
+) -> bool {
     let generation_matches =
-        template_generation.is_some() && label(TEMPLATE_GENERATION_LABEL) == template_generation;
-    let hash_matches = !hash.is_empty() && label(REVISION_HASH_LABEL) == Some(hash);
+        template_generation.is_some() && generation_label == template_generation;
+    let hash_matches = !hash.is_empty() && hash_label == Some(hash);
     hash_matches || generation_matches
 }
 
@@ -300,7 +315,16 @@ pub fn ready_since_ms(pod: &Pod) -> Option<i64> {
 
 /// `podutil.IsPodAvailable`: Ready, and Ready for more than minReadySeconds.
 pub fn is_pod_available(pod: &Pod, min_ready_seconds: i32, now_ms: i64) -> bool {
-    match ready_since_ms(pod) {
+    is_available_since(ready_since_ms(pod), min_ready_seconds, now_ms)
+}
+
+/// [`is_pod_available`] given when the pod turned Ready ([`ready_since_ms`]).
+pub(crate) fn is_available_since(
+    ready_since_ms: Option<i64>,
+    min_ready_seconds: i32,
+    now_ms: i64,
+) -> bool {
+    match ready_since_ms {
         None => false,
         Some(_) if min_ready_seconds <= 0 => true,
         Some(since) => since + i64::from(min_ready_seconds) * 1000 < now_ms,
