@@ -496,6 +496,9 @@ fn filing(cluster: &mut Cluster, cx: &Context, name: &str) -> Option<(String, Po
     let filed = |pod: &Pod| filed_node(pod).map(|node| (node, PodSummary::of(pod)));
     match claim(pod, uid, &cx.selector) {
         Claim::Owned => filed(pod),
+        // Another DaemonSet's pod in the same namespace (kind's kube-proxy and kindnet): nothing
+        // to write, so no copy to write from.
+        Claim::NotOurs => None,
         other => {
             let pod = pod.clone();
             if !apply_claim(cluster, cx.ds, &pod, uid, other) {
