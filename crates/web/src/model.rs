@@ -134,15 +134,17 @@ pub const MAX_EVENTS: usize = 60;
 impl ClusterModel {
     /// Reads the view model from the store at virtual time `now`.
     pub fn from_store(store: &Store, now: chrono::DateTime<chrono::Utc>) -> ClusterModel {
-        ClusterModel::read(store, now, &mut NodeViews::default(), None)
+        ClusterModel::read(store, now, &mut NodeViews::default(), None, None)
     }
 
-    /// [`ClusterModel::from_store`], keeping the views of nodes unchanged since `views` last read,
-    /// and the given event rows if any (else read from the store).
+    /// [`ClusterModel::from_store`], keeping the views of nodes unchanged since `views` last read
+    /// (and building at most `budget` node views, see [`NodeViews::read`]), and the given event
+    /// rows if any (else read from the store).
     pub fn read(
         store: &Store,
         now: chrono::DateTime<chrono::Utc>,
         views: &mut NodeViews,
+        budget: Option<usize>,
         events: Option<Vec<EventRow>>,
     ) -> ClusterModel {
         let node_views::NodesRead {
@@ -150,7 +152,7 @@ impl ClusterModel {
             label_keys,
             unscheduled,
             on_deleted_nodes,
-        } = views.read(store, now);
+        } = views.read(store, now, budget);
         ClusterModel {
             nodes,
             label_keys,

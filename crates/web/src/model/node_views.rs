@@ -3,7 +3,9 @@
 //! theirs (the same `Rc`, so their map cells and cards are not rendered again). A new revision
 //! of a workload (it recolours pods) or a log that is not the one read last time builds all
 //! views again. With thousands of nodes a refresh then costs what changed, not a view of every
-//! pod.
+//! pod; and a refresh may build at most so many views (the others wait for the next one, keeping
+//! their view until then), so an instant that changes every node of a large cluster (15 000 pods
+//! Ready at once) is drawn over a few frames instead of blocking one.
 
 use super::node_map::group_keys;
 use super::owners::Owners;
@@ -30,6 +32,12 @@ pub struct NodeViews {
     pod_nodes: BTreeMap<(String, String), String>,
     /// How much of the watch log the views have seen.
     read_to: WatchPosition,
+    /// Nodes whose view is behind the store (built by the next reads, in name order).
+    pending: BTreeSet<String>,
+    /// A pending node was added or removed: `nodes` is collected again from `views`.
+    pending_list: bool,
+    /// A pending node was written: the label keys are read again.
+    pending_labels: bool,
 }
 
 /// The pods and nodes the cluster view draws.
@@ -45,31 +53,31 @@ pub struct NodesRead {
 }
 
 impl NodeViews {
-    /// The view of every node and pod of `store` at `now`.
-    pub fn read(&mut self, store: &Store, now: chrono::DateTime<chrono::Utc>) -> NodesRead {
+    /// The view of every node and pod of `store` at `now`, building at most `budget` node views
+    /// (`None`: as many as changed); see [`NodeViews::is_behind`].
+    pub fn read(
+        &mut self,
+        store: &Store,
+        now: chrono::DateTime<chrono::Utc>,
+        budget: Option<usize>,
+    ) -> NodesRead {
         let owners = Owners::new(store);
         let unread = self.read_to.unread(store);
         match unread {
             Some(changes) if self.owners.as_ref() == Some(&owners) => {
-                self.read_changes(store, changes, now)
+                self.read_changes(store, changes)
             }
             _ => {
-                *self = NodeViews {
-                    owners: Some(owners),
-                    read_to: self.read_to,
-                    ..NodeViews::default()
-                };
-                for node in store.nodes() {
-                    self.build(
-                        store,
-                        node.metadata.name.as_deref().unwrap_or_default(),
-                        now,
-                    );
-                }
-                self.nodes = self.views.values().cloned().collect();
-                self.label_keys = Rc::new(group_keys(&self.nodes));
+                // Every view again (the views kept meanwhile are replaced as they are built).
+                self.owners = Some(owners);
+                self.pending.extend(self.views.keys().cloned());
+                self.pending
+                    .extend(store.nodes().filter_map(|n| n.metadata.name.clone()));
+                self.pending_list = true;
+                self.pending_labels = true;
             }
         }
+        self.build_pending(store, now, budget.unwrap_or(usize::MAX));
         let owners = self.owners.as_ref().expect("set above");
         let (mut unscheduled, mut on_deleted_nodes) = (Vec::new(), Vec::new());
         // Only when some pod is on no node: the walk over every pod is not free.
@@ -94,35 +102,45 @@ impl NodeViews {
         }
     }
 
-    /// Builds again the views of the nodes `changes` wrote, or wrote a pod of.
-    fn read_changes(
-        &mut self,
-        store: &Store,
-        changes: &[dsplay_sim::WatchEvent],
-        now: chrono::DateTime<chrono::Utc>,
-    ) {
-        let mut dirty = BTreeSet::new();
-        let mut nodes_added_or_removed = false;
-        let mut nodes_written = false;
+    /// Some node's view is behind the store: the last read had more to build than its budget
+    /// (a later read catches up, also without a new write).
+    pub fn is_behind(&self) -> bool {
+        !self.pending.is_empty()
+    }
+
+    /// Marks the nodes `changes` wrote, or wrote a pod of, as pending.
+    fn read_changes(&mut self, store: &Store, changes: &[dsplay_sim::WatchEvent]) {
         for change in changes {
             match change.kind {
                 Kind::Node => {
-                    dirty.insert(change.name.clone());
-                    nodes_added_or_removed |= change.event_type != WatchEventType::Modified;
-                    nodes_written = true;
+                    self.pending.insert(change.name.clone());
+                    self.pending_list |= change.event_type != WatchEventType::Modified;
+                    self.pending_labels = true;
                 }
                 Kind::Pod => {
                     let key = (change.namespace.clone(), change.name.clone());
-                    dirty.extend(self.pod_nodes.get(&key).cloned());
+                    self.pending.extend(self.pod_nodes.get(&key).cloned());
                     let pod = store.pod(&change.namespace, &change.name);
-                    dirty.extend(pod.and_then(node_name).map(str::to_string));
+                    self.pending
+                        .extend(pod.and_then(node_name).map(str::to_string));
                 }
                 _ => {}
             }
         }
-        for name in &dirty {
+    }
+
+    /// Builds the views of up to `budget` pending nodes, in name order.
+    fn build_pending(&mut self, store: &Store, now: chrono::DateTime<chrono::Utc>, budget: usize) {
+        let names: Vec<String> = if budget >= self.pending.len() {
+            std::mem::take(&mut self.pending).into_iter().collect()
+        } else {
+            (0..budget)
+                .filter_map(|_| self.pending.pop_first())
+                .collect()
+        };
+        for name in &names {
             self.build(store, name, now);
-            if nodes_added_or_removed {
+            if self.pending_list {
                 continue;
             }
             if let (Ok(i), Some(view)) = (
@@ -132,11 +150,15 @@ impl NodeViews {
                 self.nodes[i] = view.clone();
             }
         }
-        if nodes_added_or_removed {
+        if self.pending_list {
             self.nodes = self.views.values().cloned().collect();
         }
-        if nodes_written {
+        if self.pending_labels {
             self.label_keys = Rc::new(group_keys(&self.nodes));
+        }
+        if self.pending.is_empty() {
+            self.pending_list = false;
+            self.pending_labels = false;
         }
     }
 
@@ -209,10 +231,11 @@ mod tests {
                 session.cluster().now(),
                 &mut views,
                 None,
+                None,
             );
             session.execute(step);
             let (store, now) = (session.cluster().store(), session.cluster().now());
-            let kept = ClusterModel::read(store, now, &mut views, None);
+            let kept = ClusterModel::read(store, now, &mut views, None, None);
             assert_eq!(kept, ClusterModel::from_store(store, now), "after `{step}`");
             if step == "kubectl label node n-1 disk=ssd" {
                 let same: Vec<bool> = kept
@@ -231,5 +254,36 @@ mod tests {
                 assert_eq!(changed, ["n-1"]);
             }
         }
+    }
+
+    /// A read with a budget builds at most that many views and says it is behind; the next reads
+    /// catch up without a new write and end equal to views built from scratch.
+    #[test]
+    fn reads_with_a_budget_catch_up() {
+        let mut session = Session::new(SessionOptions::default());
+        session.execute("sim node add --count 6 --prefix n-");
+        let mut views = NodeViews::default();
+        let (store, now) = (session.cluster().store(), session.cluster().now());
+        ClusterModel::read(store, now, &mut views, None, None);
+        assert!(!views.is_behind());
+        session.execute(&crate::demo::apply_command(crate::demo::DEMO_DAEMON_SET));
+        session.execute("sim settle\nsim node add n-7");
+        let (store, now) = (session.cluster().store(), session.cluster().now());
+        let mut before = ClusterModel::read(store, now, &mut views, Some(2), None).nodes;
+        let mut reads = 1;
+        while views.is_behind() {
+            let kept = ClusterModel::read(store, now, &mut views, Some(2), None);
+            let built = kept
+                .nodes
+                .iter()
+                .filter(|n| !before.iter().any(|b| Rc::ptr_eq(b, n)))
+                .count();
+            assert!(built <= 2, "{built} views built on a budget of 2");
+            before = kept.nodes;
+            reads += 1;
+        }
+        assert!(reads >= 4, "{reads} reads for 10 nodes");
+        let caught_up = ClusterModel::read(store, now, &mut views, Some(2), None);
+        assert_eq!(caught_up, ClusterModel::from_store(store, now));
     }
 }

@@ -18,6 +18,10 @@ use std::rc::Rc;
 /// and no frame reads both; the nodes and pods follow every tick and slice.
 const SLOW_VIEWS_EVERY_MS: f64 = 500.0;
 
+/// At most this many node views are built by a tick's or a slice's refresh of a large cluster
+/// (about 30 ms in the browser); the rest follow in the next ones.
+const NODE_VIEWS_PER_REFRESH: usize = 1000;
+
 /// The slow views' bookkeeping.
 #[derive(Clone, Debug)]
 pub(super) struct SlowViews {
@@ -57,7 +61,8 @@ impl State {
         let cluster = session.cluster();
         self.now = cluster.now();
         let key = (cluster.store().resource_version(), self.now.timestamp());
-        if key == self.refreshed_at && !self.slow_views.stale {
+        let views_behind = self.node_views.borrow().is_behind();
+        if key == self.refreshed_at && !self.slow_views.stale && !views_behind {
             return;
         }
         let wall_ms = crate::browser::wall_ms();
@@ -89,10 +94,12 @@ impl State {
             self.slow_views.read_at = wall_ms;
         }
         let kept_events = (!events).then(|| self.model.events.clone());
+        let large = self.model.nodes.len() >= MAP_FROM_NODES;
         self.model = Rc::new(ClusterModel::read(
             cluster.store(),
             self.now,
             &mut self.node_views.borrow_mut(),
+            (throttled && large).then_some(NODE_VIEWS_PER_REFRESH),
             kept_events,
         ));
         self.ds_table = Rc::from(get_ds_all_namespaces(cluster.store(), self.now));
