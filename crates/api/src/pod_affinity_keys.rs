@@ -4,7 +4,7 @@
 //! (feature MatchLabelKeysInPodAffinity, beta and on in v1.32). The scheduler then reads only the
 //! selector.
 
-use crate::k8s_openapi::api::core::v1::PodAffinityTerm;
+use crate::k8s_openapi::api::core::v1::{PodAffinityTerm, WeightedPodAffinityTerm};
 use crate::types::{LabelSelector, LabelSelectorRequirement, Pod};
 use std::collections::BTreeMap;
 
@@ -16,40 +16,34 @@ pub fn mutate_pod_affinity(pod: &mut Pod) {
     let Some(affinity) = pod.spec.as_mut().and_then(|s| s.affinity.as_mut()) else {
         return;
     };
+    let mut terms = Vec::new();
     if let Some(a) = affinity.pod_affinity.as_mut() {
-        let preferred = a
-            .preferred_during_scheduling_ignored_during_execution
-            .iter_mut();
-        for weighted in preferred.flatten() {
-            apply_match_label_keys_and_mismatch_label_keys(
-                &mut weighted.pod_affinity_term,
-                &labels,
-            );
-        }
-        let required = a
-            .required_during_scheduling_ignored_during_execution
-            .iter_mut();
-        for term in required.flatten() {
-            apply_match_label_keys_and_mismatch_label_keys(term, &labels);
-        }
+        terms.extend(terms_of(
+            &mut a.preferred_during_scheduling_ignored_during_execution,
+            &mut a.required_during_scheduling_ignored_during_execution,
+        ));
     }
     if let Some(a) = affinity.pod_anti_affinity.as_mut() {
-        let preferred = a
-            .preferred_during_scheduling_ignored_during_execution
-            .iter_mut();
-        for weighted in preferred.flatten() {
-            apply_match_label_keys_and_mismatch_label_keys(
-                &mut weighted.pod_affinity_term,
-                &labels,
-            );
-        }
-        let required = a
-            .required_during_scheduling_ignored_during_execution
-            .iter_mut();
-        for term in required.flatten() {
-            apply_match_label_keys_and_mismatch_label_keys(term, &labels);
-        }
+        terms.extend(terms_of(
+            &mut a.preferred_during_scheduling_ignored_during_execution,
+            &mut a.required_during_scheduling_ignored_during_execution,
+        ));
     }
+    for term in terms {
+        apply_match_label_keys_and_mismatch_label_keys(term, &labels);
+    }
+}
+
+/// The preferred terms, then the required ones, of a PodAffinity or a PodAntiAffinity.
+fn terms_of<'a>(
+    preferred: &'a mut Option<Vec<WeightedPodAffinityTerm>>,
+    required: &'a mut Option<Vec<PodAffinityTerm>>,
+) -> impl Iterator<Item = &'a mut PodAffinityTerm> {
+    let preferred = preferred
+        .iter_mut()
+        .flatten()
+        .map(|w| &mut w.pod_affinity_term);
+    preferred.chain(required.iter_mut().flatten())
 }
 
 /// `key In (value)` for each of `matchLabelKeys`, `key NotIn (value)` for each of

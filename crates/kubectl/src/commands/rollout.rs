@@ -239,14 +239,7 @@ fn status(
     parsed: &crate::flags::Parsed,
 ) -> CmdResult {
     let watch = parsed.get("watch").is_none_or(|w| w != "false");
-    // A real kubectl without --timeout waits forever; the simulated one gives up after an hour of
-    // virtual time (a crash-looping rollout would otherwise step its back-off timers forever).
-    let deadline = wait_deadline(
-        ctx,
-        "rollout status",
-        parsed,
-        positive_or(Duration::from_secs(3600)),
-    )?;
+    let deadline = rollout_status_deadline(ctx, parsed)?;
     watch_rollout_status(
         ctx,
         kind,
@@ -275,6 +268,21 @@ pub(super) type StatusLook = Result<(String, bool), String>;
 /// without `--watch`) — kubectl prints the status at every ADDED/MODIFIED event, repeating a
 /// message when a write changed other fields.
 ///
+/// `rollout status --timeout`'s deadline: a real kubectl without one (or with zero) waits
+/// forever; the simulated one gives up after an hour of virtual time (a crash-looping rollout
+/// would otherwise step its back-off timers forever).
+pub(super) fn rollout_status_deadline(
+    ctx: &mut Ctx,
+    parsed: &crate::flags::Parsed,
+) -> Result<i64, Failed> {
+    wait_deadline(
+        ctx,
+        "rollout status",
+        parsed,
+        positive_or(Duration::from_secs(3600)),
+    )
+}
+
 /// Upstream: staging/src/k8s.io/kubectl/pkg/cmd/rollout/rollout_status.go RunStatus
 pub(super) fn watch_rollout_status(
     ctx: &mut Ctx,

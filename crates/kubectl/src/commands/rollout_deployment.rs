@@ -5,8 +5,8 @@
 //! (`DeploymentRollbacker`, `deploymentRevision`), `objectpauser.go`, `objectresumer.go`,
 //! `objectrestarter.go`.
 
-use super::rollout::watch_rollout_status;
-use super::{int64_flag, positive_or, wait_deadline, CmdResult, Ctx};
+use super::rollout::{rollout_status_deadline, watch_rollout_status};
+use super::{int64_flag, CmdResult, Ctx};
 use crate::flags::Parsed;
 use dsplay_api::types::*;
 use dsplay_api::{Kind, Object};
@@ -15,7 +15,6 @@ use dsplay_sim::controller::deployment::util::{
 };
 use dsplay_sim::ApiError;
 use std::collections::BTreeMap;
-use std::time::Duration;
 
 /// Annotations a rollback keeps from the Deployment instead of taking them from the ReplicaSet
 /// (`annotationsToSkip`).
@@ -92,12 +91,7 @@ fn template_of(rs: &ReplicaSet) -> PodTemplateSpec {
 fn status(ctx: &mut Ctx, ns: &str, name: &str, parsed: &Parsed) -> CmdResult {
     let watch = parsed.get("watch").is_none_or(|w| w != "false");
     let wanted_revision = int64_flag(ctx, "rollout status", parsed, "revision")?.unwrap_or(0);
-    let deadline = wait_deadline(
-        ctx,
-        "rollout status",
-        parsed,
-        positive_or(Duration::from_secs(3600)),
-    )?;
+    let deadline = rollout_status_deadline(ctx, parsed)?;
     watch_rollout_status(ctx, Kind::Deployment, ns, name, watch, deadline, |object| {
         let Object::Deployment(d) = object else {
             return Err("not a deployment".to_string());
