@@ -130,6 +130,18 @@ test('from 50 nodes the cluster is a map: a cell per node by state, grouped by a
   await runInTerminal(page, 'sim node add --count 150 --prefix m-');
   await page.getByText('150 nodes created: m-001 … m-150').waitFor();
   assert.equal(await cells.count(), 213);
+  // The cells are drawn in runs of 100, as siblings: the arrows cross from one run to the next.
+  const none = page.locator('.map-group-cells').first().locator('[data-node-cell]');
+  assert.ok(await none.count() > 101, `${await none.count()} cells in the first group`);
+  await none.first().focus();
+  for (let i = 0; i < 101; i++) await page.keyboard.press('ArrowRight');
+  assert.equal(await page.evaluate(() => document.activeElement.dataset.nodeCell), await none.nth(101).getAttribute('data-node-cell'));
+  // At a phone's width the panel's header wraps rather than push its buttons out of the panel.
+  await page.setViewportSize({ width: 390, height: 844 });
+  const outside = await page.evaluate(() => [...document.querySelectorAll('.cluster .panel-head > *')]
+    .filter((e) => e.getBoundingClientRect().right > e.closest('.panel').getBoundingClientRect().right + 1)
+    .map((e) => e.textContent));
+  assert.deepEqual(outside, []);
   await page.getByRole('button', { name: 'Cards' }).click();
   assert.equal(await page.locator('.node[data-node]').count(), 213);
   await page.context().close();
