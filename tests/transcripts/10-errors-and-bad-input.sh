@@ -104,5 +104,6 @@ kubectl get ds
 kubectl rollout status ds/kindnet -n kube-system --timeout=10
 kubectl wait --for=delete ns/default --timeout=abc
 kubectl delete pod nope --timeout=5x
+kubectl wait --for=delete ns/default --timeout=3000000h
 kubectl wait --for=delete ns/default --timeout=0
 sim now

@@ -418,6 +418,10 @@ pub(crate) fn parse_go_duration(text: &str) -> Result<f64, String> {
         seconds += number * scale;
         rest = &rest[unit_end..];
     }
+    // Go counts nanoseconds in an int64: longer spans (about 292 years) do not parse.
+    if seconds * 1e9 > i64::MAX as f64 {
+        return Err(invalid());
+    }
     Ok(sign * seconds)
 }
 
