@@ -223,13 +223,23 @@ fn normalized_selector(
 }
 
 /// Formats kubectl's message for a rejected object: one cause on the same line, several as a `* ` list.
+///
+/// Upstream: staging/src/k8s.io/kubectl/pkg/cmd/util/helpers.go StandardErrorMessage,
+/// statusCausesToAggrError, MultilineError.
 pub fn format_invalid(kind: &str, name: &str, errors: &[FieldError]) -> String {
-    if errors.len() == 1 {
-        format!("The {kind} \"{name}\" is invalid: {}", errors[0])
+    // kubectl prints each distinct cause once (upstream `statusCausesToAggrError`).
+    let mut causes: Vec<String> = Vec::new();
+    for e in errors.iter().map(ToString::to_string) {
+        if !causes.contains(&e) {
+            causes.push(e);
+        }
+    }
+    if causes.len() == 1 {
+        format!("The {kind} \"{name}\" is invalid: {}", causes[0])
     } else {
         let mut out = format!("The {kind} \"{name}\" is invalid: ");
-        for e in errors {
-            out.push_str(&format!("\n* {e}"));
+        for cause in causes {
+            out.push_str(&format!("\n* {cause}"));
         }
         out
     }

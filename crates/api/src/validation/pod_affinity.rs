@@ -1,7 +1,8 @@
 //! Inter-pod affinity and topology spread constraint validation (`pkg/apis/core/validation/validation.go`
 //! `validatePodAffinity`, `validatePodAntiAffinity`, `validatePodAffinityTerm`,
-//! `validateTopologySpreadConstraints`). `matchLabelKeys` / `mismatchLabelKeys` of affinity terms
-//! are not checked.
+//! `validateTopologySpreadConstraints`). A pod's affinity terms are validated after the API server
+//! merged their `matchLabelKeys` / `mismatchLabelKeys` into the selector (`pod_affinity_keys`), a
+//! template's as written.
 
 use super::go_value::go_quote;
 use super::meta::{validate_label_name, validate_label_selector};
@@ -92,6 +93,9 @@ fn validate_pod_affinity_term(term: &PodAffinityTerm, path: &str) -> Errors {
             ));
         }
     }
+    errors.extend(validate_match_label_keys_and_mismatch_label_keys(
+        term, path,
+    ));
     if term.topology_key.is_empty() {
         errors.push(FieldError::required(
             format!("{path}.topologyKey"),
@@ -102,6 +106,70 @@ fn validate_pod_affinity_term(term: &PodAffinityTerm, path: &str) -> Errors {
             &term.topology_key,
             &format!("{path}.topologyKey"),
         ));
+    }
+    errors
+}
+
+/// The term's label keys: label names, only with a selector, none both to match and to
+/// mismatch; and a `matchLabelKeys` key the selector already names besides the requirement merged
+/// from it (the merge happens first, so one requirement with the key is expected). As upstream,
+/// that error's path is the term's, indexed by the key's position.
+///
+/// Upstream: pkg/apis/core/validation/validation.go validateMatchLabelKeysAndMismatchLabelKeys,
+/// validateLabelKeys.
+fn validate_match_label_keys_and_mismatch_label_keys(term: &PodAffinityTerm, path: &str) -> Errors {
+    let selector = term.label_selector.as_ref();
+    let match_keys = term.match_label_keys.as_deref().unwrap_or_default();
+    let mismatch_keys = term.mismatch_label_keys.as_deref().unwrap_or_default();
+    let mut errors = Vec::new();
+    for (keys, field) in [
+        (match_keys, "matchLabelKeys"),
+        (mismatch_keys, "mismatchLabelKeys"),
+    ] {
+        if keys.is_empty() {
+            continue;
+        }
+        if selector.is_none() {
+            errors.push(FieldError::forbidden(
+                format!("{path}.{field}"),
+                "must not be specified when labelSelector is not set",
+            ));
+            continue;
+        }
+        for (i, key) in keys.iter().enumerate() {
+            errors.extend(validate_label_name(key, &format!("{path}.{field}[{i}]")));
+        }
+    }
+    if let Some(selector) = selector {
+        let mut seen: Vec<&str> = selector
+            .match_labels
+            .iter()
+            .flatten()
+            .map(|(k, _)| k.as_str())
+            .collect();
+        for requirement in selector.match_expressions.iter().flatten() {
+            let key = requirement.key.as_str();
+            // The last position of the key wins, as in upstream's map from key to index.
+            if let Some(i) = match_keys.iter().rposition(|k| k == key) {
+                if seen.contains(&key) {
+                    errors.push(FieldError::invalid(
+                        format!("{path}[{i}]"),
+                        go_quote(key),
+                        "exists in both matchLabelKeys and labelSelector",
+                    ));
+                }
+            }
+            seen.push(key);
+        }
+    }
+    for (i, key) in match_keys.iter().enumerate() {
+        if mismatch_keys.contains(key) {
+            errors.push(FieldError::invalid(
+                format!("{path}.matchLabelKeys[{i}]"),
+                go_quote(key),
+                "exists in both matchLabelKeys and mismatchLabelKeys",
+            ));
+        }
     }
     errors
 }
