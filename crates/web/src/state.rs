@@ -636,7 +636,7 @@ impl Reducible for State {
                 next.start_line(&command, Some(reply), &mut over_budget);
             }
             Action::LongRunSlice => {
-                if next.long_run.is_none() && next.replaying.is_none() {
+                if !self.is_running() && !self.views_behind() {
                     return self;
                 }
                 next.continue_long_run(&mut over_budget);

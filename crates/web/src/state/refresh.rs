@@ -18,8 +18,9 @@ use std::rc::Rc;
 /// and no frame reads both; the nodes and pods follow every tick and slice.
 const SLOW_VIEWS_EVERY_MS: f64 = 500.0;
 
-/// At most this many node views are built by a tick's or a slice's refresh of a large cluster
-/// (about 30 ms in the browser); the rest follow in the next ones.
+/// At most this many node views are built by one refresh of a large cluster (about 30 ms in the
+/// browser); the rest follow in the next ones (slices follow while views are behind, see
+/// [`State::views_behind`]). A new revision of a 5 000-node DaemonSet changes every node's view.
 const NODE_VIEWS_PER_REFRESH: usize = 1000;
 
 /// The slow views' bookkeeping.
@@ -31,6 +32,8 @@ pub(super) struct SlowViews {
     stale: bool,
     /// The next turn is the Rollout panel's.
     rollouts_next: bool,
+    /// How many node views one refresh of a large cluster builds ([`NODE_VIEWS_PER_REFRESH`]).
+    pub(super) node_views_per_refresh: usize,
 }
 
 impl Default for SlowViews {
@@ -39,6 +42,7 @@ impl Default for SlowViews {
             read_at: f64::NEG_INFINITY,
             stale: false,
             rollouts_next: true,
+            node_views_per_refresh: NODE_VIEWS_PER_REFRESH,
         }
     }
 }
@@ -71,9 +75,10 @@ impl State {
             .long_run
             .as_ref()
             .is_some_and(|run| matches!(run.goal, Goal::AddNodes { .. }));
-        if throttled && (self.replaying.is_some() || adding_nodes) && recently {
+        if throttled && (self.replaying.is_some() || adding_nodes) && recently && !views_behind {
             // A restored session being replayed, or nodes being added, show their progress; every
-            // view follows twice a second (the slices go to the work, not to drawing it).
+            // view follows twice a second (the slices go to the work, not to drawing it), node
+            // views left behind at each slice until they catch up.
             self.slow_views.stale = true;
             return;
         }
@@ -89,19 +94,22 @@ impl State {
             self.slow_views.rollouts_next = !turn;
             (turn, !turn)
         };
-        self.slow_views.stale = !(rollouts && events);
-        if rollouts || events {
-            self.slow_views.read_at = wall_ms;
-        }
         let kept_events = (!events).then(|| self.model.events.clone());
         let large = self.model.nodes.len() >= MAP_FROM_NODES;
         self.model = Rc::new(ClusterModel::read(
             cluster.store(),
             self.now,
             &mut self.node_views.borrow_mut(),
-            (throttled && large).then_some(NODE_VIEWS_PER_REFRESH),
+            large.then_some(self.slow_views.node_views_per_refresh),
             kept_events,
         ));
+        // Node views left behind are followed by slices until they catch up: the Rollout panel's
+        // diagnosis (the costliest slow view) waits for the refresh that completes them.
+        let rollouts = rollouts && !self.node_views.borrow().is_behind();
+        self.slow_views.stale = !(rollouts && events);
+        if rollouts || events {
+            self.slow_views.read_at = wall_ms;
+        }
         self.ds_table = Rc::from(get_ds_all_namespaces(cluster.store(), self.now));
         self.workload_tables = Rc::new(workload_tables(cluster.store(), self.now));
         self.explanations = Rc::new(match &self.selected {

@@ -64,6 +64,12 @@ impl State {
         self.long_run.is_some() || self.replaying.is_some()
     }
 
+    /// Some node views are behind the store (a large cluster's refresh builds at most so many):
+    /// slices follow, as for a long command, until they caught up; commands are not held.
+    pub fn views_behind(&self) -> bool {
+        self.node_views.borrow().is_behind()
+    }
+
     /// While a restored log is replayed: (entries replayed, entries in all); an entry running as
     /// a long command is not replayed yet.
     pub fn replay_progress(&self) -> Option<(usize, usize)> {

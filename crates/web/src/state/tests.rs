@@ -652,3 +652,33 @@ fn kubectl_edit_opens_the_live_object_and_apply_saves_it() {
     let state = state.reduce(Action::Run("kubectl edit ds/missing".into()));
     assert_eq!(state.editing, None);
 }
+
+/// A command that changes more node views than one refresh builds (a new revision of a DaemonSet
+/// on every node of a large cluster) leaves them behind; the slices that follow catch them up
+/// to the views a fresh read gives, without holding commands.
+#[test]
+fn node_views_left_behind_catch_up_in_slices() {
+    let mut state = State::new();
+    // A smaller budget than the app's 1 000, for a cluster a test builds quickly.
+    state.slow_views.node_views_per_refresh = 25;
+    let mut state = Rc::new(state);
+    state = state.reduce(Action::Run("sim node add --count 57 --prefix n-".into()));
+    while state.long_run.is_some() || state.views_behind() {
+        state = state.reduce(Action::LongRunSlice);
+    }
+    state = state.reduce(Action::Run(
+        "kubectl set image ds/demo demo=busybox:1.37".into(),
+    ));
+    assert!(state.views_behind(), "60 views changed, at most 25 built");
+    assert!(!state.is_running(), "commands are not held");
+    assert!(state.terminal.last().is_some_and(|o| o.success));
+    let mut slices = 0;
+    while state.views_behind() {
+        state = state.reduce(Action::LongRunSlice);
+        slices += 1;
+    }
+    assert_eq!(slices, 2, "35 views left, 25 a slice");
+    let session = state.session.borrow();
+    let fresh = ClusterModel::from_store(session.cluster().store(), session.cluster().now());
+    assert_eq!(state.model.nodes, fresh.nodes);
+}
