@@ -67,15 +67,22 @@ impl NodeViews {
             Some(changes) if self.owners.as_ref() == Some(&owners) => {
                 self.read_changes(store, changes)
             }
-            _ => {
-                // Every view again (the views kept meanwhile are replaced as they are built).
-                self.owners = Some(owners);
-                self.pending.extend(self.views.keys().cloned());
-                self.pending
-                    .extend(store.nodes().filter_map(|n| n.metadata.name.clone()));
-                self.pending_list = true;
-                self.pending_labels = true;
+            // A new revision recolours pods: every view again, the kept ones shown meanwhile.
+            Some(_) => self.pending.extend(self.views.keys().cloned()),
+            // Another store (or the first read): nothing kept belongs to it.
+            None => {
+                *self = NodeViews {
+                    read_to: self.read_to,
+                    ..NodeViews::default()
+                }
             }
+        }
+        if self.owners.as_ref() != Some(&owners) {
+            self.owners = Some(owners);
+            self.pending
+                .extend(store.nodes().filter_map(|n| n.metadata.name.clone()));
+            self.pending_list = true;
+            self.pending_labels = true;
         }
         self.build_pending(store, now, budget.unwrap_or(usize::MAX));
         let owners = self.owners.as_ref().expect("set above");
