@@ -256,9 +256,10 @@ pub fn diagnose_rollout_listing(
             let available = is_pod_available(pod, min_ready, now);
             let terminating = pod.metadata.deletion_timestamp.is_some();
             any_available |= available && !terminating;
+            let new = is_new(pod);
             stage = stage.min(if terminating || !available {
                 0
-            } else if !is_new(pod) {
+            } else if !new {
                 1
             } else {
                 2
@@ -266,15 +267,7 @@ pub fn diagnose_rollout_listing(
             if !available && crate::controller::daemonset::util::ready_since_ms(pod).is_some() {
                 counting_down += 1;
             }
-            rollout_pod_problems(
-                cluster,
-                pod,
-                is_new(pod),
-                name,
-                node_name,
-                now,
-                &mut add_problem,
-            );
+            rollout_pod_problems(cluster, pod, new, name, node_name, now, &mut add_problem);
         }
         let node_ready = node
             .status
@@ -324,7 +317,7 @@ pub fn diagnose_rollout_listing(
                     let mut state = describe_pod_state(cluster, &snapshot, pod, n.node);
                     if let Some(since) = crate::controller::daemonset::util::ready_since_ms(pod) {
                         if !is_pod_available(pod, min_ready, now) && min_ready > 0 {
-                            let left = (since + i64::from(min_ready) * 1000 - now) / 1000 + 1;
+                            let left = available_in_secs(since, min_ready, now);
                             state.push_str(&format!(
                                 ", available in {left}s (minReadySeconds {min_ready})"
                             ));
@@ -360,6 +353,12 @@ pub fn diagnose_rollout_listing(
         counting_down,
         problems,
     })
+}
+
+/// Whole seconds until a pod Ready since `ready_since_ms` becomes available (Ready for more than
+/// `min_ready_seconds`): `sim rollout`'s "available in Ns" and the Rollout panel's countdown.
+pub fn available_in_secs(ready_since_ms: i64, min_ready_seconds: i32, now_ms: i64) -> i64 {
+    ((ready_since_ms + i64::from(min_ready_seconds) * 1000 - now_ms) / 1000 + 1).max(1)
 }
 
 /// What one daemon pod says is wrong with a rollout (pulls failing, crash loops, new pods not
@@ -437,4 +436,16 @@ fn daemon_set<'a>(
             kind: Kind::DaemonSet,
             name: name.to_string(),
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::available_in_secs;
+
+    #[test]
+    fn the_countdown_reaches_one_second_not_zero() {
+        assert_eq!(available_in_secs(0, 10, 3_000), 8);
+        assert_eq!(available_in_secs(0, 10, 9_999), 1);
+        assert_eq!(available_in_secs(0, 10, 10_000), 1);
+    }
 }

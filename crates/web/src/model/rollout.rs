@@ -2,7 +2,7 @@
 //! their daemon pods by node.
 
 use super::daemon_set_names;
-use dsplay_sim::explain::{diagnose_rollout_listing, RolloutDiagnosis};
+use dsplay_sim::explain::{available_in_secs, diagnose_rollout_listing, RolloutDiagnosis};
 use dsplay_sim::Cluster;
 
 /// Everything the Rollout panel shows: DaemonSets with their diagnosis, StatefulSets with their
@@ -159,22 +159,9 @@ pub fn rollout_pods(
     pods
 }
 
-/// Whole seconds until a pod Ready since `ready_since_ms` becomes available (Ready for more than
-/// `min_ready_seconds`), counted like `sim rollout`'s "available in Ns".
-pub fn available_in_secs(ready_since_ms: i64, min_ready_seconds: i32, now_ms: i64) -> i64 {
-    ((ready_since_ms + i64::from(min_ready_seconds) * 1000 - now_ms) / 1000 + 1).max(1)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_countdown_reaches_one_second_not_zero() {
-        assert_eq!(available_in_secs(0, 10, 3_000), 8);
-        assert_eq!(available_in_secs(0, 10, 9_999), 1);
-        assert_eq!(available_in_secs(0, 10, 10_000), 1);
-    }
 
     #[test]
     fn rollout_pods_show_old_and_new_revisions_and_the_min_ready_countdown() {
