@@ -138,6 +138,8 @@ test('from 50 nodes the cluster is a map: a cell per node by state, grouped by a
   assert.equal(await page.evaluate(() => document.activeElement.dataset.nodeCell), await none.nth(101).getAttribute('data-node-cell'));
   // At a phone's width the panel's header wraps rather than push its buttons out of the panel.
   await page.setViewportSize({ width: 390, height: 844 });
+  // The phone layout follows the media query's change event: measure it, not the desktop one squeezed.
+  await page.locator('.layout.narrow').waitFor();
   const outside = await page.evaluate(() => [...document.querySelectorAll('.cluster .panel-head > *')]
     .filter((e) => e.getBoundingClientRect().right > e.closest('.panel').getBoundingClientRect().right + 1)
     .map((e) => e.textContent));
