@@ -1,9 +1,9 @@
 //! `cargo xtask bench-wasm [NODES]`: the rollout benchmark (`crates/bench`) natively and as
-//! WebAssembly in headless Chromium, both built with the release profile the CLI and the app ship
-//! with, and a table of each phase's milliseconds and their ratio. Numbers for notes and the
+//! WebAssembly in headless Chromium, each built with the profile it ships with (the CLI's release
+//! profile, tuned for speed; the page's `wasm-release`, tuned for size), and a table of each phase's milliseconds and their ratio. Numbers for notes and the
 //! README, not a test: nothing fails on a slow machine.
 
-use crate::{root, setup, sh, Result};
+use crate::{dist, root, setup, sh, Result};
 use std::path::PathBuf;
 use std::process::Command;
 
@@ -24,7 +24,14 @@ pub fn run(nodes: usize) -> Result {
         .unwrap_or_else(|| root.join("target"));
     let pkg = target.join("bench-wasm-pkg");
     sh(Command::new("wasm-pack")
-        .args(["build", "crates/bench", "--target", "web", "--release"])
+        .args([
+            "build",
+            "crates/bench",
+            "--target",
+            "web",
+            "--profile",
+            dist::WASM_PROFILE,
+        ])
         .args(["--mode", "no-install", "--no-typescript"])
         .arg("--out-dir")
         .arg(&pkg)

@@ -12,10 +12,14 @@ use crate::{root, setup, sh, size_budget, Result};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+/// The Cargo profile of the WebAssembly the page ships (and `cargo xtask bench-wasm` measures):
+/// the release profile tuned for size (the top-level `Cargo.toml`).
+pub const WASM_PROFILE: &str = "wasm-release";
+
 /// The editor bundle's source folder: built into `dist/editor.js`, not copied as is.
 const EDITOR_SOURCE: &str = "web/editor";
 
-/// Builds the wasm app in release mode and writes `dist/`; returns its path.
+/// Builds the wasm app with [`WASM_PROFILE`] and writes `dist/`; returns its path.
 pub fn run() -> Result<PathBuf> {
     setup::build_tools()?;
     let root = root();
@@ -30,7 +34,8 @@ pub fn run() -> Result<PathBuf> {
             "crates/web",
             "--target",
             "web",
-            "--release",
+            "--profile",
+            WASM_PROFILE,
             "--mode",
             "no-install",
             "--no-typescript",
