@@ -7,6 +7,7 @@ use crate::store::{ChangeCursor, Store};
 use chrono::{DateTime, TimeZone, Utc};
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
+use rustc_hash::FxHashMap;
 use std::collections::BTreeMap;
 use std::time::Duration;
 
@@ -77,8 +78,10 @@ pub struct Cluster {
     pub(crate) timer_seq: u64,
     pub(crate) event_seq: u64,
     pub(crate) images: BTreeMap<String, ImageBehavior>,
-    pub(crate) pods_runtime: BTreeMap<String, PodRuntime>,
-    pub(crate) nodes_runtime: BTreeMap<String, NodeRuntime>,
+    /// The kubelets' state of each pod, by uid, and of each node, by name: hashed, as nothing
+    /// needs them in order (what walks them sorts first) and they are read on every pod write.
+    pub(crate) pods_runtime: FxHashMap<String, PodRuntime>,
+    pub(crate) nodes_runtime: FxHashMap<String, NodeRuntime>,
     /// The DaemonSet controller's private state.
     pub(crate) daemon_sets: crate::controller::daemonset::DaemonSetController,
     /// The taint eviction controller's private state.
@@ -134,8 +137,8 @@ impl Cluster {
             timer_seq: 0,
             event_seq: 0,
             images: BTreeMap::new(),
-            pods_runtime: BTreeMap::new(),
-            nodes_runtime: BTreeMap::new(),
+            pods_runtime: FxHashMap::default(),
+            nodes_runtime: FxHashMap::default(),
             daemon_sets: Default::default(),
             taint_eviction: Default::default(),
             scheduling_queue: Default::default(),

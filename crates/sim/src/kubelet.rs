@@ -372,12 +372,14 @@ pub(crate) fn freeze_node(cluster: &mut Cluster, node: &str) {
 
 /// `sim node recover`: resume every pod's current stage from now.
 pub(crate) fn resume_node(cluster: &mut Cluster, node: &str) {
-    let resumes: Vec<(String, PodRuntime)> = cluster
+    let mut resumes: Vec<(String, PodRuntime)> = cluster
         .pods_runtime
         .iter()
         .filter(|(_, r)| r.node == node)
         .map(|(u, r)| (u.clone(), r.clone()))
         .collect();
+    // In uid order: the timers set below take sequence numbers in this order.
+    resumes.sort_by(|a, b| a.0.cmp(&b.0));
     for (uid, runtime) in resumes {
         let remaining = (runtime.stage_ms - cluster.now_ms).max(0);
         if runtime.stage == Stage::Running && remaining == 0 {

@@ -18,6 +18,7 @@ use super::util::*;
 use crate::cluster::Cluster;
 use dsplay_api::types::*;
 use dsplay_api::{selector, Kind, Object};
+use rustc_hash::FxHashMap;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
@@ -116,10 +117,11 @@ pub(crate) struct DaemonSetCache {
     /// How far into the watch log this cache has read.
     cursor: usize,
     basis: Basis,
-    /// Every existing node, plus deleted nodes that still have pods.
-    pub entries: BTreeMap<String, NodeEntry>,
+    /// Every existing node, plus deleted nodes that still have pods. Hashed: nothing walks it in
+    /// order, and B-tree searches by name were a fifth of a 5 000-node rolling update.
+    pub entries: FxHashMap<String, NodeEntry>,
     /// Pod name → the node it is filed under.
-    pod_nodes: BTreeMap<String, String>,
+    pod_nodes: FxHashMap<String, String>,
     /// Nodes changed since `manage` last looked at them (`take_manage_work` drains it).
     changed_for_manage: BTreeSet<String>,
     /// Nodes where `manage` decided to act last time (re-examined until it decides nothing).
