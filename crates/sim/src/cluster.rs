@@ -3,11 +3,11 @@
 
 use crate::images::ImageBehavior;
 use crate::kubelet::{NodeRuntime, PodRuntime};
+use crate::lookup_map::LookupMap;
 use crate::store::{ChangeCursor, Store};
 use chrono::{DateTime, TimeZone, Utc};
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
-use rustc_hash::FxHashMap;
 use std::collections::BTreeMap;
 use std::time::Duration;
 
@@ -78,10 +78,9 @@ pub struct Cluster {
     pub(crate) timer_seq: u64,
     pub(crate) event_seq: u64,
     pub(crate) images: BTreeMap<String, ImageBehavior>,
-    /// The kubelets' state of each pod, by uid, and of each node, by name: hashed, as nothing
-    /// needs them in order (what walks them sorts first) and they are read on every pod write.
-    pub(crate) pods_runtime: FxHashMap<String, PodRuntime>,
-    pub(crate) nodes_runtime: FxHashMap<String, NodeRuntime>,
+    /// The kubelets' state of each pod, by uid, and of each node, by name (read on every pod write).
+    pub(crate) pods_runtime: LookupMap<String, PodRuntime>,
+    pub(crate) nodes_runtime: LookupMap<String, NodeRuntime>,
     /// The DaemonSet controller's private state.
     pub(crate) daemon_sets: crate::controller::daemonset::DaemonSetController,
     /// The taint eviction controller's private state.
@@ -137,8 +136,8 @@ impl Cluster {
             timer_seq: 0,
             event_seq: 0,
             images: BTreeMap::new(),
-            pods_runtime: FxHashMap::default(),
-            nodes_runtime: FxHashMap::default(),
+            pods_runtime: LookupMap::default(),
+            nodes_runtime: LookupMap::default(),
             daemon_sets: Default::default(),
             taint_eviction: Default::default(),
             scheduling_queue: Default::default(),

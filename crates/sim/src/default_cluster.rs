@@ -383,7 +383,7 @@ const KIND_NODE_IMAGES: [&str; 2] = [
 
 /// Puts the images a kind node image ships into the node's image cache.
 pub(crate) fn preload_node_images(cluster: &mut Cluster, node: &str) {
-    let runtime = cluster.nodes_runtime.entry(node.to_string()).or_default();
+    let runtime = cluster.nodes_runtime.get_or_default(node.to_string());
     runtime.images.extend(
         KIND_NODE_IMAGES
             .iter()

@@ -254,8 +254,7 @@ pub(crate) fn on_timer(cluster: &mut Cluster, uid: &str, epoch: u64) {
             // The node's image cache, also for nodes added after start (`sim node add`).
             cluster
                 .nodes_runtime
-                .entry(runtime.node.clone())
-                .or_default()
+                .get_or_default(runtime.node.clone())
                 .images
                 .insert(image.clone());
             let secs = behavior.pull_ms as f64 / 1000.0;
@@ -365,21 +364,23 @@ fn stop_delay_ms(pod: &Pod, behavior: &crate::images::ImageBehavior, running: bo
 
 /// `sim node fail`: the kubelet stops; its timers are suspended until recovery.
 pub(crate) fn freeze_node(cluster: &mut Cluster, node: &str) {
-    for runtime in cluster.pods_runtime.values_mut().filter(|r| r.node == node) {
-        runtime.epoch += 1;
+    for (_, runtime) in cluster.pods_runtime.sorted_mut() {
+        if runtime.node == node {
+            runtime.epoch += 1;
+        }
     }
 }
 
 /// `sim node recover`: resume every pod's current stage from now.
 pub(crate) fn resume_node(cluster: &mut Cluster, node: &str) {
-    let mut resumes: Vec<(String, PodRuntime)> = cluster
+    // In uid order: the timers set below take sequence numbers in this order.
+    let resumes: Vec<(String, PodRuntime)> = cluster
         .pods_runtime
-        .iter()
+        .sorted()
+        .into_iter()
         .filter(|(_, r)| r.node == node)
         .map(|(u, r)| (u.clone(), r.clone()))
         .collect();
-    // In uid order: the timers set below take sequence numbers in this order.
-    resumes.sort_by(|a, b| a.0.cmp(&b.0));
     for (uid, runtime) in resumes {
         let remaining = (runtime.stage_ms - cluster.now_ms).max(0);
         if runtime.stage == Stage::Running && remaining == 0 {
@@ -515,7 +516,7 @@ fn pod_ip(cluster: &mut Cluster, pod: &Pod, node: &str) -> String {
         .rsplit_once('.')
         .map(|(b, _)| b.to_string())
         .unwrap_or_default();
-    let runtime = cluster.nodes_runtime.entry(node.to_string()).or_default();
+    let runtime = cluster.nodes_runtime.get_or_default(node.to_string());
     runtime.next_ip = runtime.next_ip % 253 + 1;
     format!("{base}.{}", runtime.next_ip + 1)
 }

@@ -14,6 +14,7 @@ pub mod explain;
 pub mod images;
 pub mod kind_addons;
 pub mod kubelet;
+mod lookup_map;
 pub mod names;
 pub mod observer;
 pub mod pod_log;

@@ -112,7 +112,7 @@ pub(crate) fn sync(cluster: &mut Cluster) {
 
 /// `sim node fail`: the kubelet stops posting status; in 40 s the node is marked unreachable.
 pub fn fail_node(cluster: &mut Cluster, name: &str) {
-    let runtime = cluster.nodes_runtime.entry(name.to_string()).or_default();
+    let runtime = cluster.nodes_runtime.get_or_default(name.to_string());
     runtime.failed = true;
     runtime.epoch += 1;
     let epoch = runtime.epoch;
@@ -180,7 +180,7 @@ pub(crate) fn on_grace_expired(cluster: &mut Cluster, name: &str, epoch: u64) {
 
 /// `sim node recover`: Ready=True again, taints removed at once, the kubelet resumes.
 pub fn recover_node(cluster: &mut Cluster, name: &str) {
-    let runtime = cluster.nodes_runtime.entry(name.to_string()).or_default();
+    let runtime = cluster.nodes_runtime.get_or_default(name.to_string());
     runtime.failed = false;
     runtime.epoch += 1;
     if let Some(mut node) = cluster.store.node(name).cloned() {

@@ -174,8 +174,7 @@ fn ensure_image_exists_events(cluster: &mut Cluster, pod: &Pod, c: &Container, n
         event_for(cluster, pod, &c.name, "Normal", "Pulled", &pulled);
         cluster
             .nodes_runtime
-            .entry(node.to_string())
-            .or_default()
+            .get_or_default(node.to_string())
             .images
             .insert(image);
     } else {

@@ -16,9 +16,9 @@ use super::template_generation;
 use super::update::{classify, NodeRollout};
 use super::util::*;
 use crate::cluster::Cluster;
+use crate::lookup_map::LookupMap;
 use dsplay_api::types::*;
 use dsplay_api::{selector, Kind, Object};
-use rustc_hash::FxHashMap;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
@@ -117,11 +117,10 @@ pub(crate) struct DaemonSetCache {
     /// How far into the watch log this cache has read.
     cursor: usize,
     basis: Basis,
-    /// Every existing node, plus deleted nodes that still have pods. Hashed: nothing walks it in
-    /// order, and B-tree searches by name were a fifth of a 5 000-node rolling update.
-    pub entries: FxHashMap<String, NodeEntry>,
+    /// Every existing node, plus deleted nodes that still have pods.
+    pub entries: LookupMap<String, NodeEntry>,
     /// Pod name → the node it is filed under.
-    pod_nodes: FxHashMap<String, String>,
+    pod_nodes: LookupMap<String, String>,
     /// Nodes changed since `manage` last looked at them (`take_manage_work` drains it).
     changed_for_manage: BTreeSet<String>,
     /// Nodes where `manage` decided to act last time (re-examined until it decides nothing).
@@ -349,7 +348,7 @@ impl DaemonSetCache {
                     if let Some((node, pod)) = filed {
                         let pods = match self.entries.get_mut(&node) {
                             Some(entry) => &mut entry.pods,
-                            None => &mut self.entries.entry(node.clone()).or_default().pods,
+                            None => &mut self.entries.get_or_default(node.clone()).pods,
                         };
                         file_pod(pods, pod);
                         self.pod_nodes.insert(name, node.clone());
@@ -386,7 +385,7 @@ impl DaemonSetCache {
         let entry = match self.entries.get_mut(name) {
             Some(entry) => entry,
             None if node.is_none() => return,
-            None => self.entries.entry(name.to_string()).or_default(),
+            None => self.entries.get_or_default(name.to_string()),
         };
         if node.is_none() && entry.pods.is_empty() {
             let old = std::mem::take(&mut entry.verdict);
@@ -463,7 +462,7 @@ impl DaemonSetCache {
         for pod in cluster.store.pod_handles_in(&cx.namespace) {
             if matches!(claim(pod, &cx.uid, &cx.selector), Claim::Owned) {
                 if let Some(node) = filed_node(pod) {
-                    let pods = &mut fresh.entries.entry(node).or_default().pods;
+                    let pods = &mut fresh.entries.get_or_default(node).pods;
                     pods.push(PodSummary::of(pod));
                 }
             }
@@ -472,7 +471,13 @@ impl DaemonSetCache {
             .store
             .node_handles()
             .filter_map(|n| n.metadata.name.clone())
-            .chain(fresh.entries.keys().cloned())
+            .chain(
+                fresh
+                    .entries
+                    .sorted()
+                    .into_iter()
+                    .map(|(name, _)| name.clone()),
+            )
             .collect();
         for name in names {
             fresh.update_node(&name, cluster.store.node_handle(&name).cloned(), cx);
