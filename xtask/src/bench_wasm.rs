@@ -1,7 +1,8 @@
 //! `cargo xtask bench-wasm [NODES]`: the rollout benchmark (`crates/bench`) natively and as
 //! WebAssembly in headless Chromium, each built with the profile it ships with (the CLI's release
-//! profile, tuned for speed; the page's `wasm-release`, tuned for size), and a table of each phase's milliseconds and their ratio. Numbers for notes and the
-//! README, not a test: nothing fails on a slow machine.
+//! profile, tuned for speed; the page's `wasm-release`, tuned for size), and a table of each
+//! phase's milliseconds and their ratio. Numbers for notes and the README, not a test: nothing
+//! fails on a slow machine.
 
 use crate::{dist, root, setup, sh, Result};
 use std::path::PathBuf;
