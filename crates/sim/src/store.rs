@@ -8,13 +8,16 @@ use std::collections::btree_map::Entry;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
+use crate::lookup_map::LookupMap;
 use crate::scheduler::inter_pod_affinity::has_required_anti_affinity;
 use dsplay_api::taints::NO_EXECUTE;
 
 mod changes;
 mod in_place;
+mod lookup_table;
 mod typed;
 pub(crate) use changes::ChangeCursor;
+use lookup_table::LookupTable;
 
 /// Key of a stored object: (namespace, name); namespace is "" for cluster-scoped kinds.
 pub type Key = (String, String);
@@ -69,6 +72,14 @@ macro_rules! ord_by {
 
 ord_by!(dyn KeyRef + '_, pair);
 
+/// Hashed as `Key` hashes (a tuple hashes its parts in turn; a `String` as its `str`), so a
+/// [`LookupTable`] can be searched with two borrowed strings.
+impl std::hash::Hash for dyn KeyRef + '_ {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.pair().hash(state);
+    }
+}
+
 /// The borrowed search key of `(namespace, name)` in a [`Key`] map.
 pub(crate) fn key_ref<'a>(pair: &'a (&'a str, &'a str)) -> &'a (dyn KeyRef + 'a) {
     pair
@@ -111,8 +122,9 @@ pub struct Store {
     pub(crate) namespaces: BTreeMap<Key, Namespace>,
     /// Nodes and pods are shared (`Arc`) so controllers can hold a consistent view of them, and
     /// clone the cluster (rewind snapshots), without deep-copying thousands of objects.
-    pub(crate) nodes: BTreeMap<Key, Arc<Node>>,
-    pub(crate) pods: BTreeMap<Key, Arc<Pod>>,
+    /// Both are looked up far more often than created or listed: see [`LookupTable`].
+    pub(crate) nodes: LookupTable<Arc<Node>>,
+    pub(crate) pods: LookupTable<Arc<Pod>>,
     /// Shared too: the DaemonSet controller holds one through a sync without copying it.
     pub(crate) daemon_sets: BTreeMap<Key, Arc<DaemonSet>>,
     pub(crate) controller_revisions: BTreeMap<Key, ControllerRevision>,
@@ -133,7 +145,7 @@ pub struct Store {
     pub(crate) watch_log: Vec<WatchEvent>,
     /// Node name → keys of the pods bound to it (`spec.nodeName`): the kubelet's and the
     /// scheduler's per-node view without scanning every pod.
-    pods_by_node: BTreeMap<String, BTreeSet<Key>>,
+    pods_by_node: LookupMap<String, BTreeSet<Key>>,
     /// Keys of the pods bound to no node (the scheduler's candidates; few at any time).
     unbound_pods: BTreeSet<Key>,
     /// How many pods bound to a node have required pod anti-affinity terms.
@@ -389,14 +401,7 @@ impl Store {
             }
             Object::Pod(o) => {
                 let new = Arc::new(o);
-                // One search of the pod table: the entry gives the previous version.
-                let previous = match self.pods.entry(key.clone()) {
-                    Entry::Occupied(mut entry) => Some(entry.insert(new.clone())),
-                    Entry::Vacant(entry) => {
-                        entry.insert(new.clone());
-                        None
-                    }
-                };
+                let previous = self.pods.insert(key.clone(), new.clone());
                 let previous_facts = previous.as_deref().map(PodIndexFacts::of);
                 let new_facts = PodIndexFacts::of(&new);
                 rebound = previous_facts.map(|f| f.node_name) != Some(new_facts.node_name);
@@ -578,10 +583,11 @@ impl Store {
             }
         }
         if let Some(node) = node {
-            self.pods_by_node
-                .entry(node.to_string())
-                .or_default()
-                .insert(key.clone());
+            let keys = match self.pods_by_node.get_mut(node) {
+                Some(keys) => keys,
+                None => self.pods_by_node.get_or_default(node.to_string()),
+            };
+            keys.insert(key.clone());
         }
     }
 

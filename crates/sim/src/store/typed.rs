@@ -31,10 +31,7 @@ impl Store {
         &'a self,
         namespace: &'a str,
     ) -> impl Iterator<Item = &'a Arc<Pod>> + 'a {
-        self.pods
-            .range((namespace.to_string(), String::new())..)
-            .take_while(move |((ns, _), _)| ns == namespace)
-            .map(|(_, p)| p)
+        self.pods.in_namespace(namespace)
     }
     /// The pods bound to a node, in key order.
     pub fn pods_on_node<'a>(&'a self, node: &str) -> impl Iterator<Item = &'a Pod> + 'a {
