@@ -14,7 +14,8 @@ const MAX_NODE_COUNT: usize = 5_000;
 #[derive(Clone, Debug, PartialEq)]
 pub struct NodeAdd {
     options: NodeOptions,
-    names: Vec<String>,
+    /// Shared: the web app's state copies a running command at every slice of a large add.
+    names: std::sync::Arc<[String]>,
     added: usize,
 }
 
@@ -80,7 +81,7 @@ impl NodeAdd {
         }
         Ok(NodeAdd {
             options,
-            names,
+            names: names.into(),
             added: 0,
         })
     }
