@@ -34,6 +34,8 @@ pub(super) struct SlowViews {
     rollouts_next: bool,
     /// How many node views one refresh of a large cluster builds ([`NODE_VIEWS_PER_REFRESH`]).
     pub(super) node_views_per_refresh: usize,
+    /// The last slice of a long command ran the simulation (see [`State::slice_reads_views`]).
+    pub(super) simulated_last: bool,
 }
 
 impl Default for SlowViews {
@@ -43,6 +45,7 @@ impl Default for SlowViews {
             stale: false,
             rollouts_next: true,
             node_views_per_refresh: NODE_VIEWS_PER_REFRESH,
+            simulated_last: false,
         }
     }
 }
@@ -51,6 +54,30 @@ impl State {
     /// Recomputes the views if the store or the virtual second changed.
     pub(super) fn refresh(&mut self) {
         self.refresh_views(false);
+    }
+
+    /// Whether a throttled refresh of a large cluster now would read the slow views or catch up
+    /// with node views left behind: its reading and drawing are a task's worth of work.
+    fn views_due(&self) -> bool {
+        let recently = crate::browser::wall_ms() - self.slow_views.read_at < SLOW_VIEWS_EVERY_MS;
+        self.model.nodes.len() >= MAP_FROM_NODES
+            && (!recently || self.node_views.borrow().is_behind())
+    }
+
+    /// Whether this slice of a long command reads the views instead of running the simulation:
+    /// with a large cluster a task does one or the other, never both (a slice's 50 ms of
+    /// simulation followed by reading and drawing 5 000 nodes blocked the page for ~200 ms).
+    /// Slices alternate at most, so the command keeps going.
+    pub(super) fn slice_reads_views(&mut self) -> bool {
+        let reads = self.slow_views.simulated_last && self.views_due();
+        self.slow_views.simulated_last = !reads;
+        reads
+    }
+
+    /// After a slice that ran the simulation: whether its refresh waits for the next slice (see
+    /// [`State::slice_reads_views`]).
+    pub(super) fn views_wait(&self) -> bool {
+        self.is_running() && self.views_due()
     }
 
     /// [`State::refresh`] for a clock tick or a slice of a long command: with a large cluster
