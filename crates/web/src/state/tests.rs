@@ -704,10 +704,8 @@ fn a_large_cluster_slice_simulates_or_reads_the_views_not_both() {
         state = state.reduce(Action::LongRunSlice);
         let ran = version(&state) != version_before;
         let reread = !Rc::ptr_eq(&state.model, &model_before);
-        assert!(
-            !(ran && reread) || !state.is_running(),
-            "one slice did both"
-        );
+        // (The slice that ends the command reads every view.)
+        assert!(!(ran && reread && state.is_running()), "one slice did both");
         simulated += usize::from(ran);
         read += usize::from(reread);
     }
