@@ -639,14 +639,7 @@ impl Reducible for State {
                 if !self.is_running() && !self.views_behind() {
                     return self;
                 }
-                if !next.slice_reads_views() {
-                    next.continue_long_run(&mut over_budget);
-                    next.continue_replay(&mut over_budget);
-                    if next.views_wait() {
-                        next.generation = self.generation + 1;
-                        return Rc::new(next);
-                    }
-                }
+                next.long_run_slice(&mut over_budget);
             }
             Action::CancelLongRun => {
                 // A node add is not cancelled: half of it could not be replayed from the log.

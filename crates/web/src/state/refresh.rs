@@ -34,8 +34,10 @@ pub(super) struct SlowViews {
     rollouts_next: bool,
     /// How many node views one refresh of a large cluster builds ([`NODE_VIEWS_PER_REFRESH`]).
     pub(super) node_views_per_refresh: usize,
-    /// The last slice of a long command ran the simulation (see [`State::slice_reads_views`]).
-    pub(super) simulated_last: bool,
+    /// The last slice of a long command ran the simulation (see [`State::long_run_slice`]).
+    simulated_last: bool,
+    /// The next throttled refresh is skipped: the views wait for the next slice.
+    wait: bool,
 }
 
 impl Default for SlowViews {
@@ -46,6 +48,7 @@ impl Default for SlowViews {
             rollouts_next: true,
             node_views_per_refresh: NODE_VIEWS_PER_REFRESH,
             simulated_last: false,
+            wait: false,
         }
     }
 }
@@ -64,25 +67,27 @@ impl State {
             && (!recently || self.node_views.borrow().is_behind())
     }
 
-    /// Whether this slice of a long command reads the views instead of running the simulation:
-    /// with a large cluster a task does one or the other, never both (a slice's 50 ms of
+    /// One slice of the long command (or of a replay), or, with a large cluster, the views' turn:
+    /// a task runs the simulation or reads and draws the views, never both (a slice's 50 ms of
     /// simulation followed by reading and drawing 5 000 nodes blocked the page for ~200 ms).
     /// Slices alternate at most, so the command keeps going.
-    pub(super) fn slice_reads_views(&mut self) -> bool {
+    pub(super) fn long_run_slice(&mut self, over_budget: &mut dyn FnMut() -> bool) {
         let reads = self.slow_views.simulated_last && self.views_due();
         self.slow_views.simulated_last = !reads;
-        reads
-    }
-
-    /// After a slice that ran the simulation: whether its refresh waits for the next slice (see
-    /// [`State::slice_reads_views`]).
-    pub(super) fn views_wait(&self) -> bool {
-        self.is_running() && self.views_due()
+        if !reads {
+            self.continue_long_run(over_budget);
+            self.continue_replay(over_budget);
+            // The views wait for the next slice (the refresh after this one skips them).
+            self.slow_views.wait = self.is_running() && self.views_due();
+        }
     }
 
     /// [`State::refresh`] for a clock tick or a slice of a long command: with a large cluster
     /// the slow views may wait (see [`SLOW_VIEWS_EVERY_MS`]).
     pub(super) fn refresh_throttled(&mut self) {
+        if std::mem::take(&mut self.slow_views.wait) {
+            return;
+        }
         self.refresh_views(true);
     }
 
