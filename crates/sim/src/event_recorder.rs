@@ -167,7 +167,7 @@ impl Cluster {
         self.event_index_version = self.store.events_version();
         self.event_index.clear();
         let events = &self.store.events;
-        for (key, event) in events {
+        for (key, event) in events.sorted() {
             let parts = identity_parts(event);
             let keys = self.event_index.entry(identity_hash(&parts)).or_default();
             let first = |k: &Key| events.get(k).is_some_and(|e| identity_parts(e) == parts);
@@ -248,16 +248,18 @@ mod tests {
     #[test]
     fn expiries_keep_the_index_current_without_a_rebuild() {
         let mut c = Cluster::new(1);
-        let at_start = c.store.events.len();
+        let at_start = c.store.events().count();
         assert!(at_start > 0, "the default cluster starts with events");
         c.advance(Duration::from_secs(3601));
-        assert!(c.store.events.len() < at_start, "the first events expired");
+        assert!(
+            c.store.events().count() < at_start,
+            "the first events expired"
+        );
         crate::controller::node_lifecycle::fail_node(&mut c, "kind-worker");
         c.advance(Duration::from_secs(60));
         assert!(c
             .store
-            .events
-            .values()
+            .events()
             .any(|e| e.reason.as_deref() == Some("NodeNotReady")));
         assert_eq!(c.event_index_version, c.store.events_version());
         let kept = c.event_index.clone();

@@ -4,7 +4,6 @@
 use dsplay_api::types::*;
 use dsplay_api::{Kind, Object};
 use std::borrow::Borrow;
-use std::collections::btree_map::Entry;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
@@ -128,9 +127,10 @@ pub struct Store {
     /// Shared too: the DaemonSet controller holds one through a sync without copying it.
     pub(crate) daemon_sets: BTreeMap<Key, Arc<DaemonSet>>,
     pub(crate) controller_revisions: BTreeMap<Key, ControllerRevision>,
-    /// Shared as well: an event is large, and a B-tree moves its values around on every insert
-    /// and removal (thousands of events come and go in a long rollout).
-    pub(crate) events: BTreeMap<Key, Arc<Event>>,
+    /// Shared as well: an event is large. Hashed, not a B-tree: every event is written, looked up
+    /// by its identity and deleted an hour later (thousands come and go in a long rollout), and
+    /// walked only when listed: [`Store::events`] sorts then.
+    pub(crate) events: LookupMap<Key, Arc<Event>>,
     pub(crate) priority_classes: BTreeMap<Key, PriorityClass>,
     pub(crate) deployments: BTreeMap<Key, Deployment>,
     pub(crate) replica_sets: BTreeMap<Key, ReplicaSet>,
@@ -507,21 +507,17 @@ impl Store {
         removed.map(|(_, event)| event)
     }
 
-    /// Removes an event if `remove` says so, with one search of the event table; returns its key
-    /// and shared handle.
+    /// Removes an event if `remove` says so; returns its key and shared handle.
     pub(crate) fn remove_event_if(
         &mut self,
         key: Key,
         time_ms: i64,
         remove: impl FnOnce(&Event) -> bool,
     ) -> Option<(Key, Arc<Event>)> {
-        let Entry::Occupied(entry) = self.events.entry(key) else {
-            return None;
-        };
-        if !remove(entry.get()) {
+        if !remove(self.events.get(&key)?) {
             return None;
         }
-        let (key, removed) = entry.remove_entry();
+        let removed = self.events.remove(&key)?;
         self.log_removal(Kind::Event, &key, time_ms, || {
             Object::Event(Event::clone(&removed))
         });

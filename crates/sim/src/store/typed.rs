@@ -67,9 +67,9 @@ impl Store {
     pub fn controller_revisions(&self) -> impl Iterator<Item = &ControllerRevision> {
         self.controller_revisions.values()
     }
-    /// All events, by namespace then name.
+    /// All events, by namespace then name (sorted here: see [`Store::events`]' table).
     pub fn events(&self) -> impl Iterator<Item = &Event> {
-        self.events.values().map(|e| &**e)
+        self.events.sorted().into_iter().map(|(_, e)| &**e)
     }
     /// All PriorityClasses, by name.
     pub fn priority_classes(&self) -> impl Iterator<Item = &PriorityClass> {
