@@ -158,7 +158,7 @@ impl ClusterModel {
             label_keys,
             unscheduled,
             on_deleted_nodes,
-            events: events.unwrap_or_else(|| event_rows(store.events(), now)),
+            events: events.unwrap_or_else(|| event_rows(store, now)),
             service_target: traffic::service_target(store),
         }
     }
@@ -269,39 +269,23 @@ fn node_view(node: &Node, pods: Vec<PodView>) -> NodeView {
     }
 }
 
-fn event_rows<'a>(
-    events: impl Iterator<Item = &'a Event>,
-    now: chrono::DateTime<chrono::Utc>,
-) -> Vec<EventRow> {
-    // Pick the newest first, then build rows for those only: a long session has thousands of
-    // events and the list is rebuilt on every refresh.
-    let events: Vec<&Event> = events.collect();
-    let mut newest: Vec<(chrono::DateTime<chrono::Utc>, usize)> = events
-        .iter()
-        .enumerate()
-        .map(|(i, e)| {
-            let at = e
-                .last_timestamp
-                .as_ref()
-                .map(|t| t.0)
-                .or_else(|| e.event_time.as_ref().map(|t| t.0))
-                .or_else(|| e.metadata.creation_timestamp.as_ref().map(|t| t.0))
-                .unwrap_or(now);
-            (at, i)
-        })
-        .collect();
-    // The newest MAX_EVENTS in O(n) (with thousands of nodes there are tens of thousands of
-    // events), then only those sorted.
-    let newest_first = |a: &(chrono::DateTime<chrono::Utc>, usize), b: &(_, usize)| b.cmp(a);
-    if newest.len() > MAX_EVENTS {
-        newest.select_nth_unstable_by(MAX_EVENTS, newest_first);
-        newest.truncate(MAX_EVENTS);
-    }
-    newest.sort_unstable_by(newest_first);
-    newest
+fn event_rows(store: &Store, now: chrono::DateTime<chrono::Utc>) -> Vec<EventRow> {
+    // The newest only, picked without sorting every event (a large cluster keeps tens of
+    // thousands and the list is read again every second while the clock plays); events of the
+    // same second go by name, the latest first.
+    let at = |e: &Event| {
+        e.last_timestamp
+            .as_ref()
+            .map(|t| t.0)
+            .or_else(|| e.event_time.as_ref().map(|t| t.0))
+            .or_else(|| e.metadata.creation_timestamp.as_ref().map(|t| t.0))
+            .unwrap_or(now)
+    };
+    store
+        .events_greatest_by(MAX_EVENTS, at)
         .into_iter()
-        .map(|(at, i)| {
-            let e = events[i];
+        .map(|e| {
+            let at = at(e);
             let kind = e
                 .involved_object
                 .kind
