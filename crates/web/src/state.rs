@@ -680,8 +680,9 @@ impl Reducible for State {
                 next.start_line(&solution, None, &mut over_budget);
             }
         }
-        // The slice that ends a long command reads every view (nothing may follow it for long).
-        if tick || (slice && next.is_running()) {
+        // The slice that ends a long command reads every view (nothing may follow it for long);
+        // one that starts it is a slice too.
+        if tick || ((slice || !self.is_running()) && next.is_running()) {
             next.refresh_throttled();
         } else {
             next.refresh();

@@ -53,33 +53,46 @@ impl Default for SlowViews {
     }
 }
 
+/// What a refresh would read ([`State::views_to_read`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ViewsToRead {
+    Nothing,
+    Later,
+    Now,
+}
+
 impl State {
     /// Recomputes the views if the store or the virtual second changed.
     pub(super) fn refresh(&mut self) {
         self.refresh_views(false);
     }
 
-    /// Whether a throttled refresh of a large cluster now would read the slow views or catch up
-    /// with node views left behind: its reading and drawing are a task's worth of work.
+    /// Whether a throttled refresh of a large cluster now would read and draw views: a task's
+    /// worth of work (node views of the pods that changed, slow views, views left behind).
     fn views_due(&self) -> bool {
-        let recently = crate::browser::wall_ms() - self.slow_views.read_at < SLOW_VIEWS_EVERY_MS;
-        self.model.nodes.len() >= MAP_FROM_NODES
-            && (!recently || self.node_views.borrow().is_behind())
+        self.model.nodes.len() >= MAP_FROM_NODES && self.views_to_read(true) == ViewsToRead::Now
     }
 
     /// One slice of the long command (or of a replay), or, with a large cluster, the views' turn:
     /// a task runs the simulation or reads and draws the views, never both (a slice's 50 ms of
-    /// simulation followed by reading and drawing 5 000 nodes blocked the page for ~200 ms).
-    /// Slices alternate at most, so the command keeps going.
+    /// simulation followed by reading and drawing the nodes whose pods changed blocked the page
+    /// for 100-200 ms). Slices alternate at most, so the command keeps going.
     pub(super) fn long_run_slice(&mut self, over_budget: &mut dyn FnMut() -> bool) {
-        let reads = self.slow_views.simulated_last && self.views_due();
-        self.slow_views.simulated_last = !reads;
-        if !reads {
-            self.continue_long_run(over_budget);
-            self.continue_replay(over_budget);
-            // The views wait for the next slice (the refresh after this one skips them).
-            self.slow_views.wait = self.is_running() && self.views_due();
+        if self.slow_views.simulated_last && self.views_due() {
+            self.slow_views.simulated_last = false;
+            return;
         }
+        self.continue_long_run(over_budget);
+        self.continue_replay(over_budget);
+        self.after_simulating();
+    }
+
+    /// After a task's slice of simulation (a slice, or the first one of a line that starts a long
+    /// command): with a large cluster the views due wait for the next task (the refresh after
+    /// this one skips them).
+    pub(super) fn after_simulating(&mut self) {
+        self.slow_views.simulated_last = true;
+        self.slow_views.wait = self.is_running() && self.views_due();
     }
 
     /// [`State::refresh`] for a clock tick or a slice of a long command: with a large cluster
@@ -91,29 +104,48 @@ impl State {
         self.refresh_views(true);
     }
 
-    fn refresh_views(&mut self, throttled: bool) {
-        self.update_lesson();
+    /// Whether a refresh now has views to read: none (nothing changed), later (a restored session
+    /// being replayed, or nodes being added, show their progress: every view follows twice a
+    /// second, the slices go to the work, not to drawing it; node views left behind follow at
+    /// each slice until they catch up), or now.
+    fn views_to_read(&self, throttled: bool) -> ViewsToRead {
         let session = self.session.borrow();
         let cluster = session.cluster();
-        self.now = cluster.now();
-        let key = (cluster.store().resource_version(), self.now.timestamp());
+        let key = (
+            cluster.store().resource_version(),
+            cluster.now().timestamp(),
+        );
         let views_behind = self.node_views.borrow().is_behind();
         if key == self.refreshed_at && !self.slow_views.stale && !views_behind {
-            return;
+            return ViewsToRead::Nothing;
         }
-        let wall_ms = crate::browser::wall_ms();
-        let recently = wall_ms - self.slow_views.read_at < SLOW_VIEWS_EVERY_MS;
+        let recently = crate::browser::wall_ms() - self.slow_views.read_at < SLOW_VIEWS_EVERY_MS;
         let adding_nodes = self
             .long_run
             .as_ref()
             .is_some_and(|run| matches!(run.goal, Goal::AddNodes { .. }));
         if throttled && (self.replaying.is_some() || adding_nodes) && recently && !views_behind {
-            // A restored session being replayed, or nodes being added, show their progress; every
-            // view follows twice a second (the slices go to the work, not to drawing it), node
-            // views left behind at each slice until they catch up.
-            self.slow_views.stale = true;
-            return;
+            return ViewsToRead::Later;
         }
+        ViewsToRead::Now
+    }
+
+    fn refresh_views(&mut self, throttled: bool) {
+        self.update_lesson();
+        self.now = self.session.borrow().cluster().now();
+        match self.views_to_read(throttled) {
+            ViewsToRead::Nothing => return,
+            ViewsToRead::Later => {
+                self.slow_views.stale = true;
+                return;
+            }
+            ViewsToRead::Now => {}
+        }
+        let session = self.session.borrow();
+        let cluster = session.cluster();
+        let key = (cluster.store().resource_version(), self.now.timestamp());
+        let wall_ms = crate::browser::wall_ms();
+        let recently = wall_ms - self.slow_views.read_at < SLOW_VIEWS_EVERY_MS;
         self.refreshed_at = key;
         // Which slow views this refresh reads: all of them, none (a turn was taken recently), or
         // the next turn's.

@@ -205,6 +205,7 @@ impl State {
             replayed: self.replaying.is_some(),
         }));
         self.continue_long_run(over_budget);
+        self.after_simulating();
     }
 
     /// Runs one more slice of the long command; finishes it when its goal is reached.
