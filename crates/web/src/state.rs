@@ -680,13 +680,8 @@ impl Reducible for State {
                 next.start_line(&solution, None, &mut over_budget);
             }
         }
-        // The slice that ends a long command reads every view (nothing may follow it for long);
-        // one that starts it is a slice too.
-        if tick || ((slice || !self.is_running()) && next.is_running()) {
-            next.refresh_throttled();
-        } else {
-            next.refresh();
-        }
+        // The line that starts a long command runs its first slice.
+        next.refresh_after(tick, slice || !self.is_running());
         next.generation = self.generation + 1;
         Rc::new(next)
     }

@@ -18,10 +18,10 @@ use std::rc::Rc;
 /// and no frame reads both; the nodes and pods follow every tick and slice.
 const SLOW_VIEWS_EVERY_MS: f64 = 500.0;
 
-/// At most this many node views are built by one refresh of a large cluster (about 30 ms in the
+/// At most this many node views are built by one refresh of a large cluster (about 15 ms in the
 /// browser); the rest follow in the next ones (slices follow while views are behind, see
 /// [`State::views_behind`]). A new revision of a 5 000-node DaemonSet changes every node's view.
-const NODE_VIEWS_PER_REFRESH: usize = 1000;
+const NODE_VIEWS_PER_REFRESH: usize = 500;
 
 /// The slow views' bookkeeping.
 #[derive(Clone, Debug)]
@@ -38,6 +38,9 @@ pub(super) struct SlowViews {
     simulated_last: bool,
     /// The next throttled refresh is skipped: the views wait for the next slice.
     wait: bool,
+    /// A long command ended in a task that ran the simulation: the full read that follows it
+    /// is owed to the next task (a slice follows, see [`State::views_behind`]).
+    pub(super) owed: bool,
 }
 
 impl Default for SlowViews {
@@ -49,6 +52,7 @@ impl Default for SlowViews {
             node_views_per_refresh: NODE_VIEWS_PER_REFRESH,
             simulated_last: false,
             wait: false,
+            owed: false,
         }
     }
 }
@@ -78,7 +82,9 @@ impl State {
     /// simulation followed by reading and drawing the nodes whose pods changed blocked the page
     /// for 100-200 ms). Slices alternate at most, so the command keeps going.
     pub(super) fn long_run_slice(&mut self, over_budget: &mut dyn FnMut() -> bool) {
-        if self.slow_views.simulated_last && self.views_due() {
+        // Node views catching up after a command, or the read owed: a views' turn.
+        let views_turn = !self.is_running() || self.slow_views.simulated_last;
+        if views_turn && (self.views_due() || self.slow_views.owed) {
             self.slow_views.simulated_last = false;
             return;
         }
@@ -89,19 +95,29 @@ impl State {
 
     /// After a task's slice of simulation (a slice, or the first one of a line that starts a long
     /// command): with a large cluster the views due wait for the next task (the refresh after
-    /// this one skips them).
+    /// this one skips them), and so does the full read after the slice that ends the command.
     pub(super) fn after_simulating(&mut self) {
         self.slow_views.simulated_last = true;
-        self.slow_views.wait = self.is_running() && self.views_due();
+        let large = self.model.nodes.len() >= MAP_FROM_NODES;
+        self.slow_views.owed =
+            large && !self.is_running() && self.views_to_read(false) == ViewsToRead::Now;
+        self.slow_views.wait = self.slow_views.owed || (self.is_running() && self.views_due());
     }
 
-    /// [`State::refresh`] for a clock tick or a slice of a long command: with a large cluster
-    /// the slow views may wait (see [`SLOW_VIEWS_EVERY_MS`]).
-    pub(super) fn refresh_throttled(&mut self) {
+    /// The refresh at the end of a reduce: throttled for a clock tick or a slice while a long
+    /// command runs (see [`SLOW_VIEWS_EVERY_MS`]), else every view; none if the views wait for
+    /// the next task ([`State::after_simulating`]).
+    pub(super) fn refresh_after(&mut self, tick: bool, sliced: bool) {
         if std::mem::take(&mut self.slow_views.wait) {
+            self.follow_clock();
             return;
         }
-        self.refresh_views(true);
+        if tick || (sliced && self.is_running()) {
+            self.refresh_views(true);
+        } else {
+            self.slow_views.owed = false;
+            self.refresh_views(false);
+        }
     }
 
     /// Whether a refresh now has views to read: none (nothing changed), later (a restored session
@@ -130,9 +146,14 @@ impl State {
         ViewsToRead::Now
     }
 
-    fn refresh_views(&mut self, throttled: bool) {
+    /// What follows every change, read or not: the lesson's checks and the clock.
+    fn follow_clock(&mut self) {
         self.update_lesson();
         self.now = self.session.borrow().cluster().now();
+    }
+
+    fn refresh_views(&mut self, throttled: bool) {
+        self.follow_clock();
         match self.views_to_read(throttled) {
             ViewsToRead::Nothing => return,
             ViewsToRead::Later => {

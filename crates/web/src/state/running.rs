@@ -64,10 +64,11 @@ impl State {
         self.long_run.is_some() || self.replaying.is_some()
     }
 
-    /// Some node views are behind the store (a large cluster's refresh builds at most so many):
-    /// slices follow, as for a long command, until they caught up; commands are not held.
+    /// Some node views are behind the store (a large cluster's refresh builds at most so many),
+    /// or the full read after a long command is owed: slices follow, as for a long command,
+    /// until they caught up; commands are not held.
     pub fn views_behind(&self) -> bool {
-        self.node_views.borrow().is_behind()
+        self.node_views.borrow().is_behind() || self.slow_views.owed
     }
 
     /// While a restored log is replayed: (entries replayed, entries in all); an entry running as
