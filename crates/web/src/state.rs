@@ -680,7 +680,8 @@ impl Reducible for State {
                 next.start_line(&solution, None, &mut over_budget);
             }
         }
-        // The line that starts a long command runs its first slice.
+        // A slice, or an action taken while nothing ran: it may have started a long command
+        // and run its first slice.
         next.refresh_after(tick, slice || !self.is_running());
         next.generation = self.generation + 1;
         Rc::new(next)

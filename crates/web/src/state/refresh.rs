@@ -66,8 +66,11 @@ enum ViewsToRead {
 }
 
 impl State {
-    /// Recomputes the views if the store or the virtual second changed.
+    /// Recomputes the views if the store or the virtual second changed (every view: nothing is
+    /// left waiting or owed).
     pub(super) fn refresh(&mut self) {
+        self.slow_views.wait = false;
+        self.slow_views.owed = false;
         self.refresh_views(false);
     }
 
@@ -115,8 +118,7 @@ impl State {
         if tick || (sliced && self.is_running()) {
             self.refresh_views(true);
         } else {
-            self.slow_views.owed = false;
-            self.refresh_views(false);
+            self.refresh();
         }
     }
 

@@ -744,3 +744,17 @@ fn a_large_cluster_task_simulates_or_reads_the_views_not_both() {
         .filter(|p| p.owner_name == "demo");
     assert!(demo.clone().count() >= 200 && demo.any(|p| p.current_revision && p.ready));
 }
+
+/// A script run at once on a large cluster (a lesson's set-up, Reset's script) reads every view
+/// and leaves none waiting: the next action's refresh happens (here the Explain panel of the
+/// node selected).
+#[test]
+fn a_script_run_at_once_leaves_no_views_waiting() {
+    let mut state = (*large_cluster()).clone();
+    state.run_script("sim advance 1s");
+    let state = Rc::new(state).reduce(Action::SelectNode(Some("n-01".into())));
+    assert!(
+        !state.explanations.is_empty(),
+        "the selected node is explained"
+    );
+}
