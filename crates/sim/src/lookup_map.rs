@@ -68,11 +68,11 @@ impl<K: Hash + Eq + Ord, V> LookupMap<K, V> {
     /// result, like [`LookupMap::sorted`]'s, does not depend on the hash order. Picking them
     /// costs one pass over the map (no sort of every entry).
     pub fn greatest_by<R: Ord>(&self, n: usize, rank: impl Fn(&V) -> R) -> Vec<(&K, &V)> {
-        let mut ranked: Vec<(R, &K, &V)> = self.0.iter().map(|(k, v)| (rank(v), k, v)).collect();
-        let greatest_first = |a: &(R, &K, &V), b: &(R, &K, &V)| (&b.0, b.1).cmp(&(&a.0, a.1));
         if n == 0 {
             return Vec::new();
         }
+        let mut ranked: Vec<(R, &K, &V)> = self.0.iter().map(|(k, v)| (rank(v), k, v)).collect();
+        let greatest_first = |a: &(R, &K, &V), b: &(R, &K, &V)| (&b.0, b.1).cmp(&(&a.0, a.1));
         if ranked.len() > n {
             ranked.select_nth_unstable_by(n - 1, greatest_first);
             ranked.truncate(n);

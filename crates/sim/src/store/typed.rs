@@ -67,7 +67,8 @@ impl Store {
     pub fn controller_revisions(&self) -> impl Iterator<Item = &ControllerRevision> {
         self.controller_revisions.values()
     }
-    /// All events, by namespace then name (sorted here: see [`Store::events`]' table).
+    /// All events, by namespace then name (sorted here: the store hashes its events, which are
+    /// written and expired far more often than listed).
     pub fn events(&self) -> impl Iterator<Item = &Event> {
         self.events.sorted().into_iter().map(|(_, e)| &**e)
     }
