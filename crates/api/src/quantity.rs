@@ -47,6 +47,10 @@ pub fn parse_milli(text: &str) -> Option<i128> {
     };
     let den = den.checked_mul(10i128.checked_pow(scale)?)?;
     let product = mantissa.checked_mul(num)?;
+    // Whole milli-units (most quantities: "100m", "8Gi", "110"): no 128-bit division.
+    if den == 1 {
+        return Some(product);
+    }
     // Round up (away from zero for positives), like MilliValue; no `product + den - 1`, which
     // overflows for values near i128::MAX.
     let quotient = product / den;

@@ -41,6 +41,13 @@ pub fn uid(rng: &mut ChaCha8Rng) -> String {
     std::str::from_utf8(&out).unwrap_or_default().to_string()
 }
 
+/// `value` as 16 lower-case hex digits, zero-padded (`{value:016x}` without the formatter's
+/// padding loop, for ids made on every event and container start).
+pub fn hex16(value: u64) -> String {
+    let digits: [u8; 16] = std::array::from_fn(|i| HEX[((value >> ((15 - i) * 4)) & 0xf) as usize]);
+    std::str::from_utf8(&digits).unwrap_or_default().to_string()
+}
+
 /// Lower-case hexadecimal digits.
 const HEX: &[u8; 16] = b"0123456789abcdef";
 
@@ -50,9 +57,7 @@ pub fn event_name(object: &str, time_ms: i64, seq: u64) -> String {
     let mut name = String::with_capacity(object.len() + 17);
     name.push_str(object);
     name.push('.');
-    for shift in (0..16).rev() {
-        name.push(HEX[((nanos >> (shift * 4)) & 0xf) as usize] as char);
-    }
+    name.push_str(&hex16(nanos));
     name
 }
 
@@ -96,7 +101,7 @@ mod tests {
         assert_eq!(long.len(), 63);
     }
 
-    /// The uid and event-name formatting (written digit by digit) match `format!`'s.
+    /// The uid, hex and event-name formatting (written digit by digit) match `format!`'s.
     #[test]
     fn uid_and_event_name_format() {
         let mut rng = ChaCha8Rng::seed_from_u64(7);
@@ -116,6 +121,9 @@ mod tests {
                 hex[10..].concat()
             );
             assert_eq!(uid(&mut rng), expected);
+        }
+        for value in [0, 0xda7a, 1 << 63, u64::MAX] {
+            assert_eq!(hex16(value), format!("{value:016x}"));
         }
         for (time_ms, seq) in [(0, 0), (1_767_225_600_000, 17), (-5, u64::MAX)] {
             let nanos = (time_ms as u64).wrapping_mul(1_000_000).wrapping_add(seq);

@@ -42,7 +42,7 @@ fn is_pending(pod: &Pod) -> bool {
 /// Schedules every pending pod whose situation may have changed since its last attempt.
 pub(crate) fn sync(cluster: &mut Cluster) {
     let change = cluster.scheduling_queue.cluster_change;
-    let written = cluster.cursors.scheduling.read(&cluster.store).pods;
+    let written = cluster.cursors.scheduling.read_pods(&cluster.store);
     // Every pending pod was either written since the last pass or found unschedulable before (and
     // is retried after a change that can make it fit), so those are the only candidates; a pending
     // pod is bound to no node, which the store knows without looking the pod up.

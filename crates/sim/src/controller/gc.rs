@@ -9,20 +9,20 @@ use dsplay_api::Kind;
 pub(crate) fn sync(cluster: &mut Cluster) {
     let changes = cluster.cursors.gc.read(&cluster.store);
     let store = &cluster.store;
-    let live_uids: std::collections::BTreeSet<String> = store
-        .daemon_sets()
-        .map(|d| &d.metadata)
-        .chain(store.deployments().map(|d| &d.metadata))
-        .chain(store.replica_sets().map(|r| &r.metadata))
-        .chain(store.stateful_sets().map(|s| &s.metadata))
-        .filter_map(|m| m.uid.clone())
-        .collect();
+    // A scan of the (few) owners instead of a set of their uids built every round.
+    let live = |uid: &str| {
+        (store.daemon_sets().map(|d| &d.metadata))
+            .chain(store.deployments().map(|d| &d.metadata))
+            .chain(store.replica_sets().map(|r| &r.metadata))
+            .chain(store.stateful_sets().map(|s| &s.metadata))
+            .any(|m| m.uid.as_deref() == Some(uid))
+    };
     let dead_owner = |refs: &Option<Vec<OwnerReference>>| {
         refs.iter().flatten().any(|r| {
             matches!(
                 r.kind.as_str(),
                 "DaemonSet" | "Deployment" | "ReplicaSet" | "StatefulSet"
-            ) && !live_uids.contains(&r.uid)
+            ) && !live(&r.uid)
         })
     };
     let owner_deleted =

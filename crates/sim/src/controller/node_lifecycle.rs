@@ -73,7 +73,7 @@ pub fn desired_taints(node: &Node) -> Vec<Taint> {
 pub(crate) fn sync(cluster: &mut Cluster) {
     // Compute on borrowed nodes; clone only the (rare) nodes whose taints change.
     // Desired taints depend on the node alone, so only nodes written since the last pass can change.
-    let written = cluster.cursors.node_lifecycle.read(&cluster.store).nodes;
+    let written = cluster.cursors.node_lifecycle.read_nodes(&cluster.store);
     let mut changed: Vec<(String, Vec<Taint>)> = Vec::new();
     for node in written.iter().filter_map(|name| cluster.store.node(name)) {
         let current: &[Taint] = node

@@ -85,7 +85,7 @@ pub(super) fn start_containers(
             if let Some(spec) = containers.iter().find(|c| c.name == cs.name) {
                 let image = spec.image.as_deref().unwrap_or_default();
                 cs.image = normalized(image);
-                cs.image_id = image_id(image, &format!("sha256:{:064x}", 0xda7a_u64));
+                cs.image_id = image_id(image, IMAGE_DIGEST);
                 cs.volume_mounts = volume_mount_statuses(spec);
             }
             cs.container_id = Some(container_id(&cs.name, cs.restart_count));
@@ -224,8 +224,18 @@ fn volume_mount_statuses(spec: &Container) -> Option<Vec<VolumeMountStatus>> {
 /// A stable fake containerd id; each restart is a new container with a new id.
 fn container_id(name: &str, restart_count: i32) -> String {
     let seed = name.len() as u64 * 7919 + 17 + u64::try_from(restart_count).unwrap_or(0) * 104_729;
-    format!("containerd://{seed:064x}")
+    // The 64 hex digits of a u64 (as `{seed:064x}` prints them, without its padding loop): one
+    // id per container start.
+    let mut id = String::with_capacity(13 + 64);
+    id.push_str("containerd://");
+    id.push_str(&"0".repeat(48));
+    id.push_str(&crate::names::hex16(seed));
+    id
 }
+
+/// The digest the simulated registry gives every image (`imageID` is `<repository>@` it).
+const IMAGE_DIGEST: &str =
+    "sha256:000000000000000000000000000000000000000000000000000000000000da7a";
 
 /// The kubelet's last status of a deleted pod once its containers are gone: a running container
 /// terminated (exit code 0 `Completed`, or 137 `Error` when it was killed at the end of the grace
@@ -306,4 +316,22 @@ pub(super) fn delete_with_zero_grace(cluster: &mut Cluster, ns: &str, name: &str
         });
     }
     cluster.remove_object(Kind::Pod, ns, name);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Container ids and the image digest keep the 64 hex digits `{:064x}` prints.
+    #[test]
+    fn container_ids_and_the_image_digest_are_64_hex_digits() {
+        for (name, restarts) in [("c", 0), ("nginx", 3), ("", i32::MAX)] {
+            let seed = name.len() as u64 * 7919 + 17 + restarts as u64 * 104_729;
+            assert_eq!(
+                container_id(name, restarts),
+                format!("containerd://{seed:064x}")
+            );
+        }
+        assert_eq!(IMAGE_DIGEST, format!("sha256:{:064x}", 0xda7a_u64));
+    }
 }

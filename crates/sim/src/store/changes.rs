@@ -1,7 +1,7 @@
 //! What changed since a loop last looked: a read position in the store's watch log and the keys
 //! written since then, so each pass of a controller loop handles only those objects.
 
-use super::{key_of, Key, Store, WatchEventType};
+use super::{key_of, Key, Store, WatchEvent, WatchEventType};
 use dsplay_api::Kind;
 use std::collections::BTreeSet;
 
@@ -37,7 +37,7 @@ impl ChangeCursor {
     /// What changed since the previous call (everything ever written, on the first call).
     pub fn read(&mut self, store: &Store) -> Changes {
         let mut changes = Changes::default();
-        for event in &store.watch_log[self.0.min(store.watch_log.len())..] {
+        self.read_with(store, |event| {
             let key = || (event.namespace.clone(), event.name.clone());
             match event.kind {
                 Kind::Node => {
@@ -72,9 +72,39 @@ impl ChangeCursor {
                 }
                 _ => {}
             }
+        });
+        changes
+    }
+
+    /// The names of the nodes written since the previous call: [`ChangeCursor::read`] for a loop
+    /// that looks at nodes alone (collecting the rest each round was most of its work).
+    pub fn read_nodes(&mut self, store: &Store) -> BTreeSet<String> {
+        let mut nodes = BTreeSet::new();
+        self.read_with(store, |event| {
+            if event.kind == Kind::Node {
+                nodes.insert(event.name.clone());
+            }
+        });
+        nodes
+    }
+
+    /// The keys of the pods written since the previous call, for a loop that looks at pods alone.
+    pub fn read_pods(&mut self, store: &Store) -> BTreeSet<Key> {
+        let mut pods = BTreeSet::new();
+        self.read_with(store, |event| {
+            if event.kind == Kind::Pod {
+                pods.insert((event.namespace.clone(), event.name.clone()));
+            }
+        });
+        pods
+    }
+
+    /// Hands each entry written since the previous call to `take`, and moves past them.
+    fn read_with(&mut self, store: &Store, mut take: impl FnMut(&WatchEvent)) {
+        for event in &store.watch_log[self.0.min(store.watch_log.len())..] {
+            take(event);
         }
         self.0 = store.watch_log.len();
-        changes
     }
 
     /// Moves past everything written so far without collecting it (a pass that can tell from the

@@ -50,26 +50,22 @@ pub(crate) struct DaemonSetController {
 pub(crate) fn sync_all(cluster: &mut Cluster) {
     let force = std::mem::take(&mut cluster.daemon_sets.resync);
     let keys: Vec<(String, String)> = cluster.store.daemon_sets.keys().cloned().collect();
-    let live: BTreeSet<String> = cluster
-        .store
-        .daemon_sets()
-        .filter_map(|d| d.metadata.uid.clone())
+    // Uids borrowed from the store, and owned copies made only for a sync: this runs every round.
+    let store = &cluster.store;
+    let live: BTreeSet<&str> = (store.daemon_sets())
+        .filter_map(|d| d.metadata.uid.as_deref())
         .collect();
-    cluster
-        .daemon_sets
-        .caches
-        .retain(|uid, _| live.contains(uid));
+    (cluster.daemon_sets.caches).retain(|uid, _| live.contains(uid.as_str()));
     for (ns, name) in keys {
-        let uid = cluster
-            .store
-            .daemon_set(&ns, &name)
-            .and_then(|d| d.metadata.uid.clone())
+        let store = &cluster.store;
+        let uid = (store.daemon_set(&ns, &name))
+            .and_then(|d| d.metadata.uid.as_deref())
             .unwrap_or_default();
-        let log_len = cluster.store.watch_log().len();
+        let log_len = store.watch_log().len();
         if !force {
-            if let Some(&since) = cluster.daemon_sets.synced_at.get(&uid) {
+            if let Some(since) = cluster.daemon_sets.synced_at.get_mut(uid) {
                 let changed =
-                    cluster.store.watch_log()[since.min(log_len)..]
+                    store.watch_log()[(*since).min(log_len)..]
                         .iter()
                         .any(|e| match e.kind {
                             Kind::Node => true,
@@ -81,11 +77,12 @@ pub(crate) fn sync_all(cluster: &mut Cluster) {
                     // Nothing relevant up to here: the next pass scans only what comes after, so
                     // a DaemonSet that stays untouched costs nothing per write (was a rescan of
                     // every write since its last sync: quadratic in a long advance).
-                    cluster.daemon_sets.synced_at.insert(uid, log_len);
+                    *since = log_len;
                     continue;
                 }
             }
         }
+        let uid = uid.to_string();
         cluster.daemon_sets.synced_at.insert(uid, log_len);
         sync_daemon_set(cluster, &ns, &name);
     }
