@@ -95,8 +95,9 @@ pub struct Cluster {
     /// Each loop's position in the watch log.
     pub(crate) cursors: LoopCursors,
     /// Event identity hash → the store keys of the events repeats aggregate into, one per identity
-    /// with that hash (`record_event`).
-    pub(crate) event_index: BTreeMap<u64, Vec<crate::store::Key>>,
+    /// with that hash (`record_event`). Only looked up (hashed: with tens of thousands of events
+    /// the B-tree's searches were a tenth of their expiry).
+    pub(crate) event_index: crate::lookup_map::LookupMap<u64, Vec<crate::store::Key>>,
     /// The store's events version the index reflects (see `Store::events_version`).
     pub(crate) event_index_version: u64,
     /// When each event's TTL runs out (virtual ms, key), one entry per write (`api_server.rs`).
@@ -145,7 +146,7 @@ impl Cluster {
             stateful_sets: Default::default(),
             next_pod_cidr: 0,
             cursors: LoopCursors::default(),
-            event_index: BTreeMap::new(),
+            event_index: Default::default(),
             event_index_version: 0,
             event_expiry: Default::default(),
             observer: None,

@@ -125,7 +125,7 @@ impl Cluster {
             .insert((self.now_ms.saturating_add(EVENT_TTL_MS), key.clone()));
         // No event has this identity (the lookup above found none in an index that was
         // current or just rebuilt), so the new event is the first of it.
-        self.event_index.entry(hash).or_default().push(key);
+        self.event_index.get_or_default(hash).push(key);
         self.event_index_version = self.store.events_version();
     }
 
@@ -165,11 +165,11 @@ impl Cluster {
     /// outside `record_event`); the first event in key order wins, as the linear scan did.
     fn rebuild_event_index(&mut self) {
         self.event_index_version = self.store.events_version();
-        self.event_index.clear();
+        self.event_index = Default::default();
         let events = &self.store.events;
         for (key, event) in events.sorted() {
             let parts = identity_parts(event);
-            let keys = self.event_index.entry(identity_hash(&parts)).or_default();
+            let keys = self.event_index.get_or_default(identity_hash(&parts));
             let first = |k: &Key| events.get(k).is_some_and(|e| identity_parts(e) == parts);
             if !keys.iter().any(first) {
                 keys.push(key.clone());
