@@ -87,8 +87,7 @@ impl Cluster {
             let key = crate::store::key_of(&event.metadata);
             self.write(Object::Event(event));
             self.event_index_version = self.store.events_version();
-            self.event_expiry
-                .insert((self.now_ms.saturating_add(EVENT_TTL_MS), key));
+            self.expire_later(key);
             return;
         }
         self.event_seq += 1;
@@ -121,8 +120,7 @@ impl Cluster {
         };
         let key = crate::store::key_of(&event.metadata);
         self.write(Object::Event(event));
-        self.event_expiry
-            .insert((self.now_ms.saturating_add(EVENT_TTL_MS), key.clone()));
+        self.expire_later(key.clone());
         // No event has this identity (the lookup above found none in an index that was
         // current or just rebuilt), so the new event is the first of it.
         self.event_index.get_or_default(hash).push(key);
@@ -136,27 +134,42 @@ impl Cluster {
     /// kube-apiserver `--event-ttl` (default 1h).
     pub(crate) fn expire_events(&mut self) {
         let now = self.now_ms;
-        while self.event_expiry.first().is_some_and(|(at, _)| *at <= now) {
-            let Some((_, key)) = self.event_expiry.pop_first() else {
-                break;
-            };
-            // An entry per write: the event goes only if this was its last write.
-            let expired = |e: &Event| {
-                let last_write_ms = e.last_timestamp.as_ref().map(|t| t.0.timestamp_millis());
-                last_write_ms.is_some_and(|w| w.saturating_add(EVENT_TTL_MS) <= now)
-            };
-            let index_current = self.event_index_version == self.store.events_version();
-            if let Some((key, gone)) = self.store.remove_event_if(key, now, expired) {
-                let hash = identity_hash(&identity_parts(&gone));
-                if let Some(keys) = self.event_index.get_mut(&hash) {
-                    keys.retain(|k| *k != key);
-                    if keys.is_empty() {
-                        self.event_index.remove(&hash);
-                    }
+        while let Some(due) = self.event_expiry.first_entry().filter(|e| *e.key() <= now) {
+            // Within an instant in the order of the writes (etcd revokes a lease's keys in no
+            // particular order); a key written twice in one instant is found gone the second time.
+            for key in due.remove() {
+                self.expire_event(key, now);
+            }
+        }
+    }
+
+    /// Queues the event just written at `key` to expire [`EVENT_TTL_MS`] from now.
+    fn expire_later(&mut self, key: Key) {
+        let at = self.now_ms.saturating_add(EVENT_TTL_MS);
+        match self.event_expiry.last_entry() {
+            Some(mut last) if *last.key() == at => last.get_mut().push(key),
+            _ => self.event_expiry.entry(at).or_default().push(key),
+        }
+    }
+
+    /// Deletes the event at `key` if its TTL has run out by `now`.
+    fn expire_event(&mut self, key: Key, now: i64) {
+        // An entry per write: the event goes only if this was its last write.
+        let expired = |e: &Event| {
+            let last_write_ms = e.last_timestamp.as_ref().map(|t| t.0.timestamp_millis());
+            last_write_ms.is_some_and(|w| w.saturating_add(EVENT_TTL_MS) <= now)
+        };
+        let index_current = self.event_index_version == self.store.events_version();
+        if let Some((key, gone)) = self.store.remove_event_if(key, now, expired) {
+            let hash = identity_hash(&identity_parts(&gone));
+            if let Some(keys) = self.event_index.get_mut(&hash) {
+                keys.retain(|k| *k != key);
+                if keys.is_empty() {
+                    self.event_index.remove(&hash);
                 }
-                if index_current {
-                    self.event_index_version = self.store.events_version();
-                }
+            }
+            if index_current {
+                self.event_index_version = self.store.events_version();
             }
         }
     }
@@ -212,8 +225,8 @@ fn identity_parts(e: &Event) -> IdentityParts<'_> {
 }
 
 /// A 64-bit FNV-style hash over the parts, eight bytes at a time, each part behind its length (or
-/// a marker for `None`): deterministic across runs and platforms, which the ordered index needs.
-/// Equal hashes of different identities only cost a comparison of the strings.
+/// a marker for `None`): deterministic across runs and platforms, as everything the simulation
+/// computes must be. Equal hashes of different identities only cost a comparison of the strings.
 fn identity_hash(parts: &IdentityParts) -> u64 {
     let (uid, name, reason, message, component) = *parts;
     let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
@@ -240,7 +253,37 @@ fn identity_hash(parts: &IdentityParts) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::WatchEventType;
+    use dsplay_api::Kind;
     use std::time::Duration;
+
+    /// Events written in one instant expire together an hour later, in the order they were
+    /// written (not by key), and a repeat moves only its own event's expiry.
+    #[test]
+    fn events_of_one_instant_expire_in_write_order() {
+        let mut c = Cluster::new_empty(1);
+        let about = |name: &str| ObjectReference {
+            kind: Some("Pod".into()),
+            namespace: Some("default".into()),
+            name: Some(name.into()),
+            ..Default::default()
+        };
+        for name in ["b", "a", "c"] {
+            c.record_event(&about(name), "Normal", "Test", name, "test", None);
+        }
+        c.advance(Duration::from_secs(600));
+        c.record_event(&about("c"), "Normal", "Test", "c", "test", None);
+        let log_len = c.store.watch_log().len();
+        c.advance(Duration::from_secs(3000));
+        let deleted: Vec<&str> = c.store.watch_log()[log_len..]
+            .iter()
+            .filter(|e| e.kind == Kind::Event && e.event_type == WatchEventType::Deleted)
+            .map(|e| e.name.split('.').next().unwrap_or_default())
+            .collect();
+        assert_eq!(deleted, ["b", "a"], "c was written again ten minutes later");
+        c.advance(Duration::from_secs(600));
+        assert_eq!(c.store.events().count(), 0);
+    }
 
     /// The index after the recorder's own writes and expiries is the one a rebuild gives, and no
     /// rebuild is pending: a long run (events expiring while new ones are recorded) must not
