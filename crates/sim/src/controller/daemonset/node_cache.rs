@@ -26,9 +26,10 @@ use std::sync::Arc;
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 struct Basis {
     /// The DaemonSet's spec generation (spec changes: template, strategy, minReadySeconds, ...).
+    /// Not its `status.observedGeneration`: no verdict reads it (the failed-pod back-off does, in
+    /// `manage`, which looks again at every node it left waiting), and the status write after a
+    /// spec change rebuilt every node's entry a second time.
     generation: Option<i64>,
-    /// Part of the failed-pod back-off key.
-    observed_generation: Option<i64>,
     /// The current revision hash.
     hash: String,
     /// The `deprecated.daemonset.template.generation` annotation.
@@ -166,7 +167,6 @@ impl<'a> Context<'a> {
             hash,
             basis: Basis {
                 generation: ds.metadata.generation,
-                observed_generation: ds.status.as_ref().and_then(|s| s.observed_generation),
                 hash: hash.to_string(),
                 template_generation: template_generation.clone(),
             },
@@ -390,7 +390,7 @@ impl DaemonSetCache {
         if node.is_none() && entry.pods.is_empty() {
             let old = std::mem::take(&mut entry.verdict);
             self.entries.remove(name);
-            self.tally(name, &old, -1);
+            self.retally(name, &old, &Verdict::default());
             return;
         }
         // The placement is a function of the node and the DaemonSet's spec (the cache is rebuilt
@@ -406,32 +406,65 @@ impl DaemonSetCache {
         let new = verdict(entry, cx);
         if new != entry.verdict {
             let old = std::mem::replace(&mut entry.verdict, new.clone());
-            self.tally(name, &old, -1);
-            self.tally(name, &new, 1);
+            self.retally(name, &old, &new);
         }
     }
 
-    /// Adds (`sign` 1) or removes (`sign` -1) one node's verdict from the tallies and sets.
-    fn tally(&mut self, name: &str, v: &Verdict, sign: i32) {
-        self.status.add(&v.status, sign);
-        let key = |at: i64| (at, name.to_string());
-        set_membership(&mut self.requeues, v.requeue_at.map(key), sign);
-        set_membership(&mut self.flips, v.flips_at.map(key), sign);
-        let r = &v.rollout;
-        let t = &mut self.rollout;
-        t.num_unavailable += sign * i32::from(r.zero_surge_unavailable);
-        t.num_surge += sign * i32::from(r.uses_surge);
-        t.num_available += sign * i32::from(r.surge_available);
-        let node = || name.to_string();
-        for (flag, set) in [
-            (r.allowed_replacement, &mut t.allowed_replacement),
-            (r.candidate, &mut t.candidates),
-            (r.to_delete, &mut t.to_delete),
-            (r.allowed_new_node, &mut t.allowed_new_nodes),
-            (r.candidate_new_node, &mut t.candidate_new_nodes),
-            (r.should_not_run, &mut t.should_not_run),
+    /// Moves one node's contribution to the tallies and sets from verdict `old` to `new` (a node
+    /// that comes or goes has the default verdict, which counts nothing), touching only the sets
+    /// whose membership changes: a pod write that moves a node from one class to another leaves
+    /// the other classes' B-trees alone.
+    fn retally(&mut self, name: &str, old: &Verdict, new: &Verdict) {
+        self.status.add(&old.status, -1);
+        self.status.add(&new.status, 1);
+        for (set, was, now) in [
+            (&mut self.requeues, old.requeue_at, new.requeue_at),
+            (&mut self.flips, old.flips_at, new.flips_at),
         ] {
-            set_membership(set, flag.then(node), sign);
+            if was != now {
+                if let Some(at) = was {
+                    set.remove(&(at, name.to_string()));
+                }
+                if let Some(at) = now {
+                    set.insert((at, name.to_string()));
+                }
+            }
+        }
+        let (o, n) = (&old.rollout, &new.rollout);
+        let t = &mut self.rollout;
+        let change = |was: bool, now: bool| i32::from(now) - i32::from(was);
+        t.num_unavailable += change(o.zero_surge_unavailable, n.zero_surge_unavailable);
+        t.num_surge += change(o.uses_surge, n.uses_surge);
+        t.num_available += change(o.surge_available, n.surge_available);
+        for (set, was, now) in [
+            (
+                &mut t.allowed_replacement,
+                o.allowed_replacement,
+                n.allowed_replacement,
+            ),
+            (&mut t.candidates, o.candidate, n.candidate),
+            (&mut t.to_delete, o.to_delete, n.to_delete),
+            (
+                &mut t.allowed_new_nodes,
+                o.allowed_new_node,
+                n.allowed_new_node,
+            ),
+            (
+                &mut t.candidate_new_nodes,
+                o.candidate_new_node,
+                n.candidate_new_node,
+            ),
+            (&mut t.should_not_run, o.should_not_run, n.should_not_run),
+        ] {
+            match (was, now) {
+                (false, true) => {
+                    set.insert(name.to_string());
+                }
+                (true, false) => {
+                    set.remove(name);
+                }
+                _ => {}
+            }
         }
     }
 
@@ -521,16 +554,6 @@ fn file_pod(pods: &mut Vec<PodSummary>, pod: PodSummary) {
     match pods.binary_search_by(|p| p.name.cmp(&pod.name)) {
         Ok(at) => pods[at] = pod,
         Err(at) => pods.insert(at, pod),
-    }
-}
-
-fn set_membership<T: Ord>(set: &mut BTreeSet<T>, item: Option<T>, sign: i32) {
-    if let Some(item) = item {
-        if sign > 0 {
-            set.insert(item);
-        } else {
-            set.remove(&item);
-        }
     }
 }
 
