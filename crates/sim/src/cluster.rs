@@ -100,9 +100,10 @@ pub struct Cluster {
     pub(crate) event_index: crate::lookup_map::LookupMap<u64, Vec<crate::store::Key>>,
     /// The store's events version the index reflects (see `Store::events_version`).
     pub(crate) event_index_version: u64,
-    /// When events' TTLs run out (virtual ms → keys), one key per write (`event_recorder.rs`).
-    /// Grouped by instant: the clock only moves forward, so a write adds to the last group.
-    pub(crate) event_expiry: BTreeMap<i64, Vec<crate::store::Key>>,
+    /// When events' TTLs run out (virtual ms → keys and identity hashes), one entry per write
+    /// (`event_recorder.rs`). Grouped by instant: the clock only moves forward, so a write adds to
+    /// the last group.
+    pub(crate) event_expiry: BTreeMap<i64, Vec<(crate::store::Key, u64)>>,
     /// Called at every instant the clock passes through (`observer.rs`).
     pub(crate) observer: Option<Box<dyn crate::observer::ClockObserver>>,
     /// The ReplicaSet and Deployment controllers' memory between passes.

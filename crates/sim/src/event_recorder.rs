@@ -87,7 +87,7 @@ impl Cluster {
             let key = crate::store::key_of(&event.metadata);
             self.write(Object::Event(event));
             self.event_index_version = self.store.events_version();
-            self.expire_later(key);
+            self.expire_later(key, hash);
             return;
         }
         self.event_seq += 1;
@@ -120,7 +120,7 @@ impl Cluster {
         };
         let key = crate::store::key_of(&event.metadata);
         self.write(Object::Event(event));
-        self.expire_later(key.clone());
+        self.expire_later(key.clone(), hash);
         // No event has this identity (the lookup above found none in an index that was
         // current or just rebuilt), so the new event is the first of it.
         self.event_index.get_or_default(hash).push(key);
@@ -137,31 +137,33 @@ impl Cluster {
         while let Some(due) = self.event_expiry.first_entry().filter(|e| *e.key() <= now) {
             // Within an instant in the order of the writes (etcd revokes a lease's keys in no
             // particular order); a key written twice in one instant is found gone the second time.
-            for key in due.remove() {
-                self.expire_event(key, now);
+            for (key, hash) in due.remove() {
+                self.expire_event(key, hash, now);
             }
         }
     }
 
-    /// Queues the event just written at `key` to expire [`EVENT_TTL_MS`] from now.
-    fn expire_later(&mut self, key: Key) {
+    /// Queues the event just written at `key`, of identity hash `hash`, to expire
+    /// [`EVENT_TTL_MS`] from now.
+    fn expire_later(&mut self, key: Key, hash: u64) {
         let at = self.now_ms.saturating_add(EVENT_TTL_MS);
         match self.event_expiry.last_entry() {
-            Some(mut last) if *last.key() == at => last.get_mut().push(key),
-            _ => self.event_expiry.entry(at).or_default().push(key),
+            Some(mut last) if *last.key() == at => last.get_mut().push((key, hash)),
+            _ => self.event_expiry.entry(at).or_default().push((key, hash)),
         }
     }
 
-    /// Deletes the event at `key` if its TTL has run out by `now`.
-    fn expire_event(&mut self, key: Key, now: i64) {
+    /// Deletes the event at `key` if its TTL has run out by `now`, and its place in the index
+    /// under the identity hash it was written with (an event whose identity was since changed
+    /// through the API leaves a key the index finds gone, and a lookup then rebuilds it).
+    fn expire_event(&mut self, key: Key, hash: u64, now: i64) {
         // An entry per write: the event goes only if this was its last write.
         let expired = |e: &Event| {
             let last_write_ms = e.last_timestamp.as_ref().map(|t| t.0.timestamp_millis());
             last_write_ms.is_some_and(|w| w.saturating_add(EVENT_TTL_MS) <= now)
         };
         let index_current = self.event_index_version == self.store.events_version();
-        if let Some((key, gone)) = self.store.remove_event_if(key, now, expired) {
-            let hash = identity_hash(&identity_parts(&gone));
+        if let Some((key, _)) = self.store.remove_event_if(key, now, expired) {
             if let Some(keys) = self.event_index.get_mut(&hash) {
                 keys.retain(|k| *k != key);
                 if keys.is_empty() {
@@ -282,6 +284,36 @@ mod tests {
             .collect();
         assert_eq!(deleted, ["b", "a"], "c was written again ten minutes later");
         c.advance(Duration::from_secs(600));
+        assert_eq!(c.store.events().count(), 0);
+    }
+
+    /// An event whose message was changed through the API expires like any other, and the
+    /// recorder then neither aggregates into it nor into the event of its old identity.
+    #[test]
+    fn an_event_edited_through_the_api_expires_and_is_not_reused() {
+        let mut c = Cluster::new_empty(1);
+        let about = ObjectReference {
+            kind: Some("Pod".into()),
+            namespace: Some("default".into()),
+            name: Some("p".into()),
+            ..Default::default()
+        };
+        c.record_event(&about, "Normal", "Test", "before", "test", None);
+        let mut edited = c.store.events().next().cloned().expect("the event");
+        edited.message = Some("after".into());
+        c.update(Object::Event(edited)).expect("update");
+        c.advance(Duration::from_secs(3601));
+        assert_eq!(
+            c.store.events().count(),
+            0,
+            "expired an hour after its last write"
+        );
+        for message in ["before", "after"] {
+            c.record_event(&about, "Normal", "Test", message, "test", None);
+        }
+        let counts: Vec<i32> = c.store.events().filter_map(|e| e.count).collect();
+        assert_eq!(counts, [1, 1], "two new events");
+        c.advance(Duration::from_secs(3601));
         assert_eq!(c.store.events().count(), 0);
     }
 
