@@ -203,12 +203,17 @@ fn start_pod(cluster: &mut Cluster, pod: Arc<Pod>, node: &str) {
     let behavior = cluster.image_behavior(&image);
     let host = host.as_deref();
     if cached && pull_policy != "Always" {
-        let message = format!("Container image \"{image}\" already present on machine");
+        let message = [
+            "Container image \"",
+            &image,
+            "\" already present on machine",
+        ]
+        .concat();
         cluster.record_event_about(reference, "Normal", "Pulled", &message, "kubelet", host);
         runtime.stage = Stage::Starting;
         enter(cluster, uid, runtime, behavior.start_ms);
     } else {
-        let message = format!("Pulling image \"{image}\"");
+        let message = ["Pulling image \"", &image, "\""].concat();
         cluster.record_event_about(reference, "Normal", "Pulling", &message, "kubelet", host);
         let pull_ms = if cached { 0 } else { behavior.pull_ms };
         enter(cluster, uid, runtime, pull_ms);
@@ -338,7 +343,7 @@ fn begin_termination(cluster: &mut Cluster, pod: &Pod) {
             pod,
             "Normal",
             "Killing",
-            &format!("Stopping container {c}"),
+            &["Stopping container ", &c].concat(),
         );
     }
     let (after, _) = stop_delay_ms(pod, &behavior, running);
@@ -462,7 +467,7 @@ fn first_container_reference(pod: &Pod) -> (ObjectReference, Option<String>) {
 fn container_reference(pod: &Pod, container: &str) -> ObjectReference {
     let mut reference = object_reference(Kind::Pod, &pod.metadata);
     if !container.is_empty() {
-        reference.field_path = Some(format!("spec.containers{{{container}}}"));
+        reference.field_path = Some(["spec.containers{", container, "}"].concat());
     }
     reference
 }

@@ -28,24 +28,22 @@ pub fn uid(rng: &mut ChaCha8Rng) -> String {
     rng.fill_bytes(&mut b);
     b[6] = (b[6] & 0x0f) | 0x40;
     b[8] = (b[8] & 0x3f) | 0x80;
+    // Where each byte's two digits go (the dashes stay at 8, 13, 18 and 23).
+    const DIGITS_AT: [usize; 16] = [0, 2, 4, 6, 9, 11, 14, 16, 19, 21, 24, 26, 28, 30, 32, 34];
     let mut out = [b'-'; 36];
-    let mut at = 0;
-    for (i, x) in b.iter().enumerate() {
-        if matches!(i, 4 | 6 | 8 | 10) {
-            at += 1;
-        }
+    for (x, at) in b.iter().zip(DIGITS_AT) {
         out[at] = HEX[usize::from(x >> 4)];
         out[at + 1] = HEX[usize::from(x & 0x0f)];
-        at += 2;
     }
-    std::str::from_utf8(&out).unwrap_or_default().to_string()
+    String::from_utf8(out.to_vec()).unwrap_or_default()
 }
 
-/// `value` as 16 lower-case hex digits, zero-padded (`{value:016x}` without the formatter's
-/// padding loop, for ids made on every event and container start).
-pub fn hex16(value: u64) -> String {
+/// Appends `value` as 16 lower-case hex digits, zero-padded (`{value:016x}` without the
+/// formatter's padding loop or a string of its own, for ids made on every event and container
+/// start).
+pub fn push_hex16(out: &mut String, value: u64) {
     let digits: [u8; 16] = std::array::from_fn(|i| HEX[((value >> ((15 - i) * 4)) & 0xf) as usize]);
-    std::str::from_utf8(&digits).unwrap_or_default().to_string()
+    out.push_str(std::str::from_utf8(&digits).unwrap_or_default());
 }
 
 /// Lower-case hexadecimal digits.
@@ -57,7 +55,7 @@ pub fn event_name(object: &str, time_ms: i64, seq: u64) -> String {
     let mut name = String::with_capacity(object.len() + 17);
     name.push_str(object);
     name.push('.');
-    name.push_str(&hex16(nanos));
+    push_hex16(&mut name, nanos);
     name
 }
 
@@ -123,7 +121,9 @@ mod tests {
             assert_eq!(uid(&mut rng), expected);
         }
         for value in [0, 0xda7a, 1 << 63, u64::MAX] {
-            assert_eq!(hex16(value), format!("{value:016x}"));
+            let mut out = String::from("x");
+            push_hex16(&mut out, value);
+            assert_eq!(out, format!("x{value:016x}"));
         }
         for (time_ms, seq) in [(0, 0), (1_767_225_600_000, 17), (-5, u64::MAX)] {
             let nanos = (time_ms as u64).wrapping_mul(1_000_000).wrapping_add(seq);

@@ -230,7 +230,7 @@ fn apply_result(cluster: &mut Cluster, pod: Arc<Pod>, result: ScheduleResult, ch
                 reference,
                 "Normal",
                 "Scheduled",
-                &format!("Successfully assigned {ns}/{name} to {node}"),
+                &["Successfully assigned ", &ns, "/", &name, " to ", &node].concat(),
                 COMPONENT,
                 None,
             );

@@ -41,9 +41,9 @@ pub(super) fn start_containers(
         if restart {
             ensure_image_exists_events(cluster, &pod, c, &runtime.node);
         }
-        let created = format!("Created container: {}", c.name);
+        let created = ["Created container: ", &c.name].concat();
         event_for(cluster, &pod, &c.name, "Normal", "Created", &created);
-        let started = format!("Started container {}", c.name);
+        let started = ["Started container ", &c.name].concat();
         event_for(cluster, &pod, &c.name, "Normal", "Started", &started);
     }
     let behavior = cluster.image_behavior(
@@ -226,10 +226,10 @@ fn container_id(name: &str, restart_count: i32) -> String {
     let seed = name.len() as u64 * 7919 + 17 + u64::try_from(restart_count).unwrap_or(0) * 104_729;
     // The 64 hex digits of a u64 (as `{seed:064x}` prints them, without its padding loop): one
     // id per container start.
-    let mut id = String::with_capacity(13 + 64);
-    id.push_str("containerd://");
-    id.push_str(&"0".repeat(48));
-    id.push_str(&crate::names::hex16(seed));
+    const PREFIX: &str = "containerd://000000000000000000000000000000000000000000000000";
+    let mut id = String::with_capacity(PREFIX.len() + 16);
+    id.push_str(PREFIX);
+    crate::names::push_hex16(&mut id, seed);
     id
 }
 

@@ -6,11 +6,16 @@
 //! (`normalize.go`); the kubelet copies the CRI's `image` and `image_ref` into `image` and
 //! `imageID` (`pkg/kubelet/kuberuntime/kuberuntime_container.go` `toKubeContainerStatus`).
 
-const DEFAULT_DOMAIN: &str = "docker.io";
-const OFFICIAL_REPO_PREFIX: &str = "library/";
+/// Upstream's `defaultDomain` and `officialRepoPrefix`: what a name without a `/` gets.
+const OFFICIAL_REPO: &str = "docker.io/library/";
+/// Upstream's `defaultDomain`: what a path without a registry gets.
+const DEFAULT_REGISTRY: &str = "docker.io/";
 
-/// (repository with its registry, tag or digest suffix such as `:1.25` or `@sha256:…`).
-fn split(reference: &str) -> (String, String) {
+/// A reference in parts: the registry prefix the runtime adds (`docker.io/`,
+/// `docker.io/library/` or nothing), the path as written, and the tag or digest with its
+/// separator (`:1.25`, `@sha256:…`; `:latest` when neither is given). Borrowed: the runtime
+/// reports these on every container start.
+fn split(reference: &str) -> (&'static str, &str, &'static str, &str) {
     let (name, digest) = match reference.split_once('@') {
         Some((name, digest)) => (name, Some(digest)),
         None => (reference, None),
@@ -24,31 +29,29 @@ fn split(reference: &str) -> (String, String) {
     let (first, rest) = path.split_once('/').unwrap_or(("", path));
     let has_domain =
         !first.is_empty() && (first.contains('.') || first.contains(':') || first == "localhost");
-    let repository = if has_domain {
-        path.to_string()
-    } else if first.is_empty() {
-        format!("{DEFAULT_DOMAIN}/{OFFICIAL_REPO_PREFIX}{rest}")
-    } else {
-        format!("{DEFAULT_DOMAIN}/{path}")
+    let (prefix, path) = match (has_domain, first.is_empty()) {
+        (true, _) => ("", path),
+        (false, true) => (OFFICIAL_REPO, rest),
+        (false, false) => (DEFAULT_REGISTRY, path),
     };
-    let suffix = match (tag, digest) {
-        (_, Some(digest)) => format!("@{digest}"),
-        (Some(tag), None) => format!(":{tag}"),
-        (None, None) => ":latest".to_string(),
+    let (separator, suffix) = match (tag, digest) {
+        (_, Some(digest)) => ("@", digest),
+        (Some(tag), None) => (":", tag),
+        (None, None) => (":", "latest"),
     };
-    (repository, suffix)
+    (prefix, path, separator, suffix)
 }
 
 /// The normalised reference the runtime reports as the container's `image`.
 pub(crate) fn normalized(reference: &str) -> String {
-    let (repository, suffix) = split(reference);
-    repository + &suffix
+    let (prefix, path, separator, suffix) = split(reference);
+    [prefix, path, separator, suffix].concat()
 }
 
 /// The runtime's image ID: the repository and the image's digest.
 pub(crate) fn image_id(reference: &str, digest: &str) -> String {
-    let (repository, _) = split(reference);
-    format!("{repository}@{digest}")
+    let (prefix, path, _, _) = split(reference);
+    [prefix, path, "@", digest].concat()
 }
 
 #[cfg(test)]

@@ -132,7 +132,8 @@ pub(crate) fn sync_daemon_set(cluster: &mut Cluster, ns: &str, name: &str) {
             None => return,
         },
     };
-    let cx = Context::new(&ds, &hash, cluster.now_ms);
+    let selector = cache.parsed_selector(&ds);
+    let cx = Context::new(&ds, &hash, cluster.now_ms, selector);
     // Each refresh observes the writes of the step before it (creates/deletes are seen at once).
     cache.refresh(cluster, &cx);
     manage(cluster, &mut cache, &cx);
@@ -370,7 +371,7 @@ pub(crate) fn sync_nodes(
                 &reference,
                 "Normal",
                 "SuccessfulCreate",
-                &format!("Created pod: {name}"),
+                &["Created pod: ", &name].concat(),
                 COMPONENT,
                 None,
             ),
@@ -397,7 +398,7 @@ pub(crate) fn sync_nodes(
             &reference,
             "Normal",
             "SuccessfulDelete",
-            &format!("Deleted pod: {name}"),
+            &["Deleted pod: ", name].concat(),
             COMPONENT,
             None,
         );

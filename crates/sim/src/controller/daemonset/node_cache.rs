@@ -136,6 +136,8 @@ pub(crate) struct DaemonSetCache {
     pub rollout: RolloutTally,
     /// When history needed no work last time: the key it was checked at and the current hash.
     pub history: Option<(super::history::HistoryKey, String)>,
+    /// `spec.selector` as last parsed, and what it was parsed from (parsed once, not every sync).
+    selector: Option<(LabelSelector, Arc<selector::Selector>)>,
 }
 
 /// The inputs every verdict depends on besides the node and its pods.
@@ -155,12 +157,18 @@ pub(crate) struct Context<'a> {
     /// The DaemonSet's namespace and uid, and its selector (`ClaimPods`).
     namespace: String,
     uid: String,
-    selector: selector::Selector,
+    selector: Arc<selector::Selector>,
 }
 
 impl<'a> Context<'a> {
-    /// The context of a sync of `ds` at `now`.
-    pub fn new(ds: &'a DaemonSet, hash: &'a str, now: i64) -> Context<'a> {
+    /// The context of a sync of `ds` at `now`; `selector` is the parsed `spec.selector`
+    /// ([`DaemonSetCache::parsed_selector`]).
+    pub fn new(
+        ds: &'a DaemonSet,
+        hash: &'a str,
+        now: i64,
+        selector: Arc<selector::Selector>,
+    ) -> Context<'a> {
         let template_generation = template_generation(ds);
         Context {
             ds,
@@ -179,7 +187,7 @@ impl<'a> Context<'a> {
             now,
             namespace: ds.metadata.namespace.clone().unwrap_or_default(),
             uid: ds.metadata.uid.clone().unwrap_or_default(),
-            selector: ds_selector(ds),
+            selector,
         }
     }
 
@@ -284,6 +292,20 @@ fn filed_node(pod: &Pod) -> Option<String> {
 }
 
 impl DaemonSetCache {
+    /// The DaemonSet's selector, parsed again only when `spec.selector` differs from the one
+    /// parsed last time.
+    pub fn parsed_selector(&mut self, ds: &DaemonSet) -> Arc<selector::Selector> {
+        let wanted = ds.spec.as_ref().map(|s| &s.selector);
+        match &self.selector {
+            Some((parsed_from, parsed)) if Some(parsed_from) == wanted => parsed.clone(),
+            _ => {
+                let parsed = Arc::new(ds_selector(ds));
+                self.selector = wanted.map(|w| (w.clone(), parsed.clone()));
+                parsed
+            }
+        }
+    }
+
     /// Brings the cache up to date with the store and the clock: rebuilds it when the DaemonSet (or
     /// the hash) changed, else reads the watch log since the last refresh; then recomputes the nodes
     /// that changed or whose verdict flips with time. Adopts and releases pods on the way, like
@@ -300,6 +322,7 @@ impl DaemonSetCache {
             *self = DaemonSetCache {
                 basis: cx.basis.clone(),
                 history: self.history.take(),
+                selector: self.selector.take(),
                 ..Default::default()
             };
             // Collected from the store's name order, so the sets (and the entries of every node)
