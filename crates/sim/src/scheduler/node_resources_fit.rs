@@ -81,10 +81,16 @@ impl Resources {
                 "pods" => {
                     self.allowed_pod_number = self.allowed_pod_number.saturating_add(value(q))
                 }
-                other if is_scalar_resource_name(other) => {
-                    let e = self.scalar.entry(other.to_string()).or_default();
-                    *e = e.saturating_add(value(q));
-                }
+                // A zero adds nothing and is left out (every reader takes a missing scalar as
+                // 0): kind nodes list `hugepages-1Gi: 0` and `hugepages-2Mi: 0`, read at every
+                // filter.
+                other if is_scalar_resource_name(other) => match value(q) {
+                    0 => {}
+                    v => {
+                        let e = self.scalar.entry(other.to_string()).or_default();
+                        *e = e.saturating_add(v);
+                    }
+                },
                 _ => {}
             }
         }
