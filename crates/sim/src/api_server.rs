@@ -621,16 +621,21 @@ impl Cluster {
 
     /// `sim node add`: creates a Node object with kind's defaults and the given options.
     /// Like a kind node, it starts with the kind node image's images in its cache.
-    pub fn add_node(&mut self, options: &crate::default_cluster::NodeOptions) -> ApiResult<Object> {
+    /// Nothing is handed back (`create` returns a copy of the stored object, which a `sim node
+    /// add` of thousands of nodes would make and drop for each).
+    pub fn add_node(&mut self, options: &crate::default_cluster::NodeOptions) -> ApiResult<()> {
         let node = crate::default_cluster::build_node(options);
         let name = node.metadata.name.clone().unwrap_or_default();
         // Cached before the create, so the first pods placed on it already find them.
         let had_runtime = self.nodes_runtime.contains_key(&name);
         crate::default_cluster::preload_node_images(self, &name);
-        let created = self.create(Object::Node(node));
-        if created.is_err() && !had_runtime {
-            self.nodes_runtime.remove(&name);
+        if let Err(e) = self.create_internal(Object::Node(node)) {
+            if !had_runtime {
+                self.nodes_runtime.remove(&name);
+            }
+            return Err(e);
         }
-        created
+        self.reconcile();
+        Ok(())
     }
 }
