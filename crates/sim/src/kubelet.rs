@@ -237,23 +237,25 @@ fn enter(cluster: &mut Cluster, uid: String, mut runtime: PodRuntime, after_ms: 
 
 /// A kubelet timer fired.
 pub(crate) fn on_timer(cluster: &mut Cluster, uid: &str, epoch: u64) {
-    let Some(mut runtime) = cluster.pods_runtime.get(uid).cloned() else {
-        return;
-    };
-    if runtime.epoch != epoch || cluster.node_failed(&runtime.node) {
+    let current = |r: &PodRuntime| r.epoch == epoch && !cluster.node_failed(&r.node);
+    if !cluster.pods_runtime.get(uid).is_some_and(current) {
         return;
     }
+    // Taken out (not copied): most stages hand it on to their next timer; the two that do not
+    // put it back first.
+    let Some(mut runtime) = cluster.pods_runtime.remove(uid) else {
+        return;
+    };
     let Some(pod) = cluster
         .store
         .pod_handle(&runtime.namespace, &runtime.name)
         .cloned()
     else {
-        cluster.pods_runtime.remove(uid);
         return;
     };
     let image = first_image(&pod);
     let behavior = cluster.image_behavior(&image);
-    let (ns, name) = (runtime.namespace.clone(), runtime.name.clone());
+    let (ns, name) = (runtime.namespace.as_str(), runtime.name.as_str());
     match runtime.stage {
         Stage::Pulling if behavior.pull_ok => {
             // The node's image cache, also for nodes added after start (`sim node add`).
@@ -272,7 +274,7 @@ pub(crate) fn on_timer(cluster: &mut Cluster, uid: &str, epoch: u64) {
             let message = format!("Failed to pull image \"{image}\": rpc error: code = NotFound desc = failed to pull and unpack image \"{image}\": not found");
             event(cluster, &pod, "Warning", "Failed", &message);
             event(cluster, &pod, "Warning", "Failed", "Error: ErrImagePull");
-            set_waiting(cluster, &ns, &name, "ErrImagePull", Some(message));
+            set_waiting(cluster, ns, name, "ErrImagePull", Some(message));
             runtime.stage = Stage::PullFailed;
             enter(cluster, uid.to_string(), runtime, 1000);
         }
@@ -293,8 +295,8 @@ pub(crate) fn on_timer(cluster: &mut Cluster, uid: &str, epoch: u64) {
             );
             set_waiting(
                 cluster,
-                &ns,
-                &name,
+                ns,
+                name,
                 "ImagePullBackOff",
                 Some(format!("Back-off pulling image \"{image}\"")),
             );
@@ -317,11 +319,15 @@ pub(crate) fn on_timer(cluster: &mut Cluster, uid: &str, epoch: u64) {
         Stage::CrashBackOff => containers::start_containers(cluster, uid, runtime, pod, true),
         Stage::Running if behavior.crash => containers::crash(cluster, uid, runtime, pod),
         Stage::Running => {
+            let (ns, name) = (ns.to_string(), name.to_string());
+            cluster.pods_runtime.insert(uid.to_string(), runtime);
             // The store's handle is then the only one: the write changes the pod in place.
             drop(pod);
             set_ready(cluster, &ns, &name, true);
         }
         Stage::Terminating => {
+            let (ns, name) = (ns.to_string(), name.to_string());
+            cluster.pods_runtime.insert(uid.to_string(), runtime);
             let (_, killed) = stop_delay_ms(&pod, &behavior, true);
             drop(pod);
             containers::stop_containers(cluster, &ns, &name, killed);
@@ -332,7 +338,8 @@ pub(crate) fn on_timer(cluster: &mut Cluster, uid: &str, epoch: u64) {
 
 fn begin_termination(cluster: &mut Cluster, pod: &Pod) {
     let uid = pod.metadata.uid.clone().unwrap_or_default();
-    let Some(mut runtime) = cluster.pods_runtime.get(&uid).cloned() else {
+    // Taken out, and put back with its next stage.
+    let Some(mut runtime) = cluster.pods_runtime.remove(&uid) else {
         return;
     };
     let behavior = cluster.image_behavior(&first_image(pod));
