@@ -1,7 +1,7 @@
 // Autosave under pressure: a full storage quota and two tabs of the playground.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveDist, launch, screenshot, pause, runInTerminal } from './harness.mjs';
+import { serveDist, launch, screenshot, pause, runInTerminal, APP } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serveDist(); browser = await launch(); });
@@ -14,7 +14,7 @@ async function open(context) {
   page.errors = [];
   page.on('pageerror', (err) => page.errors.push(String(err)));
   await page.goto(server.url);
-  await page.locator('.node[data-node="kind-worker"]').waitFor();
+  await page.locator(`${APP} .node[data-node="kind-worker"]`).waitFor();
   await pause(page);
   return page;
 }

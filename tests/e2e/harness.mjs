@@ -61,20 +61,26 @@ export async function launch() {
 }
 
 /**
+ * The mounted app (`#app > .app`), not the prerendered first paint the page shows until then
+ * (`#app > .prerender`: the same markup, inert).
+ */
+export const APP = '#app > .app';
+
+/**
  * Opens the playground in a fresh page at 1280×720 and collects console errors and page errors
- * into `page.errors`. Resolves once the app has rendered its heading.
+ * into `page.errors`. Resolves once the app (not the first paint) has rendered its heading.
  */
 export async function openPlayground(browser, url, { colorScheme = 'light', viewport = { width: 1280, height: 720 }, measureFirstRender = false } = {}) {
   const context = await browser.newContext({ viewport, colorScheme, reducedMotion: 'reduce' });
   const page = await context.newPage();
   if (measureFirstRender) {
-    // Records performance.now() when the first node card enters the DOM.
+    // Records performance.now() when the first node card enters the DOM (the first paint's, on a
+    // first visit) and when the app has mounted.
     await page.addInitScript(() => {
       new MutationObserver((_, observer) => {
-        if (document.querySelector('.node[data-node]')) {
-          window.__firstNodeAt = performance.now();
-          observer.disconnect();
-        }
+        window.__firstNodeAt ??= document.querySelector('.node[data-node]') ? performance.now() : undefined;
+        window.__appAt ??= document.querySelector('#app > .app') ? performance.now() : undefined;
+        if (window.__firstNodeAt && window.__appAt) observer.disconnect();
       }).observe(document, { childList: true, subtree: true });
     });
   }
@@ -82,7 +88,7 @@ export async function openPlayground(browser, url, { colorScheme = 'light', view
   page.on('console', (msg) => { if (msg.type() === 'error') page.errors.push(msg.text()); });
   page.on('pageerror', (err) => page.errors.push(String(err)));
   await page.goto(url);
-  await page.locator('.app h1').waitFor();
+  await page.locator(APP + ' h1').waitFor();
   return page;
 }
 

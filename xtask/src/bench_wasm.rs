@@ -4,7 +4,7 @@
 //! phase's milliseconds and their ratio. Numbers for notes and the README, not a test: nothing
 //! fails on a slow machine.
 
-use crate::{dist, root, setup, sh, Result};
+use crate::{dist, output, root, setup, sh, Result};
 use std::path::PathBuf;
 use std::process::Command;
 
@@ -68,19 +68,6 @@ pub fn run(nodes: usize) -> Result {
         .find(|l| l.starts_with("updatedNumberScheduled"));
     println!("  wasm {}", updated.unwrap_or("updatedNumberScheduled: ?"));
     Ok(())
-}
-
-/// A command's standard output (its standard error passes through); an error if it fails.
-fn output(cmd: &mut Command) -> Result<String> {
-    let out = cmd
-        .current_dir(root())
-        .stderr(std::process::Stdio::inherit())
-        .output()
-        .map_err(|e| format!("running {cmd:?}: {e}"))?;
-    if !out.status.success() {
-        return Err(format!("{cmd:?} failed: {}", out.status));
-    }
-    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
 }
 
 /// The milliseconds a run printed for `phase` (`phase: 12.345 ms …`, the native example's lines

@@ -1,14 +1,14 @@
 //! `cargo xtask dist`: the self-contained static site in `dist/`.
 //!
 //! Layout (relative URLs only, so any static host can serve the folder as is):
-//! `index.html`, `style.css` (and anything else in `web/`), `dsplay_web.js`, `dsplay_web_bg.wasm`,
+//! `index.html` (with the app's first paint, prerendered), `style.css` (and anything else in `web/`), `dsplay_web.js`, `dsplay_web_bg.wasm`,
 //! and `editor.js`: the CodeMirror editor, bundled from `web/editor/` and its npm packages by esbuild;
 //! `embed.js` (from `web/`, as is: the standalone `<dsplay-embed>` script) and `embed.html`, the
 //! demo page of embeds (`docs/embed.html`);
 //! `lessons/`: the built-in lesson files and `index.json`, the list of their names, which the app
 //! fetches when the learner opens the catalogue (so they add nothing to the first load).
 
-use crate::{root, setup, sh, size_budget, Result};
+use crate::{output, root, setup, sh, size_budget, Result};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -49,7 +49,7 @@ pub fn run() -> Result<PathBuf> {
         std::fs::remove_dir_all(&dist).map_err(|e| format!("removing {}: {e}", dist.display()))?;
     }
     copy_dir(&root.join("web"), &dist)?;
-    copy(&root.join("index.html"), &dist.join("index.html"))?;
+    write_index(&root.join("index.html"), &dist.join("index.html"))?;
     copy(&root.join("docs/embed.html"), &dist.join("embed.html"))?;
     for file in ["dsplay_web.js", "dsplay_web_bg.wasm"] {
         copy(&pkg.join(file), &dist.join(file))?;
@@ -63,6 +63,31 @@ pub fn run() -> Result<PathBuf> {
     )?;
     size_budget::check(&dist)?;
     Ok(dist)
+}
+
+/// Where `index.html` takes the first paint.
+const FIRST_PAINT_MARK: &str =
+    "<!-- first paint: cargo xtask dist writes the prerendered app here -->";
+
+/// Writes `index.html` with the first paint in place of [`FIRST_PAINT_MARK`]: the app rendered
+/// natively as a first visit sees it (`crates/web/src/prerender.rs`, printed by its `prerender`
+/// binary), so the node cards show before the wasm has arrived.
+fn write_index(from: &Path, to: &Path) -> Result {
+    let page =
+        std::fs::read_to_string(from).map_err(|e| format!("reading {}: {e}", from.display()))?;
+    if !page.contains(FIRST_PAINT_MARK) {
+        return Err(format!("{} has no `{FIRST_PAINT_MARK}`", from.display()));
+    }
+    let first_paint = output(Command::new("cargo").args([
+        "run",
+        "--quiet",
+        "-p",
+        "dsplay-web",
+        "--bin",
+        "prerender",
+    ]))?;
+    std::fs::write(to, page.replace(FIRST_PAINT_MARK, &first_paint))
+        .map_err(|e| format!("writing {}: {e}", to.display()))
 }
 
 fn copy(from: &Path, to: &Path) -> Result {

@@ -85,6 +85,19 @@ pub fn sh(cmd: &mut Command) -> Result {
     }
 }
 
+/// A command's standard output (its standard error passes through); an error if it fails.
+pub fn output(cmd: &mut Command) -> Result<String> {
+    let out = cmd
+        .current_dir(root())
+        .stderr(std::process::Stdio::inherit())
+        .output()
+        .map_err(|e| format!("running {cmd:?}: {e}"))?;
+    if !out.status.success() {
+        return Err(format!("{cmd:?} failed: {}", out.status));
+    }
+    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
 /// Runs `program args…` and returns its trimmed stdout, or `None` if it is missing or fails.
 pub fn output_of(program: &str, args: &[&str]) -> Option<String> {
     let out = Command::new(program)

@@ -4,9 +4,22 @@
 
 use crate::persist::without_link_params;
 
+/// The page's window; `None` natively (where the app only renders to HTML, see
+/// `src/bin/prerender.rs`) as in a worker.
+pub fn window() -> Option<web_sys::Window> {
+    #[cfg(target_arch = "wasm32")]
+    {
+        web_sys::window()
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        None
+    }
+}
+
 /// The page's `location.search` and `location.hash` (empty where there is no window).
 pub fn location_search_and_hash() -> (String, String) {
-    let location = web_sys::window().map(|w| w.location());
+    let location = window().map(|w| w.location());
     let get = |f: fn(&web_sys::Location) -> Result<String, wasm_bindgen::JsValue>| {
         location
             .as_ref()
@@ -18,7 +31,7 @@ pub fn location_search_and_hash() -> (String, String) {
 
 /// The folder URL of the page (origin and path up to its last `/`; `./` where there is no window).
 pub fn page_folder() -> String {
-    let Some(location) = web_sys::window().map(|w| w.location()) else {
+    let Some(location) = window().map(|w| w.location()) else {
         return "./".into();
     };
     let origin = location.origin().unwrap_or_default();
@@ -28,10 +41,11 @@ pub fn page_folder() -> String {
 }
 
 fn storage() -> Option<web_sys::Storage> {
-    web_sys::window()?.local_storage().ok().flatten()
+    window()?.local_storage().ok().flatten()
 }
 
-/// The text stored under `key` in `localStorage`, if any.
+/// The text stored under `key` in `localStorage`, if any. Every key the app stores starts with
+/// `dsplay` (`web/first-paint.js` takes any such key for a returning visit).
 pub fn storage_get(key: &str) -> Option<String> {
     storage()?.get_item(key).ok().flatten()
 }
@@ -77,7 +91,7 @@ pub fn drop_link_params() {
 
 /// Replaces the URL's query and hash (each with its `?`/`#`, or empty) without navigating.
 fn replace_url(search: &str, hash: &str) {
-    let Some(window) = web_sys::window() else {
+    let Some(window) = window() else {
         return;
     };
     let path = window.location().pathname().unwrap_or_default();
@@ -91,7 +105,7 @@ fn replace_url(search: &str, hash: &str) {
 pub fn share_url(hash: &str) -> String {
     let (search, _) = location_search_and_hash();
     replace_url(&without_link_params(&search, '?'), &format!("#{hash}"));
-    let Some(window) = web_sys::window() else {
+    let Some(window) = window() else {
         return format!("#{hash}");
     };
     let link = window.location().href().unwrap_or_default();
@@ -101,14 +115,14 @@ pub fn share_url(hash: &str) -> String {
 
 /// Copies `text` to the clipboard if the page may (a refusal is ignored).
 pub fn copy_text(text: &str) {
-    if let Some(window) = web_sys::window() {
+    if let Some(window) = window() {
         copy_to_clipboard(&window, text);
     }
 }
 
 /// Sets the page's `<html lang>` (screen readers and fonts follow it).
 pub fn set_document_language(code: &str) {
-    if let Some(root) = web_sys::window()
+    if let Some(root) = window()
         .and_then(|w| w.document())
         .and_then(|d| d.document_element())
     {
@@ -124,7 +138,7 @@ pub fn fetch_text(url: &str) -> impl std::future::Future<Output = Result<String,
     use wasm_bindgen::JsCast;
     use wasm_bindgen_futures::JsFuture;
     let url = url.to_string();
-    let request = web_sys::window().map(|w| JsFuture::from(w.fetch_with_str(&url)));
+    let request = window().map(|w| JsFuture::from(w.fetch_with_str(&url)));
     async move {
         let response = request
             .ok_or("no window")?
@@ -261,7 +275,7 @@ pub fn take_early_messages() -> Vec<wasm_bindgen::JsValue> {
 /// for `target_origin` only.
 #[cfg(target_arch = "wasm32")]
 pub fn post_to_host(kind: &str, fields: &[(&str, wasm_bindgen::JsValue)], target_origin: &str) {
-    let Some(window) = web_sys::window() else {
+    let Some(window) = window() else {
         return;
     };
     let message = js_sys::Object::new();
@@ -308,7 +322,7 @@ pub fn post_reply(_: &crate::state::Reply, _: &str) {}
 pub fn wall_ms() -> f64 {
     #[cfg(target_arch = "wasm32")]
     {
-        web_sys::window()
+        window()
             .and_then(|w| w.performance())
             .map(|p| p.now())
             .unwrap_or(0.0)

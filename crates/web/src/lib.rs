@@ -23,6 +23,8 @@ pub mod lesson_state;
 pub mod long_run;
 pub mod model;
 pub mod persist;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod prerender;
 pub mod prompt;
 pub mod read_only;
 pub mod shell;
@@ -30,7 +32,9 @@ pub mod startup;
 pub mod state;
 pub mod timeline;
 
-/// Entry point called by the generated JS glue: mounts the app into `#app` (or `<body>`).
+/// Entry point called by the generated JS glue: mounts the app into `#app` (or `<body>`), in
+/// place of what the page shows until then (the loading status and the prerendered first paint,
+/// `prerender.rs`).
 #[cfg(target_arch = "wasm32")]
 #[wasm_bindgen::prelude::wasm_bindgen(start)]
 pub fn start() {

@@ -23,5 +23,5 @@ pub fn use_media_query(query: &'static str) -> bool {
 }
 
 fn media_list(query: &str) -> Option<web_sys::MediaQueryList> {
-    web_sys::window()?.match_media(query).ok().flatten()
+    crate::browser::window()?.match_media(query).ok().flatten()
 }
