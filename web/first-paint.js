@@ -13,5 +13,9 @@
   } catch {
     // Storage disabled: the app starts as on a first visit.
   }
-  if (stored || location.search || location.hash) document.documentElement.classList.add('restoring');
+  if (stored || location.search || location.hash) {
+    // Hidden by the stylesheet until the page is parsed, then gone.
+    document.documentElement.classList.add('restoring');
+    addEventListener('DOMContentLoaded', () => document.querySelectorAll('.prerender').forEach((p) => p.remove()));
+  }
 })();

@@ -45,7 +45,7 @@ test('a first visit sees the cluster before the wasm arrives, then the app in it
   const { page, release } = await withWasmHeld(context);
   await page.goto(server.url, { waitUntil: 'domcontentloaded' });
   for (const name of ['kind-control-plane', 'kind-worker', 'kind-worker2']) {
-    await page.locator(`#app > .prerender .node[data-node="${name}"]`).waitFor();
+    await page.locator(`#app > .prerender.wide .node[data-node="${name}"]`).waitFor();
   }
   assert.equal(await page.locator(APP).count(), 0, 'the app has not started');
   await screenshot(page, '01-first-paint');
@@ -59,6 +59,18 @@ test('a first visit sees the cluster before the wasm arrives, then the app in it
   await page.getByRole('button', { name: 'Apply', exact: true }).waitFor();
   assert.equal(await page.locator('.prerender, .loading').count(), 0, 'the app took their place');
   await context.close();
+  // On a phone, the phone layout's picture (the app's layout there), without sideways scrolling.
+  const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, reducedMotion: 'reduce' });
+  const held = await withWasmHeld(phone);
+  await held.page.goto(server.url, { waitUntil: 'domcontentloaded' });
+  await held.page.locator('#app > .prerender.narrow .layout.narrow .node[data-node="kind-worker"]').waitFor();
+  assert.equal(await held.page.locator('.prerender.wide').isVisible(), false);
+  const overflow = await held.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 1, `no horizontal scrolling (overflow ${overflow}px)`);
+  await screenshot(held.page, '01-first-paint-phone');
+  held.release();
+  await held.page.locator(`${APP} .layout.narrow .node[data-node="kind-worker"]`).waitFor();
+  await phone.close();
 });
 
 test('a returning visit or a link shows the loading status, not a first visit\u2019s cluster', async () => {
@@ -71,7 +83,7 @@ test('a returning visit or a link shows the loading status, not a first visit\u2
     const { page, release } = await withWasmHeld(context);
     await page.goto(server.url + query, { waitUntil: 'domcontentloaded' });
     await page.getByText('Starting the simulated cluster…').waitFor();
-    assert.equal(await page.locator('.prerender').isVisible(), false, query);
+    assert.equal(await page.locator('.prerender').count(), 0, query);
     release();
     await page.locator(`${APP} h1`).waitFor();
     await page.close();

@@ -14,7 +14,7 @@ const FILE_BUDGETS: &[(&str, u64)] = &[
     ("editor.js", 125_000),
     ("style.css", 9_000),
     ("boot.js", 1_500),
-    ("index.html", 6_000),
+    ("index.html", 7_000),
     ("first-paint.js", 1_000),
     ("embed.js", 6_000),
 ];
@@ -24,7 +24,7 @@ const FILE_BUDGETS: &[(&str, u64)] = &[
 const FIRST_PAINT: &[&str] = &["index.html", "style.css", "first-paint.js"];
 
 /// Budget of the first paint, gzip bytes.
-const FIRST_PAINT_BUDGET: u64 = 16_000;
+const FIRST_PAINT_BUDGET: u64 = 17_000;
 
 /// What `index.html` fetches before the app starts (the editor bundle, lessons and explain data
 /// come later, on demand).

@@ -9,39 +9,60 @@
 //! hides it otherwise, so a restored session never flashes the default cluster first.
 
 use crate::app::App;
+use crate::components::layout::NARROW;
+use crate::hooks::media_query::with_matching;
 
-/// The class of the element that holds the first paint (`web/style.css`, `web/first-paint.js`).
-pub const CLASS: &str = "prerender";
-
-/// The first paint's HTML: the app rendered into an inert, aria-hidden `<div class="prerender">`.
+/// The first paint's HTML: the app rendered twice, in the wide layout and in the phone layout
+/// (a media query chooses the layout, and only a browser can answer it; the stylesheet shows the
+/// picture that fits), each in an inert, aria-hidden `<div class="prerender wide|narrow">`.
 pub fn first_paint() -> String {
+    format!(
+        concat!(
+            r#"<div class="prerender wide" inert aria-hidden="true">{}</div>"#,
+            r#"<div class="prerender narrow" inert aria-hidden="true">{}</div>"#
+        ),
+        render(&[]),
+        render(&[NARROW])
+    )
+}
+
+/// The app's HTML with `media_queries` taken to match.
+fn render(media_queries: &[&'static str]) -> String {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .build()
         .expect("a current-thread runtime needs no I/O or timer drivers");
-    let app = tokio::task::LocalSet::new().block_on(
-        &runtime,
-        yew::LocalServerRenderer::<App>::new()
-            .hydratable(false)
-            .render(),
-    );
-    format!(r#"<div class="{CLASS}" inert aria-hidden="true">{app}</div>"#)
+    with_matching(media_queries, || {
+        tokio::task::LocalSet::new().block_on(
+            &runtime,
+            yew::LocalServerRenderer::<App>::new()
+                .hydratable(false)
+                .render(),
+        )
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// The default cluster's three node cards, in the inert wrapper, the same at every build.
+    /// The default cluster's three node cards in each layout, each picture in its inert wrapper,
+    /// the same at every build.
     #[test]
-    fn the_first_paint_is_the_default_cluster_in_an_inert_picture() {
+    fn the_first_paint_is_the_default_cluster_in_both_layouts() {
         let html = first_paint();
-        assert!(html
-            .starts_with(r#"<div class="prerender" inert aria-hidden="true"><div class="app">"#));
-        for node in ["kind-control-plane", "kind-worker", "kind-worker2"] {
-            assert!(
-                html.contains(&format!(r#"<article data-node="{node}""#)),
-                "{node}"
-            );
+        let (wide, narrow) = html
+            .split_once(r#"<div class="prerender narrow" inert aria-hidden="true">"#)
+            .expect("the phone layout's picture");
+        let wide_start =
+            r#"<div class="prerender wide" inert aria-hidden="true"><div class="app">"#;
+        assert!(wide.starts_with(wide_start), "{}", &wide[..200]);
+        assert!(!wide.contains(r#"class="layout narrow""#));
+        assert!(narrow.contains(r#"class="layout narrow""#));
+        for picture in [wide, narrow] {
+            for node in ["kind-control-plane", "kind-worker", "kind-worker2"] {
+                let card = format!(r#"<article data-node="{node}""#);
+                assert!(picture.contains(&card), "{node}");
+            }
         }
         assert!(!html.contains("<script"));
         assert_eq!(html, first_paint());

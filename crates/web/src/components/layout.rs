@@ -28,7 +28,7 @@ pub struct WorkbenchProps {
 const LAYOUT_KEY: &str = "dsplay.layout";
 
 /// The phone layout's breakpoint (the same as the stylesheet's).
-const NARROW: &str = "(max-width: 900px)";
+pub const NARROW: &str = "(max-width: 900px)";
 
 /// Sizes the learner dragged the splitters to; `None` is the stylesheet's default.
 #[derive(Clone, Copy, PartialEq, Default, Debug)]

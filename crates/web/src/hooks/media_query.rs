@@ -3,10 +3,10 @@
 
 use yew::prelude::*;
 
-/// `window.matchMedia(query).matches`, re-rendering when it changes; `false` outside a browser.
+/// `window.matchMedia(query).matches`, re-rendering when it changes.
 #[hook]
 pub fn use_media_query(query: &'static str) -> bool {
-    let matches = use_state(|| media_list(query).is_some_and(|list| list.matches()));
+    let matches = use_state(|| matches_now(query));
     {
         let matches = matches.setter();
         use_effect_with(query, move |query| {
@@ -20,6 +20,35 @@ pub fn use_media_query(query: &'static str) -> bool {
         });
     }
     *matches
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+thread_local! {
+    /// Natively (the prerendered first paint, [`crate::prerender`]): the media queries taken to
+    /// match.
+    static MATCHING: std::cell::RefCell<Vec<&'static str>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Natively, runs `render` with `queries` taken to match (and no other).
+#[cfg(not(target_arch = "wasm32"))]
+pub fn with_matching<T>(queries: &[&'static str], render: impl FnOnce() -> T) -> T {
+    let before = MATCHING.replace(queries.to_vec());
+    let out = render();
+    MATCHING.set(before);
+    out
+}
+
+/// Whether `query` matches: in a browser, `matchMedia`'s answer; natively, whether the render
+/// takes it to match ([`with_matching`]).
+fn matches_now(query: &'static str) -> bool {
+    #[cfg(target_arch = "wasm32")]
+    {
+        media_list(query).is_some_and(|list| list.matches())
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        MATCHING.with_borrow(|matching| matching.contains(&query))
+    }
 }
 
 fn media_list(query: &str) -> Option<web_sys::MediaQueryList> {
