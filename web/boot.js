@@ -30,6 +30,6 @@ globalThis.dsplayLoadEditor = () => {
 };
 init({ module_or_path: new URL('./dsplay_web_bg.wasm', import.meta.url) }).catch((e) => {
   console.error(e);
-  document.querySelector('.prerender')?.remove();
+  document.querySelectorAll('.prerender').forEach((p) => p.remove());
   document.querySelector('.loading p').textContent = 'The playground failed to start: ' + e;
 });

@@ -91,6 +91,16 @@ test('a returning visit or a link shows the loading status, not a first visit\u2
   await context.close();
 });
 
+test('a wasm that fails to load leaves the reason on screen, not a picture of the app', async () => {
+  const context = await browser.newContext({ reducedMotion: 'reduce' });
+  const page = await context.newPage();
+  await page.route('**/dsplay_web_bg.wasm', (route) => route.fulfill({ status: 404, body: 'gone' }));
+  await page.goto(server.url);
+  await page.getByText('The playground failed to start').waitFor();
+  assert.equal(await page.locator('.prerender').count(), 0);
+  await context.close();
+});
+
 test('dark theme and a narrow screen render too', async () => {
   const dark = await openPlayground(browser, server.url, { colorScheme: 'dark' });
   await dark.locator('.node[data-node="kind-worker"]').waitFor({ timeout: 10_000 });
