@@ -123,9 +123,9 @@ impl State {
     }
 
     /// Whether a refresh now has views to read: none (nothing changed), later (a restored session
-    /// being replayed, or nodes being added, show their progress: every view follows twice a
-    /// second, the slices go to the work, not to drawing it; node views left behind follow at
-    /// each slice until they catch up), or now.
+    /// being replayed shows its progress only, until its end; nodes being added show theirs:
+    /// every view follows twice a second; the slices go to the work, not to drawing it; node
+    /// views left behind follow at each slice until they catch up), or now.
     fn views_to_read(&self, throttled: bool) -> ViewsToRead {
         let session = self.session.borrow();
         let cluster = session.cluster();
@@ -137,8 +137,11 @@ impl State {
         if key == self.refreshed_at && !self.slow_views.stale && !views_behind {
             return ViewsToRead::Nothing;
         }
+        // A restored log replayed shows its progress only: what it replays is history at full
+        // speed (at 5 000 nodes reading and drawing it took a third of a share link's restore).
         let recently = crate::browser::wall_ms() - self.slow_views.read_at < SLOW_VIEWS_EVERY_MS;
-        if throttled && self.adding_nodes() && recently && !views_behind {
+        let later = self.replaying.is_some() || (self.adding_nodes() && recently);
+        if throttled && later && !views_behind {
             return ViewsToRead::Later;
         }
         ViewsToRead::Now
