@@ -122,10 +122,10 @@ impl State {
         }
     }
 
-    /// Whether a refresh now has views to read: none (nothing changed), later (a restored session
-    /// being replayed shows its progress only, until its end; nodes being added show theirs:
-    /// every view follows twice a second; the slices go to the work, not to drawing it; node
-    /// views left behind follow at each slice until they catch up), or now.
+    /// Whether a refresh now has views to read: none (nothing changed), later (nodes being added
+    /// or a restored log being replayed show their progress only, until the end: the slices go to
+    /// the work, not to drawing it; node views left behind follow at each slice until they catch
+    /// up), or now.
     fn views_to_read(&self, throttled: bool) -> ViewsToRead {
         let session = self.session.borrow();
         let cluster = session.cluster();
@@ -137,19 +137,16 @@ impl State {
         if key == self.refreshed_at && !self.slow_views.stale && !views_behind {
             return ViewsToRead::Nothing;
         }
-        // A restored log replayed shows its progress only: what it replays is history at full
-        // speed (at 5 000 nodes reading and drawing it took a third of a share link's restore).
-        let recently = crate::browser::wall_ms() - self.slow_views.read_at < SLOW_VIEWS_EVERY_MS;
-        let later = self.replaying.is_some() || (self.adding_nodes() && recently);
-        if throttled && later && !views_behind {
+        if throttled && self.adding_nodes() && !views_behind {
             return ViewsToRead::Later;
         }
         ViewsToRead::Now
     }
 
     /// Nodes are being added: a `sim node add` of many nodes runs, or a restored log is replayed.
-    /// The views show the progress; the slow views wait for the end (at 5 000 nodes the Rollout
-    /// panel's diagnosis alone took ~0.8 s of a node add's 5–6 s in the browser).
+    /// The views wait for the end (at 5 000 nodes, reading and drawing them twice a second took
+    /// a third of a node add in the browser, and of a share link's restore; a replay is history
+    /// at full speed anyway).
     fn adding_nodes(&self) -> bool {
         self.replaying.is_some()
             || self
@@ -204,9 +201,7 @@ impl State {
         // diagnosis (the costliest slow view) waits for the refresh that completes them.
         let rollouts = rollouts && !self.node_views.borrow().is_behind();
         self.slow_views.stale = !(rollouts && events);
-        // A turn was taken: slow views were read, or the views followed nodes being added (which
-        // they do twice a second, see `views_to_read`).
-        if rollouts || events || self.adding_nodes() {
+        if rollouts || events {
             self.slow_views.read_at = wall_ms;
         }
         self.ds_table = Rc::from(get_ds_all_namespaces(cluster.store(), self.now));
