@@ -5,7 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
-import { serveDist, launch, openPlayground, screenshot, pause, runInTerminal } from './harness.mjs';
+import { serveDist, launch, openPlayground, screenshot, pause, runInTerminal, APP } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serveDist(); browser = await launch(); });
@@ -73,7 +73,7 @@ test('hostile opener: a page that opens the main app cannot drive it with postMe
     context.waitForEvent('page'),
     page.evaluate((url) => { window.popup = window.open(url); }, server.url),
   ]);
-  await popup.locator('.node[data-node="kind-worker"]').waitFor();
+  await popup.locator(`${APP} .node[data-node="kind-worker"]`).waitFor();
   const replies = await page.evaluate(() => new Promise((resolve) => {
     const got = [];
     window.addEventListener('message', (e) => got.push(e.data));
