@@ -14,6 +14,10 @@ impl Store {
     pub fn nodes(&self) -> impl Iterator<Item = &Node> {
         self.nodes.values().map(|n| &**n)
     }
+    /// How many nodes there are.
+    pub fn node_count(&self) -> usize {
+        self.nodes.len()
+    }
     /// All nodes, by name, as shared handles (cheap to keep across writes).
     pub(crate) fn node_handles(&self) -> impl Iterator<Item = &Arc<Node>> {
         self.nodes.values()

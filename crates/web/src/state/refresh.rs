@@ -77,7 +77,7 @@ impl State {
     /// Whether a throttled refresh of a large cluster now would read and draw views: a task's
     /// worth of work (node views of the pods that changed, slow views, views left behind).
     fn views_due(&self) -> bool {
-        self.model.nodes.len() >= MAP_FROM_NODES && self.views_to_read(true) == ViewsToRead::Now
+        self.large() && self.views_to_read(true) == ViewsToRead::Now
     }
 
     /// One slice of the long command (or of a replay), or, with a large cluster, the views' turn:
@@ -101,7 +101,7 @@ impl State {
     /// this one skips them), and so does the full read after the slice that ends the command.
     pub(super) fn after_simulating(&mut self) {
         self.slow_views.simulated_last = true;
-        let large = self.model.nodes.len() >= MAP_FROM_NODES;
+        let large = self.large();
         self.slow_views.owed =
             large && !self.is_running() && self.views_to_read(false) == ViewsToRead::Now;
         self.slow_views.wait = self.slow_views.owed || (self.is_running() && self.views_due());
@@ -143,6 +143,14 @@ impl State {
         ViewsToRead::Now
     }
 
+    /// The cluster is large (the compact map; views read in turns and parts): by the store too,
+    /// which a node add whose views wait for its end grew past the views (read all at once, its
+    /// 5 000 node views blocked the page for 0.3 s).
+    fn large(&self) -> bool {
+        let nodes = self.session.borrow().cluster().store().node_count();
+        nodes.max(self.model.nodes.len()) >= MAP_FROM_NODES
+    }
+
     /// Nodes are being added: a `sim node add` of many nodes runs, or a restored log is replayed.
     /// The views wait for the end (at 5 000 nodes, reading and drawing them twice a second took
     /// a third of a node add in the browser, and of a share link's restore; a replay is history
@@ -179,7 +187,7 @@ impl State {
         self.refreshed_at = key;
         // Which slow views this refresh reads: all of them, none (a turn was taken recently, or
         // nodes are being added), or the next turn's.
-        let (rollouts, events) = if !throttled || self.model.nodes.len() < MAP_FROM_NODES {
+        let (rollouts, events) = if !throttled || !self.large() {
             (true, true)
         } else if recently || self.adding_nodes() {
             (false, false)
@@ -189,7 +197,7 @@ impl State {
             (turn, !turn)
         };
         let kept_events = (!events).then(|| self.model.events.clone());
-        let large = self.model.nodes.len() >= MAP_FROM_NODES;
+        let large = self.large();
         self.model = Rc::new(ClusterModel::read(
             cluster.store(),
             self.now,

@@ -803,3 +803,27 @@ fn views_wait_for_the_end_of_a_node_add() {
     let daemon_sets = crate::model::rollout::rollout_views(session.cluster());
     assert_eq!(state.rollouts.daemon_sets, daemon_sets);
 }
+
+/// A node add that makes a small cluster large is read as a large one after it: at most the
+/// budget of node views per task (read at once, a 5 000-node add's views blocked the page for
+/// 0.3 s).
+#[test]
+fn a_cluster_grown_large_is_read_in_parts() {
+    let mut state = State::new();
+    state.slow_views.node_views_per_refresh = 25;
+    let mut state =
+        Rc::new(state).reduce(Action::Run("sim node add --count 120 --prefix n-".into()));
+    while state.is_running() {
+        state = state.reduce(Action::LongRunSlice);
+    }
+    let mut reads = 0;
+    while state.views_behind() {
+        let before = state.model.nodes.len();
+        state = state.reduce(Action::LongRunSlice);
+        let built = state.model.nodes.len() - before;
+        assert!(built <= 25, "{built} node views built in one task");
+        reads += 1;
+    }
+    assert!(reads >= 5, "{reads} reads");
+    assert_eq!(state.model.nodes.len(), 123);
+}
