@@ -60,13 +60,18 @@ test('hostile link: ?script= runs in a fresh session, once; the previous session
   await page.context().close();
 });
 
-test('hostile opener: a page that opens the main app cannot drive it with postMessage', async () => {
+test('hostile opener: a page that opens the main app cannot drive it with postMessage', async (t) => {
   const opener = createServer((_, res) => {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
     res.end('<!doctype html><title>opener</title>');
   });
   await new Promise((ok) => opener.listen(0, '127.0.0.1', ok));
   const context = await browser.newContext({ reducedMotion: 'reduce' });
+  // Closed however the test ends: an open server would keep `node --test` from finishing.
+  t.after(async () => {
+    await context.close();
+    await new Promise((ok) => opener.close(ok));
+  });
   const page = await context.newPage();
   await page.goto(`http://127.0.0.1:${opener.address().port}/`);
   const [popup] = await Promise.all([
@@ -83,8 +88,6 @@ test('hostile opener: a page that opens the main app cannot drive it with postMe
   assert.deepEqual(replies, [], 'no reply');
   assert.equal(await popup.locator('.node[data-node="opened"]').count(), 0, 'nothing ran');
   assert.ok(!(await saved(popup)).includes('opened'), 'nothing was saved');
-  await context.close();
-  await new Promise((ok) => opener.close(ok));
 });
 
 test('long advance: a crash-looping DaemonSet and sim advance 24h run in slices, with progress and Cancel', async () => {
