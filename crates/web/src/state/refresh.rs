@@ -185,9 +185,10 @@ impl State {
         let wall_ms = crate::browser::wall_ms();
         let recently = wall_ms - self.slow_views.read_at < SLOW_VIEWS_EVERY_MS;
         self.refreshed_at = key;
+        let large = self.large();
         // Which slow views this refresh reads: all of them, none (a turn was taken recently, or
         // nodes are being added), or the next turn's.
-        let (rollouts, events) = if !throttled || !self.large() {
+        let (rollouts, events) = if !throttled || !large {
             (true, true)
         } else if recently || self.adding_nodes() {
             (false, false)
@@ -197,7 +198,6 @@ impl State {
             (turn, !turn)
         };
         let kept_events = (!events).then(|| self.model.events.clone());
-        let large = self.large();
         self.model = Rc::new(ClusterModel::read(
             cluster.store(),
             self.now,
