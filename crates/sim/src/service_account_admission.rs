@@ -67,9 +67,11 @@ impl Cluster {
             }
         }
         if mounted && existing.is_none() {
-            spec.volumes
-                .get_or_insert_with(Vec::new)
-                .push(token_volume(name));
+            // A `Volume` is several kilobytes (one inline field per volume source), and the pod
+            // keeps this vector for its life: grow it by exactly one, not by doubling.
+            let volumes = spec.volumes.get_or_insert_with(Vec::new);
+            volumes.reserve_exact(1);
+            volumes.push(token_volume(name));
         }
     }
 }
@@ -175,5 +177,29 @@ mod tests {
         .unwrap();
         assert!(opted_out.volumes.is_none());
         assert!(opted_out.containers[0].volume_mounts.is_none());
+    }
+
+    /// The pod's volumes take the room they need: a `Vec` grown by `push` doubles, and each
+    /// spare `Volume` is kilobytes that the stored pod (a DaemonSet's, one per node) keeps for life.
+    #[test]
+    fn the_token_volume_adds_room_for_one_volume() {
+        let mut spec = PodSpec {
+            containers: vec![Container {
+                name: "a".into(),
+                ..Default::default()
+            }],
+            volumes: Some(
+                (0..3)
+                    .map(|i| Volume {
+                        name: format!("v{i}"),
+                        ..Default::default()
+                    })
+                    .collect(),
+            ),
+            ..Default::default()
+        };
+        Cluster::new_empty(1).mount_service_account_token(&mut spec);
+        let volumes = spec.volumes.unwrap();
+        assert_eq!((volumes.len(), volumes.capacity()), (4, 4));
     }
 }

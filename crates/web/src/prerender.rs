@@ -16,24 +16,24 @@ use crate::hooks::media_query::with_matching;
 /// (a media query chooses the layout, and only a browser can answer it; the stylesheet shows the
 /// picture that fits), each in an inert, aria-hidden `<div class="prerender wide|narrow">`.
 pub fn first_paint() -> String {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .expect("a current-thread runtime needs no I/O or timer drivers");
     format!(
         concat!(
             r#"<div class="prerender wide" inert aria-hidden="true">{}</div>"#,
             r#"<div class="prerender narrow" inert aria-hidden="true">{}</div>"#
         ),
-        render(&[]),
-        render(&[NARROW])
+        render(&runtime, &[]),
+        render(&runtime, &[NARROW])
     )
 }
 
 /// The app's HTML with `media_queries` taken to match.
-fn render(media_queries: &[&'static str]) -> String {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .build()
-        .expect("a current-thread runtime needs no I/O or timer drivers");
+fn render(runtime: &tokio::runtime::Runtime, media_queries: &[&'static str]) -> String {
     with_matching(media_queries, || {
         tokio::task::LocalSet::new().block_on(
-            &runtime,
+            runtime,
             yew::LocalServerRenderer::<App>::new()
                 .hydratable(false)
                 .render(),
