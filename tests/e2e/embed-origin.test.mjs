@@ -41,9 +41,11 @@ async function ask(host) {
   return { reply, added };
 }
 
-test('with origin= the embed answers that origin and ignores others', async () => {
-  // Two host pages on two ports: two origins; the frame allows the first one only.
+test('with origin= the embed answers that origin and ignores others', async (t) => {
+  // Two host pages on two ports: two origins; the frame allows the first one only. They are
+  // closed however the test ends: a server left listening keeps `node --test` from finishing.
   const [good, evil] = [await hostPage(), await hostPage()];
+  t.after(() => Promise.all([good.close(), evil.close()]));
   const src = `${server.url}?embed&origin=${encodeURIComponent(good.origin)}`;
   for (const host of [good, evil]) host.src = src;
   const allowed = await ask(good);
@@ -56,6 +58,4 @@ test('with origin= the embed answers that origin and ignores others', async () =
   const other = await ask(evil);
   assert.equal(other.reply, null, 'no reply to another origin');
   assert.equal(other.added, 0, 'the request did not run');
-  await good.close();
-  await evil.close();
 });
