@@ -64,23 +64,6 @@ impl<K: Hash + Eq + Ord, V> LookupMap<K, V> {
         entries
     }
 
-    /// The `n` entries greatest by `rank`, then by key, greatest first: a partial walk whose
-    /// result, like [`LookupMap::sorted`]'s, does not depend on the hash order. Picking them
-    /// costs one pass over the map (no sort of every entry).
-    pub fn greatest_by<R: Ord>(&self, n: usize, rank: impl Fn(&V) -> R) -> Vec<(&K, &V)> {
-        if n == 0 {
-            return Vec::new();
-        }
-        let mut ranked: Vec<(R, &K, &V)> = self.0.iter().map(|(k, v)| (rank(v), k, v)).collect();
-        let greatest_first = |a: &(R, &K, &V), b: &(R, &K, &V)| (&b.0, b.1).cmp(&(&a.0, a.1));
-        if ranked.len() > n {
-            ranked.select_nth_unstable_by(n - 1, greatest_first);
-            ranked.truncate(n);
-        }
-        ranked.sort_unstable_by(greatest_first);
-        ranked.into_iter().map(|(_, k, v)| (k, v)).collect()
-    }
-
     /// Every entry, in key order, with its value to change.
     pub fn sorted_mut(&mut self) -> Vec<(&K, &mut V)> {
         let mut entries: Vec<_> = self.0.iter_mut().collect();
@@ -141,30 +124,5 @@ mod tests {
         assert_eq!(*map.get_or_default("new".to_string()), 0);
         assert_eq!(map.remove("a"), Some(13));
         assert!(!map.contains_key("a"));
-    }
-
-    /// The greatest entries by a rank (ties by key) are the head of the whole map sorted that
-    /// way, whatever the insertion order and however many are asked for.
-    #[test]
-    fn the_greatest_entries_are_the_head_of_a_full_sort() {
-        let ranks = [5, 1, 5, 9, 0, 5, 9, 3];
-        for rotation in 0..ranks.len() {
-            let mut map = LookupMap::default();
-            for i in (0..ranks.len()).map(|i| (i + rotation) % ranks.len()) {
-                map.insert(format!("k{i}"), ranks[i]);
-            }
-            let mut all: Vec<(i32, String)> = (0..ranks.len())
-                .map(|i| (ranks[i], format!("k{i}")))
-                .collect();
-            all.sort_by(|a, b| b.cmp(a));
-            for n in 0..=ranks.len() + 1 {
-                let picked: Vec<(i32, String)> = map
-                    .greatest_by(n, |v| *v)
-                    .into_iter()
-                    .map(|(k, v)| (*v, k.clone()))
-                    .collect();
-                assert_eq!(picked, all[..n.min(all.len())], "n = {n}");
-            }
-        }
     }
 }

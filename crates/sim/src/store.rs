@@ -12,10 +12,13 @@ use crate::scheduler::inter_pod_affinity::has_required_anti_affinity;
 use dsplay_api::taints::NO_EXECUTE;
 
 mod changes;
+mod events_by_time;
 mod in_place;
 mod lookup_table;
 mod typed;
 pub(crate) use changes::ChangeCursor;
+pub use events_by_time::last_seen as event_last_seen;
+use events_by_time::EventsByTime;
 use lookup_table::LookupTable;
 
 /// Key of a stored object: (namespace, name); namespace is "" for cluster-scoped kinds.
@@ -131,6 +134,8 @@ pub struct Store {
     /// by its identity and deleted an hour later (thousands come and go in a long rollout), and
     /// walked only when listed: [`Store::events`] sorts then.
     pub(crate) events: LookupMap<Key, Arc<Event>>,
+    /// The same events by when they last happened: the newest without walking them all.
+    events_by_time: EventsByTime,
     pub(crate) priority_classes: BTreeMap<Key, PriorityClass>,
     pub(crate) deployments: BTreeMap<Key, Deployment>,
     pub(crate) replica_sets: BTreeMap<Key, ReplicaSet>,
@@ -412,7 +417,17 @@ impl Store {
             Object::ControllerRevision(o) => {
                 self.controller_revisions.insert(key.clone(), o).is_some()
             }
-            Object::Event(o) => self.events.insert(key.clone(), Arc::new(o)).is_some(),
+            Object::Event(o) => {
+                // The one replaced leaves the index first: a rewrite within the same second
+                // has its place, which an insert would not take over.
+                let new = Arc::new(o);
+                let previous = self.events.insert(key.clone(), Arc::clone(&new));
+                if let Some(previous) = &previous {
+                    self.events_by_time.remove(previous);
+                }
+                self.events_by_time.insert(new);
+                previous.is_some()
+            }
             Object::PriorityClass(o) => self.priority_classes.insert(key.clone(), o).is_some(),
             Object::Deployment(o) => self.deployments.insert(key.clone(), o).is_some(),
             Object::ReplicaSet(o) => self.replica_sets.insert(key.clone(), o).is_some(),
@@ -518,6 +533,7 @@ impl Store {
             return None;
         }
         let removed = self.events.remove(&key)?;
+        self.events_by_time.remove(&removed);
         self.log_removal(Kind::Event, &key, time_ms, || {
             Object::Event(Event::clone(&removed))
         });

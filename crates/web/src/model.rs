@@ -23,6 +23,7 @@ use dsplay_kubectl::printers::age::human_duration;
 use dsplay_kubectl::printers::get::{node_status, pod_ready_status_restarts};
 use dsplay_sim::explain::NodeExplanation;
 use dsplay_sim::scheduler::node_resources_fit::{allocatable, pod_requests};
+use dsplay_sim::store::event_last_seen;
 use dsplay_sim::{Cluster, Store};
 use node_views::NodeViews;
 use std::rc::Rc;
@@ -270,20 +271,12 @@ fn node_view(node: &Node, pods: Vec<PodView>) -> NodeView {
 }
 
 fn event_rows(store: &Store, now: chrono::DateTime<chrono::Utc>) -> Vec<EventRow> {
-    // The newest only, picked without sorting every event (a large cluster keeps tens of
-    // thousands and the list is read again every second while the clock plays); events of the
-    // same second go by name, the latest first.
-    let at = |e: &Event| {
-        e.last_timestamp
-            .as_ref()
-            .map(|t| t.0)
-            .or_else(|| e.event_time.as_ref().map(|t| t.0))
-            .or_else(|| e.metadata.creation_timestamp.as_ref().map(|t| t.0))
-            .unwrap_or(now)
-    };
+    // The newest only, from the store's index by time (a large cluster keeps tens of thousands
+    // and the list is read again every second while the clock plays).
+    let at = |e: &Event| event_last_seen(e).unwrap_or(now);
     store
-        .events_greatest_by(MAX_EVENTS, at)
-        .into_iter()
+        .events_newest_first()
+        .take(MAX_EVENTS)
         .map(|e| {
             let at = at(e);
             let kind = e

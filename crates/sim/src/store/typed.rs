@@ -76,11 +76,11 @@ impl Store {
     pub fn events(&self) -> impl Iterator<Item = &Event> {
         self.events.sorted().into_iter().map(|(_, e)| &**e)
     }
-    /// The `n` events greatest by `rank`, then by namespace and name, greatest first: e.g. the
-    /// newest of a long session's tens of thousands without sorting them all.
-    pub fn events_greatest_by<R: Ord>(&self, n: usize, rank: impl Fn(&Event) -> R) -> Vec<&Event> {
-        let picked = self.events.greatest_by(n, |e| rank(e));
-        picked.into_iter().map(|(_, e)| &**e).collect()
+    /// Every event, the newest first by [`event_last_seen`](super::event_last_seen) (events of
+    /// the same second by namespace, then name, the greatest first): e.g. the newest of a long
+    /// session's tens of thousands without walking them all.
+    pub fn events_newest_first(&self) -> impl Iterator<Item = &Event> {
+        self.events_by_time.newest_first()
     }
     /// All PriorityClasses, by name.
     pub fn priority_classes(&self) -> impl Iterator<Item = &PriorityClass> {
