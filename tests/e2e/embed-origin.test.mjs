@@ -2,7 +2,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
-import { serveDist, launch } from './harness.mjs';
+import { serveDist, launch, APP } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serveDist(); browser = await launch(); });
@@ -30,7 +30,7 @@ async function ask(host) {
   const page = await context.newPage();
   await page.goto(`${host.origin}/`);
   const frame = page.frameLocator('iframe');
-  await frame.locator('.node[data-node="kind-worker"]').waitFor();
+  await frame.locator(`${APP} .node[data-node="kind-worker"]`).waitFor();
   const reply = await page.evaluate(() => new Promise((resolve) => {
     window.addEventListener('message', (e) => { if (e.data?.type === 'dsplay:output') resolve({ origin: e.origin, ...e.data }); });
     document.querySelector('iframe').contentWindow.postMessage({ type: 'dsplay:run', id: 7, command: 'sim node add kind-worker9' }, '*');

@@ -4,7 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
-import { serveDist, launch, screenshot } from './harness.mjs';
+import { serveDist, launch, screenshot, APP } from './harness.mjs';
 
 let server, browser, host;
 before(async () => { server = await serveDist(); browser = await launch(); host = await hostServer(); });
@@ -112,7 +112,7 @@ test('<dsplay-embed> fires ready; run(), state() and reset() (which replays scri
 test('readonly: no control changes the cluster, the clock still runs', async () => {
   const page = await open(hostPage('<dsplay-embed readonly script="kubectl cordon kind-worker"></dsplay-embed>'));
   const frame = page.frameLocator('dsplay-embed iframe');
-  await frame.locator('.node[data-node="kind-worker"]').waitFor();
+  await frame.locator(`${APP} .node[data-node="kind-worker"]`).waitFor();
   const enabled = await frame.locator('button:enabled, input:enabled, select:enabled').evaluateAll((els) =>
     els.map((e) => (e.getAttribute('aria-label') ?? e.textContent).trim()));
   const forbidden = /^(Delete|Cordon|Uncordon|Fail|Recover|Edit|Add node|Reset|Apply)\b/;
@@ -131,7 +131,7 @@ test('loading="click" downloads no wasm until the play button is clicked', async
   assert.deepEqual(wasm(), []);
   assert.equal(page.frames().length, 1, 'no frame yet');
   await page.getByRole('button', { name: 'Load the playground' }).click();
-  await page.frameLocator('dsplay-embed iframe').locator('.node[data-node="kind-worker"]').waitFor();
+  await page.frameLocator('dsplay-embed iframe').locator(`${APP} .node[data-node="kind-worker"]`).waitFor();
   assert.equal(wasm().length, 1);
   await page.context().close();
 });
@@ -173,7 +173,7 @@ test('a scene shows its captions and steps forward and back', async () => {
   const frame = page.frameLocator('dsplay-embed iframe');
   await bar.getByText('Start: three nodes.').waitFor();
   assert.ok(await bar.getByRole('button', { name: /Previous/ }).isDisabled());
-  await frame.locator('.node[data-node="kind-worker"]').waitFor();
+  await frame.locator(`${APP} .node[data-node="kind-worker"]`).waitFor();
   await bar.getByRole('button', { name: /Next/ }).click();
   await bar.getByText('Add a worker: it gets a demo pod.').waitFor();
   await frame.locator('.node[data-node="kind-worker3"] [data-pod^="demo-"]').waitFor();
@@ -194,10 +194,10 @@ test('docs/embed.html (dist/embed.html) loads its three embeds without a console
   const page = await open(`${server.url}embed.html`);
   const embeds = page.locator('dsplay-embed');
   assert.equal(await embeds.count(), 3);
-  await page.frameLocator('dsplay-embed >> nth=0 >> iframe').locator('.node[data-node="kind-worker3"]').waitFor();
-  await page.frameLocator('dsplay-embed >> nth=1 >> iframe').locator('.node[data-node="kind-worker"]').waitFor();
+  await page.frameLocator('dsplay-embed >> nth=0 >> iframe').locator(`${APP} .node[data-node="kind-worker3"]`).waitFor();
+  await page.frameLocator('dsplay-embed >> nth=1 >> iframe').locator(`${APP} .node[data-node="kind-worker"]`).waitFor();
   await page.getByRole('button', { name: 'Load the playground' }).click();
-  await page.frameLocator('dsplay-embed >> nth=2 >> iframe').locator('.node[data-node="kind-worker"]').waitFor();
+  await page.frameLocator('dsplay-embed >> nth=2 >> iframe').locator(`${APP} .node[data-node="kind-worker"]`).waitFor();
   await screenshot(page, 'embed-docs-page');
   assert.deepEqual(page.errors, []);
   await page.context().close();

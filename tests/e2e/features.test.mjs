@@ -2,7 +2,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { deflateRawSync } from 'node:zlib';
-import { serveDist, launch, openPlayground, screenshot, pause, runInTerminal, podChips, editorText, fillEditor } from './harness.mjs';
+import { serveDist, launch, openPlayground, screenshot, pause, runInTerminal, podChips, editorText, fillEditor, APP } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serveDist(); browser = await launch(); });
@@ -109,7 +109,7 @@ test('a share link over 8 KB still restores, with a warning about its length', a
     return values;
   });
   await a.reload();
-  await a.locator('.node[data-node="kind-worker"]').waitFor();
+  await a.locator(`${APP} .node[data-node="kind-worker"]`).waitFor();
   await a.getByRole('button', { name: 'Share', exact: true }).click();
   const link = await a.getByRole('textbox', { name: 'Share link' }).inputValue();
   assert.ok(link.length > 8192, `the link is long (${link.length} characters)`);
