@@ -233,10 +233,7 @@ impl Condition {
                 missing,
             } => {
                 let store = cluster.store();
-                let Some(uid) = store
-                    .daemon_set(namespace, name)
-                    .and_then(|ds| ds.metadata.uid.clone())
-                else {
+                let Some(ds) = store.daemon_set(namespace, name) else {
                     return false;
                 };
                 let counted = |pod: &&dsplay_api::types::Pod| {
@@ -250,7 +247,7 @@ impl Condition {
                         })
                 };
                 let covered: std::collections::BTreeSet<&str> = store
-                    .pods_owned_by(&uid)
+                    .pods_owned_by(&ds.metadata)
                     .filter(counted)
                     .filter_map(|p| p.spec.as_ref()?.node_name.as_deref())
                     .collect();

@@ -411,7 +411,7 @@ pub(crate) fn describe_object(cluster: &Cluster, o: &Object) -> String {
     match o {
         Object::DaemonSet(ds) => {
             let uid = ds.metadata.uid.clone().unwrap_or_default();
-            let pods: Vec<&Pod> = store.pods_owned_by(&uid).collect();
+            let pods: Vec<&Pod> = store.pods_owned_by(&ds.metadata).collect();
             d::describe_daemon_set(ds, &pods, &events_for(cluster, Some(&uid)), now)
         }
         Object::Pod(pod) => {
@@ -441,7 +441,7 @@ pub(crate) fn describe_object(cluster: &Cluster, o: &Object) -> String {
         Object::Deployment(dep) => super::describe_apps::describe_deployment(cluster, dep),
         Object::ReplicaSet(rs) => {
             let uid = rs.metadata.uid.clone().unwrap_or_default();
-            let pods: Vec<&Pod> = store.pods_owned_by(&uid).collect();
+            let pods: Vec<&Pod> = store.pods_owned_by(&rs.metadata).collect();
             d::describe_replica_set(rs, &pods, &events_for(cluster, Some(&uid)), now)
         }
         Object::Service(svc) => {
@@ -473,7 +473,7 @@ pub(crate) fn describe_object(cluster: &Cluster, o: &Object) -> String {
         ),
         Object::StatefulSet(sts) => {
             let uid = sts.metadata.uid.clone().unwrap_or_default();
-            let pods: Vec<&Pod> = store.pods_owned_by(&uid).collect();
+            let pods: Vec<&Pod> = store.pods_owned_by(&sts.metadata).collect();
             d::describe_stateful_set(sts, &pods, &events_for(cluster, Some(&uid)), now)
         }
         Object::PersistentVolumeClaim(claim) => {

@@ -218,8 +218,7 @@ fn first_pod_of(ctx: &mut Ctx, ns: &str, name: &str) -> Result<Pod, Failed> {
         not_found(ctx, Kind::DaemonSet, name, ns);
         return Err(Failed);
     };
-    let uid = ds.metadata.uid.clone().unwrap_or_default();
-    let mut pods: Vec<Pod> = store.pods_owned_by(&uid).cloned().collect();
+    let mut pods: Vec<Pod> = store.pods_owned_by(&ds.metadata).cloned().collect();
     pods.sort_by_key(|p| std::cmp::Reverse(logging_rank(p)));
     let Some(first) = pods.first().cloned() else {
         ctx.err(format!(

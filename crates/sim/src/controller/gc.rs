@@ -84,8 +84,7 @@ pub(crate) fn sync(cluster: &mut Cluster) {
         .cloned()
         .collect();
     for ds in deleting {
-        let uid = ds.metadata.uid.clone().unwrap_or_default();
-        let dependents: Vec<Pod> = cluster.store.pods_owned_by(&uid).cloned().collect();
+        let dependents: Vec<Pod> = cluster.store.pods_owned_by(&ds.metadata).cloned().collect();
         if dependents.is_empty() {
             let (ns, name) = crate::store::key_of(&ds.metadata);
             cluster.remove_object(Kind::DaemonSet, &ns, &name);
@@ -132,7 +131,7 @@ fn foreground_apps(cluster: &mut Cluster) {
             .filter(|r| owned(&r.metadata.owner_references))
             .map(|r| crate::store::key_of(&r.metadata))
             .collect();
-        let pods: Vec<Pod> = cluster.store.pods_owned_by(&uid).cloned().collect();
+        let pods: Vec<Pod> = cluster.store.pods_owned_by(&meta).cloned().collect();
         if replica_sets.is_empty() && pods.is_empty() {
             let (ns, name) = crate::store::key_of(&meta);
             cluster.remove_object(kind, &ns, &name);

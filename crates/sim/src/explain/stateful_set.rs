@@ -97,9 +97,8 @@ pub fn explain_stateful_set(
     let min_ready = spec.min_ready_seconds.unwrap_or(0);
     let current = status.current_revision.clone().unwrap_or_default();
     let update = status.update_revision.clone().unwrap_or_default();
-    let uid = set.metadata.uid.clone().unwrap_or_default();
     let pods: BTreeMap<i32, &Pod> = store
-        .pods_owned_by(&uid)
+        .pods_owned_by(&set.metadata)
         .map(|p| (get_ordinal(p), p))
         .collect();
     let (start, end) = (get_start_ordinal(set), get_end_ordinal(set));

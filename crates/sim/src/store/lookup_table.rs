@@ -4,25 +4,36 @@
 //! more often than they are created, deleted or listed. In a B-tree keyed by two strings each
 //! lookup compared ~25 keys (two string comparisons each): a seventh of a rolling update's
 //! instructions, growing with the cluster. Here a lookup or a rewrite is one hash probe; only a
-//! create or a delete also touches the ordered set of keys that every walk follows, so what is
-//! walked comes out in (namespace, name) order as before, natively and in WebAssembly.
+//! create or a delete also touches the ordered keys that every walk follows, so what is walked
+//! comes out in (namespace, name) order as before, natively and in WebAssembly.
+//!
+//! The values sit in slots that both the hash and the ordered keys point to, so a walk goes from
+//! key to value without hashing the key again: the views of a 5 000-node cluster walk its 15 000
+//! pods every second (a walk that hashed and compared each key cost about half of the Rollout
+//! panel's diagnosis).
 
 use super::{Key, KeyRef};
 use crate::lookup_map::LookupMap;
-use std::collections::BTreeSet;
+use std::collections::BTreeMap;
 
-/// Objects by key: a [`LookupMap`] of the values and a B-tree of the keys for walks.
+/// Objects by key: the values in slots, a [`LookupMap`] from key to slot for lookups, and a
+/// B-tree from key to slot for walks.
 #[derive(Clone, Debug)]
 pub(crate) struct LookupTable<V> {
-    values: LookupMap<Key, V>,
-    order: BTreeSet<Key>,
+    /// The values; `None` is a slot freed by a removal, listed in `free` for the next insert.
+    slots: Vec<Option<V>>,
+    free: Vec<usize>,
+    index: LookupMap<Key, usize>,
+    order: BTreeMap<Key, usize>,
 }
 
 impl<V> Default for LookupTable<V> {
     fn default() -> Self {
         LookupTable {
-            values: LookupMap::default(),
-            order: BTreeSet::new(),
+            slots: Vec::new(),
+            free: Vec::new(),
+            index: LookupMap::default(),
+            order: BTreeMap::new(),
         }
     }
 }
@@ -30,30 +41,43 @@ impl<V> Default for LookupTable<V> {
 impl<V> LookupTable<V> {
     /// The value stored under `key` (an owned key or [`super::key_ref`] of two strings).
     pub fn get(&self, key: &dyn KeyRef) -> Option<&V> {
-        self.values.get(key)
+        self.slot(*self.index.get(key)?)
     }
 
     /// The value stored under `key`, to change in place.
     pub fn get_mut(&mut self, key: &dyn KeyRef) -> Option<&mut V> {
-        self.values.get_mut(key)
+        let slot = *self.index.get(key)?;
+        self.slots.get_mut(slot)?.as_mut()
     }
 
     /// Stores `value` under `key`; returns the value it replaces. Only a new key is copied (into
-    /// the ordered set).
+    /// the ordered keys).
     pub fn insert(&mut self, key: Key, value: V) -> Option<V> {
-        if let Some(slot) = self.values.get_mut(&key as &dyn KeyRef) {
-            return Some(std::mem::replace(slot, value));
+        if let Some(held) = self.get_mut(&key as &dyn KeyRef) {
+            return Some(std::mem::replace(held, value));
         }
-        self.order.insert(key.clone());
-        self.values.insert(key, value);
+        let slot = match self.free.pop() {
+            Some(slot) => {
+                self.slots[slot] = Some(value);
+                slot
+            }
+            None => {
+                self.slots.push(Some(value));
+                self.slots.len() - 1
+            }
+        };
+        self.order.insert(key.clone(), slot);
+        self.index.insert(key, slot);
         None
     }
 
     /// Removes the value stored under `key` and returns it.
     pub fn remove(&mut self, key: &Key) -> Option<V> {
-        let removed = self.values.remove(key as &dyn KeyRef)?;
+        let slot = self.index.remove(key as &dyn KeyRef)?;
         self.order.remove(key);
-        Some(removed)
+        let removed = self.slots.get_mut(slot)?.take();
+        self.free.push(slot);
+        removed
     }
 
     /// How many values there are.
@@ -63,14 +87,18 @@ impl<V> LookupTable<V> {
 
     /// Every value, in key order.
     pub fn values(&self) -> impl Iterator<Item = &V> + '_ {
-        self.order.iter().filter_map(|key| self.get(key))
+        self.order.values().filter_map(|&slot| self.slot(slot))
     }
 
     /// The values of one namespace, in name order.
     pub fn in_namespace<'a>(&'a self, namespace: &'a str) -> impl Iterator<Item = &'a V> + 'a {
         (self.order.range((namespace.to_string(), String::new())..))
-            .take_while(move |(ns, _)| ns == namespace)
-            .filter_map(|key| self.get(key))
+            .take_while(move |((ns, _), _)| ns == namespace)
+            .filter_map(|(_, &slot)| self.slot(slot))
+    }
+
+    fn slot(&self, slot: usize) -> Option<&V> {
+        self.slots.get(slot)?.as_ref()
     }
 }
 
@@ -110,5 +138,10 @@ mod tests {
         assert_eq!(table.remove(&key("kube-system", "b")), None);
         assert_eq!(table.len(), 2);
         assert_eq!(table.in_namespace("kube-system").count(), 0);
+        // The freed place is taken again; lookups and walks find each value under its own key.
+        assert_eq!(table.insert(key("default", "m"), 5), None);
+        assert_eq!(table.values().copied().collect::<Vec<_>>(), [2, 5, 7]);
+        assert_eq!(table.get(key_ref(&("default", "m"))), Some(&5));
+        assert_eq!(table.get(key_ref(&("kube-system", "b"))), None);
     }
 }

@@ -53,15 +53,26 @@ impl Store {
     pub(crate) fn pod_handle(&self, namespace: &str, name: &str) -> Option<&Arc<Pod>> {
         self.pods.get(key_ref(&(namespace, name)))
     }
-    /// Pods with an ownerReference to `uid` (a DaemonSet's pods, released ones excluded), in key order.
-    pub fn pods_owned_by<'a>(&'a self, uid: &'a str) -> impl Iterator<Item = &'a Pod> + 'a {
-        self.pods().filter(move |p| {
-            p.metadata
-                .owner_references
-                .iter()
-                .flatten()
-                .any(|r| r.uid == uid)
-        })
+    /// The pods with an ownerReference to `owner` (released ones excluded), in name order. Only
+    /// the owner's namespace is walked: a namespaced owner's reference from another namespace
+    /// counts as absent, as upstream's garbage collector and controllers read it (they list the
+    /// owner's namespace: `getDaemonPods`, `getPodsForStatefulSet`).
+    pub fn pods_owned_by<'a>(
+        &'a self,
+        owner: &'a ObjectMeta,
+    ) -> impl Iterator<Item = &'a Pod> + 'a {
+        let uid = owner.uid.as_deref().unwrap_or_default();
+        let namespace = owner.namespace.as_deref().unwrap_or_default();
+        self.pods
+            .in_namespace(namespace)
+            .map(|p| &**p)
+            .filter(move |p| {
+                p.metadata
+                    .owner_references
+                    .iter()
+                    .flatten()
+                    .any(|r| r.uid == uid)
+            })
     }
     /// All DaemonSets, by namespace then name.
     pub fn daemon_sets(&self) -> impl Iterator<Item = &DaemonSet> {
@@ -180,5 +191,55 @@ impl Store {
     /// One PriorityClass.
     pub fn priority_class(&self, name: &str) -> Option<&PriorityClass> {
         self.priority_classes.get(key_ref(&("", name)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::store::Store;
+    use dsplay_api::types::*;
+    use dsplay_api::Object;
+
+    fn meta(namespace: &str, name: &str, owner_uid: Option<&str>) -> ObjectMeta {
+        ObjectMeta {
+            namespace: Some(namespace.into()),
+            name: Some(name.into()),
+            uid: Some(format!("uid-{namespace}-{name}")),
+            owner_references: owner_uid.map(|uid| {
+                vec![OwnerReference {
+                    uid: uid.into(),
+                    ..Default::default()
+                }]
+            }),
+            ..Default::default()
+        }
+    }
+
+    /// An owner's pods are those of its namespace that reference its uid: a reference from
+    /// another namespace counts as absent (as upstream's garbage collector reads it), and pods
+    /// of other owners or of none are not listed.
+    #[test]
+    fn an_owner_lists_the_pods_of_its_namespace_that_reference_it() {
+        let mut store = Store::default();
+        let owner = meta("default", "ds", None);
+        let uid = owner.uid.as_deref();
+        for (namespace, name, owner_uid) in [
+            ("default", "ds-b", uid),
+            ("default", "ds-a", uid),
+            ("default", "other", Some("uid-someone-else")),
+            ("default", "bare", None),
+            ("kube-system", "ds-x", uid),
+        ] {
+            let pod = Pod {
+                metadata: meta(namespace, name, owner_uid),
+                ..Default::default()
+            };
+            store.put(Object::Pod(pod), 0);
+        }
+        let owned: Vec<&str> = store
+            .pods_owned_by(&owner)
+            .filter_map(|p| p.metadata.name.as_deref())
+            .collect();
+        assert_eq!(owned, ["ds-a", "ds-b"]);
     }
 }

@@ -131,10 +131,9 @@ pub fn rollout_pods(
         .and_then(|s| s.min_ready_seconds)
         .unwrap_or(0);
     let now = cluster.now_ms();
-    let uid = ds.metadata.uid.clone().unwrap_or_default();
     let mut pods: Vec<RolloutPod> = cluster
         .store()
-        .pods_owned_by(&uid)
+        .pods_owned_by(&ds.metadata)
         .filter_map(|pod| {
             let node = util::target_node_name(pod).unwrap_or_default();
             if !listed(node) {

@@ -54,9 +54,8 @@ fn view(store: &Store, sts: &StatefulSet) -> Option<StatefulRolloutView> {
     }
     let namespace = sts.metadata.namespace.clone().unwrap_or_default();
     let name = sts.metadata.name.clone().unwrap_or_default();
-    let uid = sts.metadata.uid.clone().unwrap_or_default();
     let mut pods: Vec<OrdinalPod> = store
-        .pods_owned_by(&uid)
+        .pods_owned_by(&sts.metadata)
         .map(|pod| {
             let pod_name = pod.metadata.name.clone().unwrap_or_default();
             let revision = pod

@@ -205,8 +205,7 @@ pub fn construct_history(cluster: &mut Cluster, ds: &DaemonSet) -> Option<(Daemo
 }
 
 fn relabel_pods(cluster: &mut Cluster, ds: &DaemonSet, hash: &str) {
-    let uid = ds.metadata.uid.clone().unwrap_or_default();
-    let pods: Vec<Pod> = cluster.store.pods_owned_by(&uid).cloned().collect();
+    let pods: Vec<Pod> = cluster.store.pods_owned_by(&ds.metadata).cloned().collect();
     for mut pod in pods {
         let labels = pod.metadata.labels.get_or_insert_with(Default::default);
         if labels.get(REVISION_HASH_LABEL).map(String::as_str) != Some(hash) {
@@ -255,10 +254,9 @@ pub fn cleanup_history(cluster: &mut Cluster, ds: &DaemonSet) -> bool {
     if old.len() <= limit {
         return true;
     }
-    let uid = ds.metadata.uid.clone().unwrap_or_default();
     let live_hashes: std::collections::BTreeSet<String> = cluster
         .store
-        .pods_owned_by(&uid)
+        .pods_owned_by(&ds.metadata)
         .map(|p| revision_hash_label(&p.metadata))
         .collect();
     let mut to_kill = old.len() - limit;
