@@ -57,9 +57,15 @@ pub fn node_map(props: &NodeMapProps) -> Html {
         let Some(cell) = e.target().and_then(|t| t.dyn_into::<HtmlElement>().ok()) else {
             return;
         };
+        // Within a run of cells, then to the next (previous) run's first (last) cell.
+        let run = || cell.parent_element();
         let next = match e.key().as_str() {
-            "ArrowRight" | "ArrowDown" => cell.next_element_sibling(),
-            "ArrowLeft" | "ArrowUp" => cell.previous_element_sibling(),
+            "ArrowRight" | "ArrowDown" => cell
+                .next_element_sibling()
+                .or_else(|| run()?.next_element_sibling()?.first_element_child()),
+            "ArrowLeft" | "ArrowUp" => cell
+                .previous_element_sibling()
+                .or_else(|| run()?.previous_element_sibling()?.last_element_child()),
             _ => return,
         };
         e.prevent_default();
@@ -132,15 +138,25 @@ struct MapChunkProps {
     on_open: Callback<String>,
 }
 
-/// A run of cells, as siblings of the other chunks' cells (a fragment: the arrow keys move from
-/// cell to sibling cell across chunks).
+/// How many cells a run holds: the map is drawn in runs of ten, each painted on its own (see
+/// `.cell-run` in the stylesheet).
+const CELLS_PER_RUN: usize = 10;
+// A chunk holds whole runs: every run but a group's last has ten cells.
+const _: () = assert!(CELLS_PER_CHUNK.is_multiple_of(CELLS_PER_RUN));
+
+/// A chunk's cells in runs of [`CELLS_PER_RUN`], as siblings of the other chunks' runs (a
+/// fragment: the arrow keys move from cell to cell and from run to run across chunks).
 #[function_component(MapChunk)]
 fn map_chunk(props: &MapChunkProps) -> Html {
     html! {
         <>
-            { for props.nodes.iter().enumerate().map(|(i, n)| html! {
-                <MapCell key={n.name.clone()} node={n.clone()} first={props.first && i == 0}
-                    open={props.open.as_deref() == Some(n.name.as_str())} on_open={props.on_open.clone()} />
+            { for props.nodes.chunks(CELLS_PER_RUN).enumerate().map(|(r, run)| html! {
+                <div class="cell-run" key={run[0].name.clone()}>
+                    { for run.iter().enumerate().map(|(i, n)| html! {
+                        <MapCell key={n.name.clone()} node={n.clone()} first={props.first && r == 0 && i == 0}
+                            open={props.open.as_deref() == Some(n.name.as_str())} on_open={props.on_open.clone()} />
+                    }) }
+                </div>
             }) }
         </>
     }
