@@ -114,6 +114,33 @@ pub struct Cluster {
     pub(crate) validation_memo: crate::validation_memo::ValidationMemo,
     /// The instant [`Cluster::step_part`] is in the middle of (its timers are being fired).
     stepping_to: Option<i64>,
+    /// The loops that follow that instant's last timer, when [`Cluster::step_part`] runs them
+    /// one per part.
+    reconciling: Option<ReconcileProgress>,
+}
+
+/// The loops one reconcile round runs, in order.
+const LOOPS: [fn(&mut Cluster); 11] = [
+    crate::controller::node_lifecycle::sync,
+    crate::controller::taint_eviction::sync,
+    crate::controller::gc::sync,
+    crate::controller::daemonset::sync_all,
+    crate::controller::deployment::sync_all,
+    crate::controller::replicaset::sync_all,
+    crate::controller::statefulset::sync_all,
+    crate::volume_binding::sync,
+    crate::scheduling::sync,
+    crate::kubelet::sync,
+    crate::controller::endpointslice::sync_all,
+];
+
+/// How far a reconcile has got: its round, the next loop of the round, and the store's and
+/// timers' counters when the round began (a round that changed neither ends the reconcile).
+#[derive(Clone, Copy, Debug)]
+struct ReconcileProgress {
+    round: usize,
+    next_loop: usize,
+    before: (u64, u64),
 }
 
 impl Cluster {
@@ -155,6 +182,7 @@ impl Cluster {
             apps: Default::default(),
             deadline_timers: BTreeMap::new(),
             stepping_to: None,
+            reconciling: None,
             validation_memo: Default::default(),
         };
         crate::default_cluster::install_base_objects(&mut cluster);
@@ -249,32 +277,51 @@ impl Cluster {
     /// writes, a bug: debug and test builds panic with the instant; a shipped build goes on rather
     /// than hang.
     pub fn reconcile(&mut self) {
+        let mut progress = self.start_reconcile();
+        while !self.reconcile_loop(&mut progress) {}
+    }
+
+    /// Begins a reconcile: the events whose TTL ran out go first.
+    fn start_reconcile(&mut self) -> ReconcileProgress {
         self.expire_events();
-        for _ in 0..MAX_RECONCILE_ROUNDS {
-            let before = (self.store.resource_version(), self.timer_seq);
-            crate::controller::node_lifecycle::sync(self);
-            crate::controller::taint_eviction::sync(self);
-            crate::controller::gc::sync(self);
-            crate::controller::daemonset::sync_all(self);
-            crate::controller::deployment::sync_all(self);
-            crate::controller::replicaset::sync_all(self);
-            crate::controller::statefulset::sync_all(self);
-            crate::volume_binding::sync(self);
-            crate::scheduling::sync(self);
-            crate::kubelet::sync(self);
-            crate::controller::endpointslice::sync_all(self);
-            if (self.store.resource_version(), self.timer_seq) == before {
-                return;
+        ReconcileProgress {
+            round: 0,
+            next_loop: 0,
+            before: self.write_counters(),
+        }
+    }
+
+    /// The store's resourceVersion and the timers scheduled so far: what a loop's work changes.
+    fn write_counters(&self) -> (u64, u64) {
+        (self.store.resource_version(), self.timer_seq)
+    }
+
+    /// Runs the next loop of a reconcile; returns whether the reconcile is complete.
+    fn reconcile_loop(&mut self, progress: &mut ReconcileProgress) -> bool {
+        LOOPS[progress.next_loop](self);
+        progress.next_loop += 1;
+        if progress.next_loop < LOOPS.len() {
+            return false;
+        }
+        let after = self.write_counters();
+        if after == progress.before {
+            return true;
+        }
+        progress.round += 1;
+        if progress.round == MAX_RECONCILE_ROUNDS {
+            if cfg!(debug_assertions) {
+                panic!(
+                    "reconcile: the loops still write after {MAX_RECONCILE_ROUNDS} rounds at {} ms \
+                     (resourceVersion {})",
+                    self.now_ms,
+                    self.store.resource_version()
+                );
             }
+            return true;
         }
-        if cfg!(debug_assertions) {
-            panic!(
-                "reconcile: the loops still write after {MAX_RECONCILE_ROUNDS} rounds at {} ms \
-                 (resourceVersion {})",
-                self.now_ms,
-                self.store.resource_version()
-            );
-        }
+        progress.next_loop = 0;
+        progress.before = after;
+        false
     }
 
     fn run_until(&mut self, target: i64) {
@@ -287,11 +334,13 @@ impl Cluster {
     }
 
     /// [`Cluster::step`] in parts, for a caller that must yield within one instant (the web app,
-    /// with thousands of pods due at the same instant): fires at most `max_timers` of the timers
-    /// due by the next instant, and after the last one lets the loops react, as `step` does.
-    /// Returns whether the step is complete (also when nothing was pending). Nothing else may
-    /// change the cluster between the parts of a step: the parts then end exactly where one
-    /// `step` does. (Any other clock call first completes a step left in parts.)
+    /// with thousands of pods due at the same instant): a part fires at most `max_timers` of the
+    /// timers due by the next instant, or runs one loop of the reconcile that follows its last
+    /// timer (after thousands of timers, one loop's work can take tens of milliseconds in the
+    /// browser, all of them together a fifth of a second). Returns whether the step is complete
+    /// (also when nothing was pending). Nothing else may change the cluster between the parts of
+    /// a step: the parts then end exactly where one `step` does. (Any other clock call first
+    /// completes a step left in parts.)
     pub fn step_part(&mut self, max_timers: usize) -> bool {
         let target = match self.stepping_to {
             Some(target) => target,
@@ -306,9 +355,21 @@ impl Cluster {
                 target
             }
         };
+        if let Some(mut progress) = self.reconciling.take() {
+            if !self.reconcile_loop(&mut progress) {
+                self.reconciling = Some(progress);
+                return false;
+            }
+            self.observe_now();
+        }
         for _ in 0..max_timers {
-            if !self.fire_next(target) {
-                break;
+            match self.fire_due(target) {
+                None => break,
+                Some(false) => {}
+                Some(true) => {
+                    self.reconciling = Some(self.start_reconcile());
+                    return false;
+                }
             }
         }
         if self.timers.keys().next().is_some_and(|(t, _)| *t <= target) {
@@ -317,6 +378,12 @@ impl Cluster {
         self.stepping_to = None;
         self.arrive_at(target);
         true
+    }
+
+    /// Whether a step [`Cluster::step_part`] began is not complete yet (its timers or the loops
+    /// after them are still to run).
+    pub fn stepping(&self) -> bool {
+        self.stepping_to.is_some()
     }
 
     /// Completes a step [`Cluster::step_part`] left in parts (nothing if there is none): what a
@@ -331,20 +398,29 @@ impl Cluster {
     /// run (every timer of an instant fires before they do, as one instant). Returns false when
     /// no timer is due by `target`.
     fn fire_next(&mut self, target: i64) -> bool {
-        let Some((&(t, seq), _)) = self.timers.iter().next() else {
-            return false;
-        };
+        match self.fire_due(target) {
+            None => false,
+            Some(last_of_instant) => {
+                if last_of_instant {
+                    self.reconcile();
+                    self.observe_now();
+                }
+                true
+            }
+        }
+    }
+
+    /// Fires the first timer due by `target`, if any: whether it was the last of its instant
+    /// (the loops are to run next).
+    fn fire_due(&mut self, target: i64) -> Option<bool> {
+        let (&(t, seq), _) = self.timers.iter().next()?;
         if t > target {
-            return false;
+            return None;
         }
         let timer = self.timers.remove(&(t, seq)).expect("timer just seen");
         self.now_ms = self.now_ms.max(t);
         self.fire(timer);
-        if self.timers.keys().next().is_none_or(|(next, _)| *next != t) {
-            self.reconcile();
-            self.observe_now();
-        }
-        true
+        Some(self.timers.keys().next().is_none_or(|(next, _)| *next != t))
     }
 
     /// The clock reaches `target` once its timers have fired; the loops see that instant.

@@ -797,6 +797,40 @@ fn cluster_dump(c: &Cluster) -> String {
     )
 }
 
+/// The loops that follow an instant's timers run one per part: a part that fires every timer of
+/// the instant leaves the step incomplete, each loop of the reconcile takes a part of its own (at
+/// least one round of the eleven loops), and the step ends where the whole step does.
+#[test]
+fn the_loops_after_an_instant_run_one_per_part() {
+    let start = || {
+        let mut c = cluster_with_nodes(7, 12);
+        create_ds(&mut c, new_daemon_set("agent"));
+        c
+    };
+    let mut whole = start();
+    let mut parts = start();
+    let mut steps = 0;
+    while whole.step() {
+        steps += 1;
+        let mut count = 1;
+        while !parts.step_part(usize::MAX) {
+            assert!(
+                parts.stepping(),
+                "an incomplete part leaves the step in progress"
+            );
+            count += 1;
+        }
+        assert!(!parts.stepping());
+        assert!(count >= 12, "step {steps} took {count} parts");
+        assert_eq!(
+            cluster_dump(&parts),
+            cluster_dump(&whole),
+            "after step {steps}"
+        );
+    }
+    assert!(steps > 0);
+}
+
 /// A step fired in parts (the web app yields within an instant when thousands of pods are due at
 /// once) ends exactly where the same step fired at once does, and a clock call completes a step
 /// left in parts first.

@@ -91,25 +91,20 @@ pub fn run_slice(
     goal: &mut Goal,
     mut over_budget: impl FnMut() -> bool,
 ) -> bool {
-    let mut steps = 0;
-    let mut stop = move || {
-        steps += 1;
-        steps > MAX_STEPS_PER_SLICE || over_budget()
-    };
     match goal {
         Goal::Advance { until_ms } => {
-            if !steps_due_by(cluster, *until_ms, &mut stop) {
+            if !steps_due_by(cluster, *until_ms, &mut over_budget) {
                 return false;
             }
             // No timer left by then: the clock moves there (as `sim advance` ends).
             cluster.advance_until(*until_ms, |_| false);
             true
         }
-        Goal::Settle { limit_ms } => steps_due_by(cluster, *limit_ms, &mut stop),
+        Goal::Settle { limit_ms } => steps_due_by(cluster, *limit_ms, &mut over_budget),
         Goal::AddNodes { add, error } => {
             let stop_at = add.added() + MAX_NODES_PER_SLICE;
             while !add.is_done() {
-                if add.added() == stop_at || stop() {
+                if add.added() == stop_at || over_budget() {
                     return false;
                 }
                 if let Err(e) = add.add_next(cluster) {
@@ -122,27 +117,34 @@ pub fn run_slice(
     }
 }
 
-/// Steps the cluster while a timer is due by `limit_ms` (or a step is in progress, whose timers
-/// are), asking `stop` before each step and between its parts. Returns whether no step is due
-/// any more (false: stopped before that).
-fn steps_due_by(cluster: &mut Cluster, limit_ms: i64, stop: &mut impl FnMut() -> bool) -> bool {
-    while cluster
-        .next_timer()
-        .is_some_and(|t| t.timestamp_millis() <= limit_ms)
+/// Steps the cluster while a timer is due by `limit_ms` (or a step in parts is not complete),
+/// at most [`MAX_STEPS_PER_SLICE`] steps, asking `over_budget` before each step and between its
+/// parts. Returns whether no step is due any more (false: stopped before that).
+fn steps_due_by(
+    cluster: &mut Cluster,
+    limit_ms: i64,
+    over_budget: &mut impl FnMut() -> bool,
+) -> bool {
+    let mut steps = 0;
+    while cluster.stepping()
+        || cluster
+            .next_timer()
+            .is_some_and(|t| t.timestamp_millis() <= limit_ms)
     {
-        if stop() || !step_in_parts(cluster, stop) {
+        steps += 1;
+        if steps > MAX_STEPS_PER_SLICE || over_budget() || !step_in_parts(cluster, over_budget) {
             return false;
         }
     }
     true
 }
 
-/// Runs (the rest of) one step, [`TIMERS_PER_PART`] timers at a time, asking `stop` between
-/// parts: thousands of pods due at one instant do not block the page. Returns whether the step
-/// is complete.
-fn step_in_parts(cluster: &mut Cluster, stop: &mut impl FnMut() -> bool) -> bool {
+/// Runs (the rest of) one step, [`TIMERS_PER_PART`] timers (or one loop of the reconcile after
+/// them) at a time, asking `over_budget` between parts: thousands of pods due at one instant do
+/// not block the page. Returns whether the step is complete.
+fn step_in_parts(cluster: &mut Cluster, over_budget: &mut impl FnMut() -> bool) -> bool {
     while !cluster.step_part(TIMERS_PER_PART) {
-        if stop() {
+        if over_budget() {
             return false;
         }
     }
