@@ -115,21 +115,33 @@ impl NodeViews {
         !self.pending.is_empty()
     }
 
-    /// Marks the nodes `changes` wrote, or wrote a pod of, as pending.
+    /// Marks the nodes `changes` wrote, or wrote a pod of, as pending. A pod's node never changes
+    /// while it exists, so a write of a pod that is bound marks the node it is on; a pod deleted
+    /// (its name may be bound elsewhere by now: a StatefulSet's pod made again) or not bound
+    /// marks the node whose view shows it. (After a node add of thousands, the changes number
+    /// tens of thousands: no key is copied unless it is new.)
     fn read_changes(&mut self, store: &Store, changes: &[dsplay_sim::WatchEvent]) {
         for change in changes {
             match change.kind {
                 Kind::Node => {
-                    self.pending.insert(change.name.clone());
+                    mark_pending(&mut self.pending, &change.name);
                     self.pending_list |= change.event_type != WatchEventType::Modified;
                     self.pending_labels = true;
                 }
                 Kind::Pod => {
-                    let key = (change.namespace.clone(), change.name.clone());
-                    self.pending.extend(self.pod_nodes.get(&key).cloned());
-                    let pod = store.pod(&change.namespace, &change.name);
-                    self.pending
-                        .extend(pod.and_then(node_name).map(str::to_string));
+                    let bound = (change.event_type != WatchEventType::Deleted)
+                        .then(|| store.pod(&change.namespace, &change.name))
+                        .flatten()
+                        .and_then(node_name);
+                    match bound {
+                        Some(node) => mark_pending(&mut self.pending, node),
+                        None => {
+                            let key = (change.namespace.clone(), change.name.clone());
+                            if let Some(node) = self.pod_nodes.get(&key) {
+                                mark_pending(&mut self.pending, node);
+                            }
+                        }
+                    }
                 }
                 _ => {}
             }
@@ -191,6 +203,13 @@ impl NodeViews {
         }
         self.views
             .insert(name.to_string(), Rc::new(node_view(node, pods)));
+    }
+}
+
+/// Adds `node` to `pending` (copying the name only if it is not there yet).
+fn mark_pending(pending: &mut BTreeSet<String>, node: &str) {
+    if !pending.contains(node) {
+        pending.insert(node.to_string());
     }
 }
 
@@ -261,6 +280,39 @@ mod tests {
                 assert_eq!(changed, ["n-1"]);
             }
         }
+    }
+
+    /// A StatefulSet's pod deleted and made again on another node between two reads (its node
+    /// cordoned before): the view of the node it was on no longer shows it.
+    #[test]
+    fn a_pod_made_again_elsewhere_leaves_its_old_node() {
+        let mut session = Session::new(SessionOptions::default());
+        let outputs = session.execute(
+            "sim node add --count 2 --prefix n- --labels disk=fast\n\
+             kubectl apply -f - <<EOF\napiVersion: apps/v1\nkind: StatefulSet\nmetadata:\n  \
+             name: db\nspec:\n  serviceName: db\n  replicas: 1\n  selector:\n    matchLabels: \
+             {app: db}\n  template:\n    metadata:\n      labels: {app: db}\n    spec:\n      \
+             nodeSelector: {disk: fast}\n      containers:\n      - name: db\n        \
+             image: nginx\nEOF\nsim settle",
+        );
+        assert!(outputs.iter().all(|o| o.success), "{outputs:?}");
+        let db_node = |session: &Session| {
+            let pod = session.cluster().store().pod("default", "db-0");
+            pod.and_then(super::node_name).map(str::to_string)
+        };
+        let first = db_node(&session).expect("db-0 is bound");
+        session.execute(&format!("kubectl cordon {first}"));
+        let mut views = NodeViews::default();
+        let read = |session: &Session, views: &mut NodeViews| {
+            let (store, now) = (session.cluster().store(), session.cluster().now());
+            let kept = ClusterModel::read(store, now, views, None, None);
+            assert_eq!(kept, ClusterModel::from_store(store, now));
+        };
+        read(&session, &mut views);
+        session.execute("kubectl delete pod db-0\nsim settle");
+        let second = db_node(&session).expect("db-0 is bound again");
+        assert_ne!(first, second, "db-0 moved");
+        read(&session, &mut views);
     }
 
     /// A read with a budget builds at most that many views and says it is behind; the next reads

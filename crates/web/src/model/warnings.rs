@@ -9,10 +9,11 @@ use dsplay_api::Kind;
 use dsplay_sim::Store;
 use std::collections::BTreeMap;
 
-/// The Warning events' marks, by event key.
+/// The Warning events' marks, by namespace and name (looked up without copying either: most
+/// events written are no warnings, and a node add of thousands writes tens of thousands).
 #[derive(Default)]
 pub struct WarningMarks {
-    marks: BTreeMap<(String, String), Mark>,
+    marks: BTreeMap<String, BTreeMap<String, Mark>>,
     read_to: WatchPosition,
 }
 
@@ -22,29 +23,41 @@ impl WarningMarks {
         match self.read_to.unread(store) {
             Some(changes) => {
                 for change in changes.iter().filter(|c| c.kind == Kind::Event) {
-                    let key = (change.namespace.clone(), change.name.clone());
+                    let (namespace, name) = (&change.namespace, &change.name);
                     match store
-                        .event(&change.namespace, &change.name)
+                        .event(namespace, name)
                         .and_then(|e| warning_mark(e, started))
                     {
-                        Some(mark) => self.marks.insert(key, mark),
-                        None => self.marks.remove(&key),
-                    };
+                        Some(mark) => {
+                            let names = self.marks.entry(namespace.clone()).or_default();
+                            names.insert(name.clone(), mark);
+                        }
+                        None => {
+                            if let Some(names) = self.marks.get_mut(namespace.as_str()) {
+                                names.remove(name.as_str());
+                            }
+                        }
+                    }
                 }
             }
             None => {
-                self.marks = store
-                    .events()
-                    .filter_map(|e| {
-                        let mark = warning_mark(e, started)?;
-                        let meta = &e.metadata;
-                        let namespace = meta.namespace.clone().unwrap_or_default();
-                        Some(((namespace, meta.name.clone().unwrap_or_default()), mark))
-                    })
-                    .collect();
+                self.marks.clear();
+                for event in store.events() {
+                    if let Some(mark) = warning_mark(event, started) {
+                        let meta = &event.metadata;
+                        let names = (self.marks)
+                            .entry(meta.namespace.clone().unwrap_or_default())
+                            .or_default();
+                        names.insert(meta.name.clone().unwrap_or_default(), mark);
+                    }
+                }
             }
         }
-        let mut marks: Vec<Mark> = self.marks.values().cloned().collect();
+        let mut marks: Vec<Mark> = self
+            .marks
+            .values()
+            .flat_map(|names| names.values().cloned())
+            .collect();
         marks.sort_by_key(|m| m.at_ms);
         marks
     }
