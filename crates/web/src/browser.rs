@@ -1,5 +1,5 @@
 //! Glue to the browser's APIs the app uses: `localStorage`, the page URL, the clipboard, `fetch`,
-//! `postMessage` and `performance.now()`. Each function degrades to a no-op (or `None`) where the
+//! `postMessage`, `performance.now()` and the next task. Each function degrades to a no-op (or `None`) where the
 //! API is missing (natively, in tests, in locked-down browsers); none of them throws.
 
 use crate::persist::without_link_params;
@@ -316,6 +316,49 @@ pub fn post_reply(reply: &crate::state::Reply, target_origin: &str) {
 /// Natively there is no window to post to.
 #[cfg(not(target_arch = "wasm32"))]
 pub fn post_reply(_: &crate::state::Reply, _: &str) {}
+
+/// A task queued by [`next_task`]; dropped before it runs, it does not run.
+pub struct NextTask {
+    #[cfg(target_arch = "wasm32")]
+    port: web_sys::MessagePort,
+    #[cfg(target_arch = "wasm32")]
+    _run: wasm_bindgen::closure::Closure<dyn FnMut()>,
+}
+
+/// Runs `f` in a task of its own as soon as the event loop gets to it (the page paints and handles
+/// input first, as between any two tasks): a message posted on a `MessageChannel`. Not
+/// `setTimeout(0)`: HTML holds a timeout set from a timeout's callback, five deep, at least 4 ms,
+/// and a long command's slices each waited that long (a tenth of a large node add). `None` where
+/// there is no channel (natively).
+#[cfg(target_arch = "wasm32")]
+pub fn next_task(f: impl FnOnce() + 'static) -> Option<NextTask> {
+    use wasm_bindgen::JsCast;
+    let channel = web_sys::MessageChannel::new().ok()?;
+    let run = wasm_bindgen::closure::Closure::once(f);
+    let port = channel.port1();
+    port.set_onmessage(Some(run.as_ref().unchecked_ref()));
+    channel
+        .port2()
+        .post_message(&wasm_bindgen::JsValue::NULL)
+        .ok()?;
+    Some(NextTask { port, _run: run })
+}
+
+/// Natively there is no event loop to queue on.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn next_task(_: impl FnOnce() + 'static) -> Option<NextTask> {
+    None
+}
+
+impl Drop for NextTask {
+    fn drop(&mut self) {
+        #[cfg(target_arch = "wasm32")]
+        {
+            self.port.set_onmessage(None);
+            self.port.close();
+        }
+    }
+}
 
 /// Wall-clock milliseconds (`performance.now()`), or 0 where there is none (natively: the
 /// reducer's unit tests).

@@ -1,6 +1,6 @@
 //! Drives a long command (or a large session's replay, or node views catching up with a large
 //! cluster): while one runs, each render schedules the next slice as a fresh task
-//! (`setTimeout(0)`), so the browser paints and handles input between slices.
+//! ([`crate::browser::next_task`]), so the browser paints and handles input between slices.
 
 use crate::state::{Action, State};
 use yew::prelude::*;
@@ -12,11 +12,9 @@ pub fn use_long_run(state: &UseReducerHandle<State>) {
     let running = state.is_running() || state.views_behind();
     let dispatcher = state.dispatcher();
     use_effect_with((running, state.generation), move |(running, _)| {
-        let timeout = running.then(|| {
-            gloo::timers::callback::Timeout::new(0, move || {
-                dispatcher.dispatch(Action::LongRunSlice)
-            })
-        });
-        move || drop(timeout)
+        let next = running
+            .then(|| crate::browser::next_task(move || dispatcher.dispatch(Action::LongRunSlice)))
+            .flatten();
+        move || drop(next)
     });
 }
