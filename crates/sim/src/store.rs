@@ -161,6 +161,8 @@ pub struct Store {
     revisions_version: u64,
     /// The resourceVersion of the last Event write or removal.
     events_version: u64,
+    /// The resourceVersion of the last write or removal of a Warning event.
+    warnings_version: u64,
     /// Writes and removals of storage objects and v1 Endpoints (they leave derived names alone).
     side_writes: u64,
     /// Whether the watch log keeps a copy of each written object (see [`WatchEvent::object`]).
@@ -187,6 +189,11 @@ impl<'a> PodIndexFacts<'a> {
     fn bound_node(self) -> Option<&'a str> {
         self.node_name.filter(|n| !n.is_empty())
     }
+}
+
+/// An event of `type: Warning`.
+fn is_warning(event: &Event) -> bool {
+    event.type_.as_deref() == Some("Warning")
 }
 
 /// The store key of an object.
@@ -346,6 +353,13 @@ impl Store {
         self.events_version
     }
 
+    /// The resourceVersion of the last write or removal of a Warning event (`type: Warning`
+    /// before or after the write): a view of the warnings reads nothing while it stands still,
+    /// through the tens of thousands of Normal events a large cluster's pods bring.
+    pub fn warnings_version(&self) -> u64 {
+        self.warnings_version
+    }
+
     /// The resourceVersion less the writes of storage objects and Endpoints (kind's StorageClass,
     /// StatefulSet volumes, the Endpoints controller), for the names derived from it.
     pub fn resource_version_without_side_writes(&self) -> u64 {
@@ -422,6 +436,9 @@ impl Store {
                 // has its place, which an insert would not take over.
                 let new = Arc::new(o);
                 let previous = self.events.insert(key.clone(), Arc::clone(&new));
+                if is_warning(&new) || previous.as_deref().is_some_and(is_warning) {
+                    self.warnings_version = self.resource_version;
+                }
                 if let Some(previous) = &previous {
                     self.events_by_time.remove(previous);
                 }
@@ -537,6 +554,9 @@ impl Store {
         self.log_removal(Kind::Event, &key, time_ms, || {
             Object::Event(Event::clone(&removed))
         });
+        if is_warning(&removed) {
+            self.warnings_version = self.resource_version;
+        }
         Some((key, removed))
     }
 

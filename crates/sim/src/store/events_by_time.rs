@@ -140,4 +140,38 @@ mod tests {
         }
         assert!(store.events().count() > 10, "the run keeps events");
     }
+
+    /// The warnings version moves with a Warning event's write, its rewrite as Normal, and its
+    /// removal; not with a Normal event's write or removal.
+    #[test]
+    fn the_warnings_version_moves_with_warning_events_only() {
+        let mut store = Store::default();
+        let typed = |key: Key, type_: &str| match event(key, 1) {
+            Object::Event(e) => Object::Event(Event {
+                type_: Some(type_.into()),
+                ..e
+            }),
+            _ => unreachable!("an event"),
+        };
+        let normal = key("normal");
+        let warning = key("warn");
+        store.put(typed(normal.clone(), "Normal"), 1);
+        assert_eq!(store.warnings_version(), 0);
+        store.put(typed(warning.clone(), "Warning"), 2);
+        let written = store.warnings_version();
+        assert_eq!(written, store.resource_version());
+        store.put(typed(normal.clone(), "Normal"), 3);
+        store.remove_event(&normal, 4);
+        assert_eq!(store.warnings_version(), written, "Normal events only");
+        store.put(typed(warning.clone(), "Normal"), 5);
+        let rewritten = store.warnings_version();
+        assert_eq!(rewritten, store.resource_version(), "no longer a warning");
+        store.put(typed(warning.clone(), "Warning"), 6);
+        store.remove_event(&warning, 7);
+        assert_eq!(
+            store.warnings_version(),
+            store.resource_version(),
+            "removed"
+        );
+    }
 }

@@ -121,29 +121,33 @@ impl NodeViews {
     /// marks the node whose view shows it. (After a node add of thousands, the changes number
     /// tens of thousands: no key is copied unless it is new.)
     fn read_changes(&mut self, store: &Store, changes: &[dsplay_sim::WatchEvent]) {
+        // A node's writes come in runs (the node, its pods, their binding): one lookup a run.
+        let mut last: Option<&str> = None;
         for change in changes {
-            match change.kind {
+            let node = match change.kind {
                 Kind::Node => {
-                    mark_pending(&mut self.pending, &change.name);
                     self.pending_list |= change.event_type != WatchEventType::Modified;
                     self.pending_labels = true;
+                    Some(change.name.as_str())
                 }
                 Kind::Pod => {
                     let bound = (change.event_type != WatchEventType::Deleted)
                         .then(|| store.pod(&change.namespace, &change.name))
                         .flatten()
                         .and_then(node_name);
-                    match bound {
-                        Some(node) => mark_pending(&mut self.pending, node),
-                        None => {
-                            let key = (change.namespace.clone(), change.name.clone());
-                            if let Some(node) = self.pod_nodes.get(&key) {
-                                mark_pending(&mut self.pending, node);
-                            }
+                    if bound.is_none() {
+                        let key = (change.namespace.clone(), change.name.clone());
+                        if let Some(node) = self.pod_nodes.get(&key) {
+                            mark_pending(&mut self.pending, node);
                         }
                     }
+                    bound
                 }
-                _ => {}
+                _ => None,
+            };
+            if let Some(node) = node.filter(|node| last != Some(*node)) {
+                mark_pending(&mut self.pending, node);
+                last = Some(node);
             }
         }
     }

@@ -1,6 +1,6 @@
 //! The timeline's Warning marks kept between refreshes: only the events the store's watch log
-//! shows written or removed since the last read are looked at again (a large cluster keeps tens
-//! of thousands of events, few of them warnings).
+//! shows written or removed since the last read are looked at again, and none while no Warning
+//! event was (a large cluster keeps tens of thousands of events, few of them warnings).
 
 use super::warning_mark;
 use super::watch_position::WatchPosition;
@@ -15,12 +15,17 @@ use std::collections::BTreeMap;
 pub struct WarningMarks {
     marks: BTreeMap<String, BTreeMap<String, Mark>>,
     read_to: WatchPosition,
+    /// The store's warnings version at the last read ([`Store::warnings_version`]).
+    warnings_read: Option<u64>,
 }
 
 impl WarningMarks {
     /// Every Warning event of `store` as a timeline mark, oldest first.
     pub fn read(&mut self, store: &Store, started: chrono::DateTime<chrono::Utc>) -> Vec<Mark> {
+        let version = store.warnings_version();
         match self.read_to.unread(store) {
+            // No Warning event written or removed since: the marks stand.
+            Some(_) if self.warnings_read == Some(version) => {}
             Some(changes) => {
                 for change in changes.iter().filter(|c| c.kind == Kind::Event) {
                     let (namespace, name) = (&change.namespace, &change.name);
@@ -53,6 +58,7 @@ impl WarningMarks {
                 }
             }
         }
+        self.warnings_read = Some(version);
         let mut marks: Vec<Mark> = self
             .marks
             .values()
