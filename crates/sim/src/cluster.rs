@@ -119,27 +119,39 @@ pub struct Cluster {
     reconciling: Option<ReconcileProgress>,
 }
 
+/// A loop of a reconcile round.
+#[derive(Clone, Copy)]
+enum Loop {
+    /// A loop run in one go.
+    Whole(fn(&mut Cluster)),
+    /// The DaemonSet controller, a DaemonSet at a time
+    /// ([`crate::controller::daemonset::SyncPass`]): a reconcile in parts runs one per part.
+    DaemonSets,
+}
+
 /// The loops one reconcile round runs, in order.
-const LOOPS: [fn(&mut Cluster); 11] = [
-    crate::controller::node_lifecycle::sync,
-    crate::controller::taint_eviction::sync,
-    crate::controller::gc::sync,
-    crate::controller::daemonset::sync_all,
-    crate::controller::deployment::sync_all,
-    crate::controller::replicaset::sync_all,
-    crate::controller::statefulset::sync_all,
-    crate::volume_binding::sync,
-    crate::scheduling::sync,
-    crate::kubelet::sync,
-    crate::controller::endpointslice::sync_all,
+const LOOPS: [Loop; 11] = [
+    Loop::Whole(crate::controller::node_lifecycle::sync),
+    Loop::Whole(crate::controller::taint_eviction::sync),
+    Loop::Whole(crate::controller::gc::sync),
+    Loop::DaemonSets,
+    Loop::Whole(crate::controller::deployment::sync_all),
+    Loop::Whole(crate::controller::replicaset::sync_all),
+    Loop::Whole(crate::controller::statefulset::sync_all),
+    Loop::Whole(crate::volume_binding::sync),
+    Loop::Whole(crate::scheduling::sync),
+    Loop::Whole(crate::kubelet::sync),
+    Loop::Whole(crate::controller::endpointslice::sync_all),
 ];
 
-/// How far a reconcile has got: its round, the next loop of the round, and the store's and
-/// timers' counters when the round began (a round that changed neither ends the reconcile).
-#[derive(Clone, Copy, Debug)]
+/// How far a reconcile has got: its round, the next loop of the round (and how far the DaemonSet
+/// controller's pass has got), and the store's and timers' counters when the round began (a
+/// round that changed neither ends the reconcile).
+#[derive(Clone, Debug)]
 struct ReconcileProgress {
     round: usize,
     next_loop: usize,
+    daemon_sets: Option<crate::controller::daemonset::SyncPass>,
     before: (u64, u64),
 }
 
@@ -287,6 +299,7 @@ impl Cluster {
         ReconcileProgress {
             round: 0,
             next_loop: 0,
+            daemon_sets: None,
             before: self.write_counters(),
         }
     }
@@ -298,7 +311,17 @@ impl Cluster {
 
     /// Runs the next loop of a reconcile; returns whether the reconcile is complete.
     fn reconcile_loop(&mut self, progress: &mut ReconcileProgress) -> bool {
-        LOOPS[progress.next_loop](self);
+        match LOOPS[progress.next_loop] {
+            Loop::Whole(run) => run(self),
+            Loop::DaemonSets => {
+                let pass = (progress.daemon_sets)
+                    .get_or_insert_with(|| crate::controller::daemonset::SyncPass::start(self));
+                if !pass.sync_next(self) {
+                    return false;
+                }
+                progress.daemon_sets = None;
+            }
+        }
         progress.next_loop += 1;
         if progress.next_loop < LOOPS.len() {
             return false;
@@ -336,8 +359,9 @@ impl Cluster {
     /// [`Cluster::step`] in parts, for a caller that must yield within one instant (the web app,
     /// with thousands of pods due at the same instant): a part fires at most `max_timers` of the
     /// timers due by the next instant, or runs one loop of the reconcile that follows its last
-    /// timer (after thousands of timers, one loop's work can take tens of milliseconds in the
-    /// browser, all of them together a fifth of a second). Returns whether the step is complete
+    /// timer (the DaemonSet controller for one DaemonSet: after thousands of timers, one loop's
+    /// work can take tens of milliseconds in the browser, all of them together a fifth of a
+    /// second). Returns whether the step is complete
     /// (also when nothing was pending). Nothing else may change the cluster between the parts of
     /// a step: the parts then end exactly where one `step` does. (Any other clock call first
     /// completes a step left in parts.)

@@ -31,7 +31,7 @@ pub(crate) struct DaemonSetController {
     /// Per DaemonSet uid: the incremental view of nodes and pods (`node_cache`).
     pub(crate) caches: std::collections::BTreeMap<String, DaemonSetCache>,
     /// Per DaemonSet uid: the watch-log length when its last sync started, or when a pass last
-    /// found nothing written that it depends on (see `sync_all`).
+    /// found nothing written that it depends on (see [`SyncPass`]).
     pub(crate) synced_at: std::collections::BTreeMap<String, usize>,
     /// Failed-pod back-off per `<ds uid>/<observedGeneration>/<node>`: (delay ms, not before ms).
     pub(crate) failed_pod_backoff: std::collections::BTreeMap<String, (i64, i64)>,
@@ -39,7 +39,9 @@ pub(crate) struct DaemonSetController {
     pub(crate) resync: bool,
 }
 
-/// Syncs every DaemonSet, in namespace/name order.
+/// One pass of the DaemonSet controller over every DaemonSet, in namespace/name order, a
+/// DaemonSet at a time (a reconcile in parts syncs one per part: after thousands of pods change
+/// at one instant, each of kind's DaemonSets reads them all).
 ///
 /// A DaemonSet is skipped when nothing it depends on was written since its last sync started, or
 /// since the last pass that found nothing for it (like
@@ -47,22 +49,44 @@ pub(crate) struct DaemonSetController {
 /// ControllerRevision in its namespace, or the DaemonSet itself. Time-dependent decisions
 /// (minReadySeconds, failed-pod back-off) arm a `ResyncDaemonSets` timer, which forces a full pass.
 /// A sync is a pure function of that state and the clock, so skipping it changes nothing.
-pub(crate) fn sync_all(cluster: &mut Cluster) {
-    let force = std::mem::take(&mut cluster.daemon_sets.resync);
-    let keys: Vec<(String, String)> = cluster.store.daemon_sets.keys().cloned().collect();
-    // Uids borrowed from the store, and owned copies made only for a sync: this runs every round.
-    let store = &cluster.store;
-    let live: BTreeSet<&str> = (store.daemon_sets())
-        .filter_map(|d| d.metadata.uid.as_deref())
-        .collect();
-    (cluster.daemon_sets.caches).retain(|uid, _| live.contains(uid.as_str()));
-    for (ns, name) in keys {
+#[derive(Clone, Debug)]
+pub(crate) struct SyncPass {
+    /// The DaemonSets when the pass began.
+    keys: std::vec::IntoIter<(String, String)>,
+    /// A `ResyncDaemonSets` timer fired: every DaemonSet is synced.
+    force: bool,
+}
+
+impl SyncPass {
+    /// Begins a pass (and forgets the caches of DaemonSets that are gone).
+    pub(crate) fn start(cluster: &mut Cluster) -> SyncPass {
+        let force = std::mem::take(&mut cluster.daemon_sets.resync);
+        let keys: Vec<(String, String)> = cluster.store.daemon_sets.keys().cloned().collect();
+        // Uids borrowed from the store, and owned copies made only for a sync: this runs every
+        // round.
+        let store = &cluster.store;
+        let live: BTreeSet<&str> = (store.daemon_sets())
+            .filter_map(|d| d.metadata.uid.as_deref())
+            .collect();
+        (cluster.daemon_sets.caches).retain(|uid, _| live.contains(uid.as_str()));
+        SyncPass {
+            keys: keys.into_iter(),
+            force,
+        }
+    }
+
+    /// Syncs the next DaemonSet of the pass if anything it depends on changed; returns whether
+    /// the pass is over.
+    pub(crate) fn sync_next(&mut self, cluster: &mut Cluster) -> bool {
+        let Some((ns, name)) = self.keys.next() else {
+            return true;
+        };
         let store = &cluster.store;
         let uid = (store.daemon_set(&ns, &name))
             .and_then(|d| d.metadata.uid.as_deref())
             .unwrap_or_default();
         let log_len = store.watch_log().len();
-        if !force {
+        if !self.force {
             if let Some(since) = cluster.daemon_sets.synced_at.get_mut(uid) {
                 let changed =
                     store.watch_log()[(*since).min(log_len)..]
@@ -78,13 +102,14 @@ pub(crate) fn sync_all(cluster: &mut Cluster) {
                     // a DaemonSet that stays untouched costs nothing per write (was a rescan of
                     // every write since its last sync: quadratic in a long advance).
                     *since = log_len;
-                    continue;
+                    return self.keys.len() == 0;
                 }
             }
         }
         let uid = uid.to_string();
         cluster.daemon_sets.synced_at.insert(uid, log_len);
         sync_daemon_set(cluster, &ns, &name);
+        self.keys.len() == 0
     }
 }
 
