@@ -96,12 +96,24 @@ test('long advance: a crash-looping DaemonSet and sim advance 24h run in slices,
   await runInTerminal(page, 'sim image busybox:crash --crash');
   await runInTerminal(page, 'kubectl set image ds/demo demo=busybox:crash');
   for (let i = 0; i < 10; i++) await runInTerminal(page, `sim node add n${i}`);
-  // Slices are separate timer tasks: with the page's clock paused by the test (install alone
-  // fakes the timers but lets them run in real time), the run cannot finish before the test
-  // looks at it, however fast the machine is (the slicing itself is covered by the web crate's
-  // unit tests).
+  // Slices are separate tasks, each queued by a message on a MessageChannel, which the page's
+  // fake clock does not hold: here the messages go through a timer instead. With the page's clock
+  // paused by the test (install alone fakes the timers but lets them run in real time), the run
+  // cannot finish before the test looks at it, however fast the machine is (the slicing itself
+  // is covered by the web crate's unit tests).
   await page.clock.install();
   await page.clock.pauseAt(Date.now() + 1000);
+  await page.evaluate(() => {
+    window.MessageChannel = class {
+      constructor() {
+        const port1 = { onmessage: null, closed: false, close() { this.closed = true; } };
+        this.port1 = port1;
+        this.port2 = {
+          postMessage: (data) => setTimeout(() => { if (!port1.closed) port1.onmessage?.({ data }); }, 0),
+        };
+      }
+    };
+  });
   await runInTerminal(page, 'sim advance 24h');
   const cancel = page.getByRole('button', { name: 'Cancel', exact: true });
   await cancel.waitFor();
