@@ -151,7 +151,7 @@ test('a reload restores the autosave; Reset clears it', async () => {
   const expected = await snapshot(page);
   assert.ok(await page.evaluate(() => localStorage.getItem('dsplay:state')), 'saved');
   await page.reload();
-  await page.locator('.node[data-node="kind-worker3"]').waitFor();
+  await page.locator(APP + ' .node[data-node="kind-worker3"]').waitFor();
   assert.deepEqual(await snapshot(page), expected);
   assert.match(await page.locator('.node[data-node="kind-worker"]').textContent(), /color=blue/);
   assert.match(await editorText(page), /image: busybox:1\.36/, 'the editor shows the last applied manifest');
@@ -159,8 +159,9 @@ test('a reload restores the autosave; Reset clears it', async () => {
   await page.waitForFunction(() => !document.querySelector('.node[data-node="kind-worker3"]'));
   assert.equal(await page.evaluate(() => localStorage.getItem('dsplay:state')), null, 'Reset clears the autosave');
   await page.reload();
-  await page.locator('.node[data-node="kind-worker2"]').waitFor();
-  assert.equal(await page.locator('.node[data-node]').count(), 3);
+  // A first visit again: until the app mounts, the page holds the first paint's two pictures.
+  await page.locator(APP + ' .node[data-node="kind-worker2"]').waitFor();
+  assert.equal(await page.locator(APP + ' .node[data-node]').count(), 3);
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
