@@ -361,10 +361,9 @@ impl Cluster {
     /// timers due by the next instant, or runs one loop of the reconcile that follows its last
     /// timer (the DaemonSet controller for one DaemonSet: after thousands of timers, one loop's
     /// work can take tens of milliseconds in the browser, all of them together a fifth of a
-    /// second). Returns whether the step is complete
-    /// (also when nothing was pending). Nothing else may change the cluster between the parts of
-    /// a step: the parts then end exactly where one `step` does. (Any other clock call first
-    /// completes a step left in parts.)
+    /// second). Returns whether the step is complete (also when nothing was pending). Nothing
+    /// else may change the cluster between the parts of a step: the parts then end exactly where
+    /// one `step` does. (Any other clock call first completes a step left in parts.)
     pub fn step_part(&mut self, max_timers: usize) -> bool {
         let target = match self.stepping_to {
             Some(target) => target,

@@ -1,6 +1,7 @@
 //! Glue to the browser's APIs the app uses: `localStorage`, the page URL, the clipboard, `fetch`,
-//! `postMessage`, `performance.now()` and the next task. Each function degrades to a no-op (or `None`) where the
-//! API is missing (natively, in tests, in locked-down browsers); none of them throws.
+//! `postMessage`, `performance.now()` and the next task. Each function degrades to a no-op (or
+//! `None`) where the API is missing (natively, in tests, in locked-down browsers); none of them
+//! throws.
 
 use crate::persist::without_link_params;
 
