@@ -20,6 +20,7 @@ pub(crate) use changes::ChangeCursor;
 pub use events_by_time::last_seen as event_last_seen;
 use events_by_time::EventsByTime;
 use lookup_table::LookupTable;
+pub(crate) use typed::references;
 
 /// Key of a stored object: (namespace, name); namespace is "" for cluster-scoped kinds.
 pub type Key = (String, String);
@@ -192,7 +193,7 @@ impl<'a> PodIndexFacts<'a> {
 }
 
 /// An event of `type: Warning`.
-fn is_warning(event: &Event) -> bool {
+pub fn is_warning(event: &Event) -> bool {
     event.type_.as_deref() == Some("Warning")
 }
 

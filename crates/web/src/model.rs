@@ -23,7 +23,7 @@ use dsplay_kubectl::printers::age::human_duration;
 use dsplay_kubectl::printers::get::{node_status, pod_ready_status_restarts};
 use dsplay_sim::explain::NodeExplanation;
 use dsplay_sim::scheduler::node_resources_fit::{allocatable, pod_requests};
-use dsplay_sim::store::event_last_seen;
+use dsplay_sim::store::{event_last_seen, is_warning};
 use dsplay_sim::{Cluster, Store};
 use node_views::NodeViews;
 use std::rc::Rc;
@@ -305,7 +305,7 @@ fn event_rows(store: &Store, now: chrono::DateTime<chrono::Utc>) -> Vec<EventRow
 /// (virtual ms since `started`) and `Reason kind/name: message`, so the Timeline shows when
 /// things went wrong (`model::warnings` keeps them between refreshes).
 pub fn warning_mark(e: &Event, started: chrono::DateTime<chrono::Utc>) -> Option<Mark> {
-    if e.type_.as_deref() != Some("Warning") {
+    if !is_warning(e) {
         return None;
     }
     let at = e

@@ -122,13 +122,11 @@ fn foreground_apps(cluster: &mut Cluster) {
         .map(|(k, m)| (k, m.clone()))
         .collect();
     for (kind, meta) in deleting {
-        let uid = meta.uid.clone().unwrap_or_default();
-        let owned =
-            |refs: &Option<Vec<OwnerReference>>| refs.iter().flatten().any(|r| r.uid == uid);
+        let uid = meta.uid.as_deref().unwrap_or_default();
         let replica_sets: Vec<(String, String)> = cluster
             .store
             .replica_sets()
-            .filter(|r| owned(&r.metadata.owner_references))
+            .filter(|r| crate::store::references(&r.metadata, uid))
             .map(|r| crate::store::key_of(&r.metadata))
             .collect();
         let pods: Vec<Pod> = cluster.store.pods_owned_by(&meta).cloned().collect();

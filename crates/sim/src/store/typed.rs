@@ -66,13 +66,7 @@ impl Store {
         self.pods
             .in_namespace(namespace)
             .map(|p| &**p)
-            .filter(move |p| {
-                p.metadata
-                    .owner_references
-                    .iter()
-                    .flatten()
-                    .any(|r| r.uid == uid)
-            })
+            .filter(move |p| references(&p.metadata, uid))
     }
     /// All DaemonSets, by namespace then name.
     pub fn daemon_sets(&self) -> impl Iterator<Item = &DaemonSet> {
@@ -192,6 +186,11 @@ impl Store {
     pub fn priority_class(&self, name: &str) -> Option<&PriorityClass> {
         self.priority_classes.get(key_ref(&("", name)))
     }
+}
+
+/// Whether `meta` has an ownerReference to `uid`.
+pub(crate) fn references(meta: &ObjectMeta, uid: &str) -> bool {
+    meta.owner_references.iter().flatten().any(|r| r.uid == uid)
 }
 
 #[cfg(test)]

@@ -33,10 +33,7 @@ impl WarningMarks {
                         .event(namespace, name)
                         .and_then(|e| warning_mark(e, started))
                     {
-                        Some(mark) => {
-                            let names = self.marks.entry(namespace.clone()).or_default();
-                            names.insert(name.clone(), mark);
-                        }
+                        Some(mark) => self.file(namespace.clone(), name.clone(), mark),
                         None => {
                             if let Some(names) = self.marks.get_mut(namespace.as_str()) {
                                 names.remove(name.as_str());
@@ -49,11 +46,8 @@ impl WarningMarks {
                 self.marks.clear();
                 for event in store.events() {
                     if let Some(mark) = warning_mark(event, started) {
-                        let meta = &event.metadata;
-                        let names = (self.marks)
-                            .entry(meta.namespace.clone().unwrap_or_default())
-                            .or_default();
-                        names.insert(meta.name.clone().unwrap_or_default(), mark);
+                        let (namespace, name) = dsplay_sim::store::key_of(&event.metadata);
+                        self.file(namespace, name, mark);
                     }
                 }
             }
@@ -66,6 +60,11 @@ impl WarningMarks {
             .collect();
         marks.sort_by_key(|m| m.at_ms);
         marks
+    }
+
+    /// Keeps `mark` for the event `namespace/name`.
+    fn file(&mut self, namespace: String, name: String, mark: Mark) {
+        self.marks.entry(namespace).or_default().insert(name, mark);
     }
 }
 
