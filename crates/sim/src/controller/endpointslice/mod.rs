@@ -34,8 +34,10 @@ pub(crate) fn selector_matches(svc: &Service, pod: &Pod) -> bool {
     else {
         return false;
     };
-    let labels = pod.metadata.labels.clone().unwrap_or_default();
-    selector.iter().all(|(k, v)| labels.get(k) == Some(v))
+    let labels = pod.metadata.labels.as_ref();
+    selector
+        .iter()
+        .all(|(k, v)| labels.and_then(|l| l.get(k)) == Some(v))
 }
 
 /// The Service an EndpointSlice belongs to (its `kubernetes.io/service-name` label).
@@ -76,21 +78,30 @@ pub(crate) fn managed_slices<'a>(
 fn dirty_services(cluster: &mut Cluster) -> BTreeSet<Key> {
     let log = cluster.store.watch_log();
     let start = cluster.endpoint_slices.cursor.min(log.len());
+    let end = log.len();
+    let services = services_concerned(cluster, &log[start..]);
+    cluster.endpoint_slices.cursor = end;
+    services
+}
+
+/// The Services `changes` can concern. A large node add writes tens of thousands of pods and
+/// events between two passes: keys are borrowed from the log, and copied only for the Services
+/// returned.
+fn services_concerned(cluster: &Cluster, changes: &[crate::WatchEvent]) -> BTreeSet<Key> {
     // No Service and no Service or slice written: pod churn concerns nobody (a cluster without
     // Services pays nothing for this controller).
     if cluster.store.services.is_empty()
-        && !log[start..]
+        && !changes
             .iter()
             .any(|e| matches!(e.kind, Kind::Service | Kind::EndpointSlice))
     {
-        cluster.endpoint_slices.cursor = log.len();
         return BTreeSet::new();
     }
     let mut services = BTreeSet::new();
     let mut pods = BTreeSet::new();
     let mut deleted_pods = BTreeSet::new();
-    for event in &log[start..] {
-        let key = (event.namespace.clone(), event.name.clone());
+    for event in changes {
+        let key = (event.namespace.as_str(), event.name.as_str());
         match event.kind {
             Kind::Service => {
                 services.insert(key);
@@ -109,48 +120,56 @@ fn dirty_services(cluster: &mut Cluster) -> BTreeSet<Key> {
                 if let Some(slice) = cluster
                     .store
                     .endpoint_slices
-                    .get(&key)
+                    .get(&(key.0.to_string(), key.1.to_string()))
                     .and_then(|s| service_of(s))
                 {
-                    services.insert((event.namespace.clone(), slice.to_string()));
+                    services.insert((key.0, slice));
                 }
             }
             _ => {}
         }
     }
-    cluster.endpoint_slices.cursor = log.len();
+    let mut services: BTreeSet<Key> = services
+        .into_iter()
+        .map(|(namespace, name)| (namespace.to_string(), name.to_string()))
+        .collect();
     if pods.is_empty() && deleted_pods.is_empty() {
         return services;
     }
-    let listed: BTreeMap<Key, Vec<Key>> = cluster
+    let listed: BTreeMap<(&str, &str), Vec<(&str, &str)>> = cluster
         .store
         .endpoint_slices()
         .filter(|s| managed_by_controller(s))
         .filter_map(|s| {
-            let ns = s.metadata.namespace.clone().unwrap_or_default();
-            let svc = service_of(s)?.to_string();
+            let ns = s.metadata.namespace.as_deref().unwrap_or_default();
+            let service = service_of(s)?;
             let pods = s
                 .endpoints
                 .iter()
                 .filter_map(|e| e.target_ref.as_ref())
-                .map(|r| (ns.clone(), r.name.clone().unwrap_or_default()))
+                .map(|r| (ns, r.name.as_deref().unwrap_or_default()))
                 .collect();
-            Some(((ns, svc), pods))
+            Some(((ns, service), pods))
         })
         .collect();
     for svc in cluster.store.services() {
-        let key = key_of(&svc.metadata);
-        let lists = |pod: &Key| listed.get(&key).is_some_and(|l| l.contains(pod));
+        let namespace = svc.metadata.namespace.as_deref().unwrap_or_default();
+        let name = svc.metadata.name.as_deref().unwrap_or_default();
+        let lists = |pod: &(&str, &str)| {
+            listed
+                .get(&(namespace, name))
+                .is_some_and(|l| l.contains(pod))
+        };
         let concerned = pods.iter().any(|p| {
-            p.0 == key.0
+            p.0 == namespace
                 && (lists(p)
                     || cluster
                         .store
-                        .pod(&p.0, &p.1)
+                        .pod(p.0, p.1)
                         .is_some_and(|pod| selector_matches(svc, pod)))
-        }) || deleted_pods.iter().any(|p| p.0 == key.0 && lists(p));
+        }) || deleted_pods.iter().any(|p| p.0 == namespace && lists(p));
         if concerned {
-            services.insert(key);
+            services.insert(key_of(&svc.metadata));
         }
     }
     services
