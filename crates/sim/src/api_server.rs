@@ -646,6 +646,15 @@ impl Cluster {
     /// Nothing is handed back (`create` returns a copy of the stored object, which a `sim node
     /// add` of thousands of nodes would make and drop for each).
     pub fn add_node(&mut self, options: &crate::default_cluster::NodeOptions) -> ApiResult<()> {
+        self.create_node(options)?;
+        self.reconcile();
+        Ok(())
+    }
+
+    /// Creates a node as [`Cluster::add_node`] does, without letting the controllers react: for a
+    /// batch of nodes joining at once, which the controllers then see together (as upstream's
+    /// informers coalesce them: one sync of a DaemonSet for all the nodes that joined).
+    pub fn create_node(&mut self, options: &crate::default_cluster::NodeOptions) -> ApiResult<()> {
         let node = crate::default_cluster::build_node(options);
         let name = node.metadata.name.clone().unwrap_or_default();
         // Cached before the create, so the first pods placed on it already find them.
@@ -657,7 +666,6 @@ impl Cluster {
             }
             return Err(e);
         }
-        self.reconcile();
         Ok(())
     }
 }

@@ -10,6 +10,12 @@ use dsplay_sim::{ApiError, Cluster, NodeOptions};
 /// The most nodes one `sim node add --count` adds.
 const MAX_NODE_COUNT: usize = 5_000;
 
+/// How many nodes join before the controllers react: they see each batch together, as upstream's
+/// informers deliver a burst of node adds to one sync of each DaemonSet, and each of their passes
+/// (every DaemonSet's sync and status write, every loop's read of the changes) is paid once a batch
+/// instead of once a node. Fixed, so the outcome never depends on how the web app slices the command.
+const NODES_PER_RECONCILE: usize = 8;
+
 /// A parsed `sim node add`: what every node looks like, their names, and how many are added.
 #[derive(Clone, Debug, PartialEq)]
 pub struct NodeAdd {
@@ -101,15 +107,22 @@ impl NodeAdd {
         self.added == self.names.len()
     }
 
-    /// Adds the next node (and lets the controllers react). On an error nothing more is added.
+    /// Adds the next node. The controllers react at the end of a batch ([`NODES_PER_RECONCILE`]),
+    /// after the last node, and on an error (to the nodes of the batch added before it), after
+    /// which nothing more is added.
     pub fn add_next(&mut self, cluster: &mut Cluster) -> Result<(), ApiError> {
         let Some(name) = self.names.get(self.added) else {
             return Ok(());
         };
         self.options.name = name.clone();
-        cluster.add_node(&self.options)?;
-        self.added += 1;
-        Ok(())
+        let created = cluster.create_node(&self.options);
+        if created.is_ok() {
+            self.added += 1;
+        }
+        if created.is_err() || self.added.is_multiple_of(NODES_PER_RECONCILE) || self.is_done() {
+            cluster.reconcile();
+        }
+        created
     }
 
     /// What the command prints when adding a node fails (`Error from server (…): …`).
@@ -153,4 +166,47 @@ fn node_names(parsed: &crate::flags::Parsed) -> Result<Vec<String>, String> {
     Ok((1..=count)
         .map(|i| format!("{prefix}{i:0width$}"))
         .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::NODES_PER_RECONCILE;
+    use crate::{Session, SessionOptions};
+    use dsplay_api::Kind;
+
+    /// The controllers react to each batch of joining nodes once: kube-proxy's DaemonSet status is
+    /// written a few times a batch, far fewer times than nodes joined, and when the command ends
+    /// every node runs one pod of each of kind's DaemonSets, the last (partial) batch included.
+    #[test]
+    fn the_controllers_see_the_joining_nodes_a_batch_at_a_time() {
+        let mut session = Session::new(SessionOptions::default());
+        let nodes = 5 * NODES_PER_RECONCILE + 3;
+        let start = session.cluster().store().watch_log().len();
+        let out = session.execute(&format!("sim node add --count {nodes} --prefix n-"));
+        assert!(out[0].success, "{:?}", out[0].text());
+        let store = session.cluster().store();
+        let status_writes = store.watch_log()[start..]
+            .iter()
+            .filter(|e| e.kind == Kind::DaemonSet && e.name == "kube-proxy")
+            .count();
+        let batches = nodes.div_ceil(NODES_PER_RECONCILE);
+        assert!(
+            (1..=3 * batches).contains(&status_writes),
+            "{status_writes} status writes for {batches} batches"
+        );
+        for ds in ["kube-proxy", "kindnet"] {
+            let on_new_nodes = store
+                .pods()
+                .filter(|p| {
+                    p.metadata
+                        .name
+                        .as_deref()
+                        .is_some_and(|n| n.starts_with(ds))
+                })
+                .filter_map(|p| p.spec.as_ref()?.node_name.as_deref())
+                .filter(|node| node.starts_with("n-"))
+                .collect::<std::collections::BTreeSet<_>>();
+            assert_eq!(on_new_nodes.len(), nodes, "{ds}");
+        }
+    }
 }
