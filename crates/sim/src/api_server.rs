@@ -350,10 +350,12 @@ impl Cluster {
             Object::Pod(pod) if generated => self.validation_memo.passes(pod),
             _ => false,
         };
+        // Defaulted above, as decoding does upstream; the mutating admission after it is not
+        // defaulted again (upstream validates what admission left), so no defaulted copy is made.
         let errors = if passed_before {
             Vec::new()
         } else {
-            validation::validate_create(object)
+            validation::validate_defaulted(object)
         };
         if !errors.is_empty() {
             return Err(ApiError::Invalid { kind, name, errors });
