@@ -93,10 +93,9 @@ pub fn is_dns1123_subdomain(v: &str) -> Vec<String> {
 #[doc(alias = "IsQualifiedName")]
 pub fn is_qualified_name(v: &str) -> Vec<String> {
     let mut errs = Vec::new();
-    let parts: Vec<&str> = v.split('/').collect();
-    let name = match parts.as_slice() {
-        [name] => *name,
-        [prefix, name] => {
+    let name = match v.split_once('/') {
+        None => v,
+        Some((prefix, name)) if !name.contains('/') => {
             if prefix.is_empty() {
                 errs.push("prefix part must be non-empty".to_string());
             } else {
@@ -106,9 +105,9 @@ pub fn is_qualified_name(v: &str) -> Vec<String> {
                         .map(|m| format!("prefix part {m}")),
                 );
             }
-            *name
+            name
         }
-        _ => {
+        Some(_) => {
             return vec![format!(
                 "a qualified name {} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')",
                 regex_error(QUALIFIED_NAME_ERR, QUALIFIED_NAME_FMT, &["MyName", "my.name", "123-abc"])
