@@ -1,6 +1,7 @@
 //! Helpers with no controller state (`pkg/controller/daemon/util/daemonset_util.go` and the
 //! predicates of `daemon_controller.go`).
 
+use crate::service_account_admission::pod_spec_for_new_pod;
 use dsplay_api::types::*;
 use dsplay_api::{node_affinity, taints};
 use k8s_openapi::api::core::v1::NodeSelector;
@@ -158,18 +159,29 @@ fn evaluate_placement(
 /// The template's tolerations plus the daemon tolerations (`AddOrUpdateDaemonPodTolerations`).
 pub fn daemon_pod_tolerations(spec: &PodSpec) -> Vec<Toleration> {
     let mut tolerations = spec.tolerations.clone().unwrap_or_default();
-    let mut add = vec![
+    add_daemon_pod_tolerations(&mut tolerations, spec.host_network.unwrap_or(false));
+    tolerations
+}
+
+/// Adds the daemon tolerations to `tolerations`, or replaces a toleration of the same taint.
+///
+/// Upstream: `pkg/controller/daemon/util/daemonset_util.go` `AddOrUpdateDaemonPodTolerations`.
+fn add_daemon_pod_tolerations(tolerations: &mut Vec<Toleration>, host_network: bool) {
+    const ADDED: [(&str, &str); 7] = [
         (taints::keys::NOT_READY, taints::NO_EXECUTE),
         (taints::keys::UNREACHABLE, taints::NO_EXECUTE),
         (taints::keys::DISK_PRESSURE, taints::NO_SCHEDULE),
         (taints::keys::MEMORY_PRESSURE, taints::NO_SCHEDULE),
         (taints::keys::PID_PRESSURE, taints::NO_SCHEDULE),
         (taints::keys::UNSCHEDULABLE, taints::NO_SCHEDULE),
+        (taints::keys::NETWORK_UNAVAILABLE, taints::NO_SCHEDULE),
     ];
-    if spec.host_network.unwrap_or(false) {
-        add.push((taints::keys::NETWORK_UNAVAILABLE, taints::NO_SCHEDULE));
-    }
-    for (key, effect) in add {
+    let added = if host_network {
+        &ADDED[..]
+    } else {
+        &ADDED[..6]
+    };
+    for &(key, effect) in added {
         let toleration = taints::exists_toleration(key, effect);
         // MatchToleration: same key, operator, value and effect → replaced (tolerationSeconds dropped).
         match tolerations.iter_mut().find(|t| {
@@ -182,7 +194,6 @@ pub fn daemon_pod_tolerations(spec: &PodSpec) -> Vec<Toleration> {
             None => tolerations.push(toleration),
         }
     }
-    tolerations
 }
 
 /// The pod the controller creates for a node (`CreatePodTemplate` + `ReplaceDaemonSetPodNodeNameNodeAffinity`).
@@ -193,12 +204,10 @@ pub fn new_daemon_pod(
     hash: &str,
     template_generation: Option<&str>,
 ) -> Pod {
-    let template = ds
-        .spec
-        .as_ref()
-        .map(|s| s.template.clone())
+    let template = ds.spec.as_ref().map(|s| &s.template);
+    let mut metadata = template
+        .and_then(|t| t.metadata.clone())
         .unwrap_or_default();
-    let mut metadata = template.metadata.unwrap_or_default();
     let labels = metadata.labels.get_or_insert_with(Default::default);
     if let Some(generation) = template_generation {
         labels.insert(
@@ -221,8 +230,12 @@ pub fn new_daemon_pod(
         controller: Some(true),
         block_owner_deletion: Some(true),
     }]);
-    let mut spec = template.spec.unwrap_or_default();
-    spec.tolerations = Some(daemon_pod_tolerations(&spec));
+    let mut spec = template
+        .and_then(|t| t.spec.as_ref())
+        .map(pod_spec_for_new_pod)
+        .unwrap_or_default();
+    let host_network = spec.host_network.unwrap_or(false);
+    add_daemon_pod_tolerations(spec.tolerations.get_or_insert_with(Vec::new), host_network);
     replace_node_name_affinity(&mut spec, node_name);
     Pod {
         metadata,

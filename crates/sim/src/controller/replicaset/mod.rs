@@ -7,6 +7,7 @@ pub mod ranks;
 use crate::api_server::{object_reference, DeleteOptions};
 use crate::cluster::{k8s_time, Cluster, Timer};
 use crate::controller::daemonset::util::is_pod_available;
+use crate::service_account_admission::pod_spec_for_new_pod;
 use crate::store::key_of;
 use dsplay_api::pod::is_pod_ready;
 use dsplay_api::types::*;
@@ -196,12 +197,10 @@ fn claim_pods(
 /// controlled by the ReplicaSet.
 #[doc(alias = "GetPodFromTemplate")]
 pub fn pod_from_template(rs: &ReplicaSet) -> Pod {
-    let template = rs
-        .spec
-        .as_ref()
-        .and_then(|s| s.template.clone())
+    let template = rs.spec.as_ref().and_then(|s| s.template.as_ref());
+    let source = template
+        .and_then(|t| t.metadata.clone())
         .unwrap_or_default();
-    let source = template.metadata.unwrap_or_default();
     let rs_name = rs.metadata.name.clone().unwrap_or_default();
     let metadata = ObjectMeta {
         labels: source.labels,
@@ -214,7 +213,9 @@ pub fn pod_from_template(rs: &ReplicaSet) -> Pod {
     };
     Pod {
         metadata,
-        spec: template.spec,
+        spec: template
+            .and_then(|t| t.spec.as_ref())
+            .map(pod_spec_for_new_pod),
         status: None,
     }
 }

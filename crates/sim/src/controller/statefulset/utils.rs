@@ -5,6 +5,7 @@
 use crate::controller::daemonset::history::{template_from_patch, template_patch};
 use crate::controller::daemonset::util::{is_pod_available, phase};
 use crate::controller::replicaset::controller_ref;
+use crate::service_account_admission::pod_spec_for_new_pod;
 use dsplay_api::pod::is_pod_ready;
 use dsplay_api::types::*;
 use dsplay_api::Kind;
@@ -189,12 +190,10 @@ pub fn identity_matches(set: &StatefulSet, pod: &Pod) -> bool {
 /// `newStatefulSetPod`: the template's pod with its identity and storage, controlled by the set.
 #[doc(alias = "newStatefulSetPod")]
 pub fn new_stateful_set_pod(set: &StatefulSet, ordinal: i32) -> Pod {
-    let template = set
-        .spec
-        .as_ref()
-        .map(|s| s.template.clone())
+    let template = set.spec.as_ref().map(|s| &s.template);
+    let source = template
+        .and_then(|t| t.metadata.clone())
         .unwrap_or_default();
-    let source = template.metadata.unwrap_or_default();
     let mut pod = Pod {
         metadata: ObjectMeta {
             labels: source.labels,
@@ -203,7 +202,9 @@ pub fn new_stateful_set_pod(set: &StatefulSet, ordinal: i32) -> Pod {
             owner_references: Some(vec![controller_ref(Kind::StatefulSet, &set.metadata)]),
             ..Default::default()
         },
-        spec: template.spec,
+        spec: template
+            .and_then(|t| t.spec.as_ref())
+            .map(pod_spec_for_new_pod),
         status: None,
     };
     init_identity(set, &mut pod, ordinal);
