@@ -181,6 +181,9 @@ fn add_daemon_pod_tolerations(tolerations: &mut Vec<Toleration>, host_network: b
     } else {
         &ADDED[..6]
     };
+    // Room for all of them at once: the vector is the stored pod's for life, and growing it by
+    // doubling left up to three spare tolerations in each of thousands of pods.
+    tolerations.reserve_exact(added.len());
     for &(key, effect) in added {
         let toleration = taints::exists_toleration(key, effect);
         // MatchToleration: same key, operator, value and effect → replaced (tolerationSeconds dropped).
