@@ -859,3 +859,90 @@ fn cascading_delete_orphan() {
     want.sort();
     assert_eq!(now, want);
 }
+
+// Upstream TestCascadingDeleteWithInvalidNamespaceOwnerRef-like cases (garbagecollector
+// `isDangling`, `classifyReferences`): an owner reference resolves by kind and name in the
+// dependent's namespace, then by uid. A dependent with no owner left goes (a reference to an owner
+// in another namespace also reports OwnerRefInvalidNamespace); one with a live owner left loses the
+// dangling references and stays.
+#[test]
+fn owner_references_resolve_in_the_dependents_namespace() {
+    let mut c = cluster_with_nodes(1, 1);
+    let ds = create_ds(&mut c, new_daemon_set("foo"));
+    settle(&mut c);
+    let uid = ds.metadata.uid.clone().unwrap();
+    let owner = |name: &str, uid: &str| OwnerReference {
+        api_version: "apps/v1".into(),
+        kind: "DaemonSet".into(),
+        name: name.into(),
+        uid: uid.into(),
+        ..Default::default()
+    };
+    let in_namespace = |name: &str, namespace: &str, refs: Vec<OwnerReference>| {
+        let mut p = bare_pod(name, Some(&node_name(0)), &[("app", "other")]);
+        p.metadata.namespace = Some(namespace.into());
+        p.metadata.owner_references = Some(refs);
+        Object::Pod(p)
+    };
+    c.create(Object::Namespace(Namespace {
+        metadata: ObjectMeta {
+            name: Some("other".into()),
+            ..Default::default()
+        },
+        ..Default::default()
+    }))
+    .unwrap();
+    let foreign = in_namespace("foreign", "other", vec![owner("foo", &uid)]);
+    let misnamed = in_namespace("misnamed", "default", vec![owner("bar", &uid)]);
+    let owned = in_namespace("owned", "default", vec![owner("foo", &uid)]);
+    let half = in_namespace(
+        "half",
+        "default",
+        vec![owner("foo", &uid), owner("gone", "no-such-uid")],
+    );
+    for pod in [foreign, misnamed, owned, half] {
+        c.create(pod).unwrap();
+    }
+    settle(&mut c);
+    assert!(
+        c.store().pod("other", "foreign").is_none(),
+        "owner in another namespace: absent"
+    );
+    assert!(
+        c.store().pod("default", "misnamed").is_none(),
+        "no owner by that name: absent"
+    );
+    let refs = |name: &str| {
+        let pod = c
+            .store()
+            .pod("default", name)
+            .expect("kept: its owner lives");
+        assert!(pod.metadata.deletion_timestamp.is_none());
+        pod.metadata.owner_references.clone().unwrap_or_default()
+    };
+    assert_eq!(refs("owned"), vec![owner("foo", &uid)]);
+    assert_eq!(
+        refs("half"),
+        vec![owner("foo", &uid)],
+        "the dangling reference dropped"
+    );
+    let warnings = events_with_reason(&c, "OwnerRefInvalidNamespace");
+    assert_eq!(warnings.len(), 1, "only the reference across namespaces");
+    let warning = &warnings[0];
+    assert_eq!(warning.type_.as_deref(), Some("Warning"));
+    assert_eq!(warning.involved_object.namespace.as_deref(), Some("other"));
+    assert_eq!(warning.involved_object.name.as_deref(), Some("foreign"));
+    assert_eq!(
+        warning.message.as_deref(),
+        Some(
+            format!(
+                "ownerRef [apps/v1/DaemonSet, namespace: other, name: foo, uid: {uid}] does not exist in namespace \"other\""
+            )
+            .as_str()
+        )
+    );
+    assert_eq!(
+        warning.source.as_ref().and_then(|s| s.component.as_deref()),
+        Some("garbage-collector-controller")
+    );
+}

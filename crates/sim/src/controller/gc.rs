@@ -2,75 +2,52 @@
 //! GC of pods bound to nodes that no longer exist.
 
 use crate::cluster::Cluster;
+use crate::store::{key_of, Store};
 use dsplay_api::types::*;
-use dsplay_api::Kind;
+use dsplay_api::{Kind, Object};
 
-/// Deletes dependents whose controller owner is gone; finishes foreground deletions.
+/// The component named on the garbage collector's events.
+const COMPONENT: &str = "garbage-collector-controller";
+
+/// Collects the dependents (pods, ReplicaSets, ControllerRevisions) whose owner references
+/// dangle: deleted when no owner is left, else written without the dangling references; finishes
+/// foreground deletions.
 pub(crate) fn sync(cluster: &mut Cluster) {
     let changes = cluster.cursors.gc.read(&cluster.store);
     let store = &cluster.store;
-    // A scan of the (few) owners instead of a set of their uids built every round.
-    let live = |uid: &str| {
-        (store.daemon_sets().map(|d| &d.metadata))
-            .chain(store.deployments().map(|d| &d.metadata))
-            .chain(store.replica_sets().map(|r| &r.metadata))
-            .chain(store.stateful_sets().map(|s| &s.metadata))
-            .any(|m| m.uid.as_deref() == Some(uid))
-    };
-    let dead_owner = |refs: &Option<Vec<OwnerReference>>| {
-        refs.iter().flatten().any(|r| {
-            matches!(
-                r.kind.as_str(),
-                "DaemonSet" | "Deployment" | "ReplicaSet" | "StatefulSet"
-            ) && !live(&r.uid)
-        })
-    };
     let owner_deleted =
         changes.daemon_set_deleted || changes.apps_owner_deleted || changes.stateful_set_deleted;
-    let dead_replica_sets: Vec<(String, String)> = store
+    let replica_sets: Vec<Dependent> = store
         .replica_sets()
         .filter(|r| owner_deleted || written(&changes.replica_sets, &r.metadata))
-        .filter(|r| dead_owner(&r.metadata.owner_references))
-        .map(|r| crate::store::key_of(&r.metadata))
+        .filter_map(|r| Dependent::of(store, Kind::ReplicaSet, &r.metadata))
         .collect();
     // An object becomes an orphan when it is written with a dead owner, or when its owner is
     // deleted: look at everything after an owner's deletion, else at what was written.
-    let orphans: Vec<Pod> = if owner_deleted {
+    let pods: Vec<Dependent> = if owner_deleted {
         store
             .pods()
-            .filter(|p| dead_owner(&p.metadata.owner_references))
-            .cloned()
+            .filter_map(|p| Dependent::of(store, Kind::Pod, &p.metadata))
             .collect()
     } else {
         changes
             .pods
             .iter()
             .filter_map(|(ns, name)| store.pod(ns, name))
-            .filter(|p| dead_owner(&p.metadata.owner_references))
-            .cloned()
+            .filter_map(|p| Dependent::of(store, Kind::Pod, &p.metadata))
             .collect()
     };
-    let dead_revisions: Vec<(String, String)> = store
+    let revisions: Vec<Dependent> = store
         .controller_revisions()
         .filter(|r| {
             changes.daemon_set_deleted
                 || changes.stateful_set_deleted
                 || written(&changes.controller_revisions, &r.metadata)
         })
-        .filter(|r| dead_owner(&r.metadata.owner_references))
-        .map(|r| crate::store::key_of(&r.metadata))
+        .filter_map(|r| Dependent::of(store, Kind::ControllerRevision, &r.metadata))
         .collect();
-    for pod in orphans
-        .iter()
-        .filter(|p| p.metadata.deletion_timestamp.is_none())
-    {
-        cluster.delete_pod(pod, None);
-    }
-    for (ns, name) in dead_revisions {
-        cluster.remove_object(Kind::ControllerRevision, &ns, &name);
-    }
-    for (ns, name) in dead_replica_sets {
-        cluster.remove_object(Kind::ReplicaSet, &ns, &name);
+    for dependent in pods.into_iter().chain(revisions).chain(replica_sets) {
+        dependent.collect(cluster);
     }
     if owner_deleted || !changes.pods.is_empty() || !changes.claims.is_empty() {
         claims_of_dead_owners(cluster);
@@ -86,7 +63,7 @@ pub(crate) fn sync(cluster: &mut Cluster) {
     for ds in deleting {
         let dependents: Vec<Pod> = cluster.store.pods_owned_by(&ds.metadata).cloned().collect();
         if dependents.is_empty() {
-            let (ns, name) = crate::store::key_of(&ds.metadata);
+            let (ns, name) = key_of(&ds.metadata);
             cluster.remove_object(Kind::DaemonSet, &ns, &name);
         } else {
             for pod in dependents
@@ -97,6 +74,120 @@ pub(crate) fn sync(cluster: &mut Cluster) {
             }
         }
     }
+}
+
+/// A dependent with dangling owner references, and what the collector does with it.
+struct Dependent {
+    kind: Kind,
+    key: (String, String),
+    /// The uids of its dangling references.
+    dangling: Vec<String>,
+    /// Some reference is to a live owner (or to a kind the collector does not resolve): the
+    /// dependent stays, without the dangling references.
+    solid: bool,
+    /// The `OwnerRefInvalidNamespace` messages: dangling references whose uid is an owner's in
+    /// another namespace.
+    invalid_namespace: Vec<String>,
+}
+
+impl Dependent {
+    /// The dependent `meta` of `kind` if some owner reference of it dangles.
+    ///
+    /// Upstream: `pkg/controller/garbagecollector/garbagecollector.go` `classifyReferences`.
+    fn of(store: &Store, kind: Kind, meta: &ObjectMeta) -> Option<Dependent> {
+        let namespace = meta.namespace.as_deref().unwrap_or_default();
+        let refs = meta.owner_references.as_deref().unwrap_or_default();
+        // Most dependents have a live owner: nothing is collected for them.
+        if !refs.iter().any(|r| is_dangling(store, namespace, r)) {
+            return None;
+        }
+        let (dangling, solid): (Vec<&OwnerReference>, Vec<&OwnerReference>) =
+            refs.iter().partition(|r| is_dangling(store, namespace, r));
+        let invalid_namespace = dangling
+            .iter()
+            .filter(|r| owner_namespace(store, r).is_some_and(|ns| ns != namespace))
+            .map(|r| {
+                format!(
+                    "ownerRef [{}/{}, namespace: {namespace}, name: {}, uid: {}] does not exist in namespace \"{namespace}\"",
+                    r.api_version, r.kind, r.name, r.uid
+                )
+            })
+            .collect();
+        Some(Dependent {
+            kind,
+            key: key_of(meta),
+            dangling: dangling.iter().map(|r| r.uid.clone()).collect(),
+            solid: !solid.is_empty(),
+            invalid_namespace,
+        })
+    }
+
+    /// Reports the references to an owner in another namespace, then deletes the dependent (no
+    /// owner left) or writes it without its dangling references. A pod already being deleted is
+    /// left to its deletion.
+    ///
+    /// Upstream: `garbagecollector.go` `attemptToDeleteItem`, `graph_builder.go`
+    /// `reportInvalidNamespaceOwnerRef`.
+    fn collect(self, cluster: &mut Cluster) {
+        let (namespace, name) = (&self.key.0, &self.key.1);
+        let Some(object) = cluster.store.get(self.kind, namespace, name) else {
+            return;
+        };
+        if self.kind == Kind::Pod && object.metadata().deletion_timestamp.is_some() {
+            return;
+        }
+        let mut reference = crate::api_server::object_reference(self.kind, object.metadata());
+        reference.resource_version = None;
+        for message in &self.invalid_namespace {
+            cluster.record_event(
+                &reference,
+                "Warning",
+                "OwnerRefInvalidNamespace",
+                message,
+                COMPONENT,
+                None,
+            );
+        }
+        match (self.solid, object) {
+            (true, mut object) => {
+                if let Some(refs) = object.metadata_mut().owner_references.as_mut() {
+                    refs.retain(|r| !self.dangling.contains(&r.uid));
+                }
+                cluster.write(object);
+            }
+            (false, Object::Pod(pod)) => cluster.delete_pod(&pod, None),
+            (false, _) => cluster.remove_object(self.kind, namespace, name),
+        }
+    }
+}
+
+/// A reference dangles if no owner of its kind and name lives in the dependent's namespace with
+/// its uid (the collector looks the owner up by name there and compares uids). Only the kinds the
+/// simulated controllers own by are resolved; a reference to another kind never dangles.
+///
+/// Upstream: `pkg/controller/garbagecollector/garbagecollector.go` `isDangling`.
+fn is_dangling(store: &Store, namespace: &str, r: &OwnerReference) -> bool {
+    let owner = match r.kind.as_str() {
+        "DaemonSet" => store.daemon_set(namespace, &r.name).map(|o| &o.metadata),
+        "Deployment" => store.deployment(namespace, &r.name).map(|o| &o.metadata),
+        "ReplicaSet" => store.replica_set(namespace, &r.name).map(|o| &o.metadata),
+        "StatefulSet" => store.stateful_set(namespace, &r.name).map(|o| &o.metadata),
+        _ => return false,
+    };
+    owner.and_then(|o| o.uid.as_deref()) != Some(r.uid.as_str())
+}
+
+/// The namespace of the owner of the reference's kind with its uid, wherever it lives.
+fn owner_namespace<'a>(store: &'a Store, r: &OwnerReference) -> Option<&'a str> {
+    let with_uid = |m: &&ObjectMeta| m.uid.as_deref() == Some(r.uid.as_str());
+    let owner = match r.kind.as_str() {
+        "DaemonSet" => store.daemon_sets().map(|o| &o.metadata).find(with_uid),
+        "Deployment" => store.deployments().map(|o| &o.metadata).find(with_uid),
+        "ReplicaSet" => store.replica_sets().map(|o| &o.metadata).find(with_uid),
+        "StatefulSet" => store.stateful_sets().map(|o| &o.metadata).find(with_uid),
+        _ => None,
+    };
+    owner.and_then(|m| m.namespace.as_deref())
 }
 
 /// Foreground deletion of Deployments, ReplicaSets and StatefulSets: dependents (ReplicaSets,
@@ -127,11 +218,11 @@ fn foreground_apps(cluster: &mut Cluster) {
             .store
             .replica_sets()
             .filter(|r| crate::store::references(&r.metadata, uid))
-            .map(|r| crate::store::key_of(&r.metadata))
+            .map(|r| key_of(&r.metadata))
             .collect();
         let pods: Vec<Pod> = cluster.store.pods_owned_by(&meta).cloned().collect();
         if replica_sets.is_empty() && pods.is_empty() {
-            let (ns, name) = crate::store::key_of(&meta);
+            let (ns, name) = key_of(&meta);
             cluster.remove_object(kind, &ns, &name);
             continue;
         }
@@ -186,7 +277,7 @@ fn claims_of_dead_owners(cluster: &mut Cluster) {
         .collect();
     for claim in dead {
         if !crate::volume_binding::keep_claim_in_use(cluster, &claim) {
-            let (ns, name) = crate::store::key_of(&claim.metadata);
+            let (ns, name) = key_of(&claim.metadata);
             cluster.remove_object(Kind::PersistentVolumeClaim, &ns, &name);
         }
     }
@@ -194,7 +285,7 @@ fn claims_of_dead_owners(cluster: &mut Cluster) {
 
 /// Whether the object is among the written keys (no key is built when nothing was written).
 fn written(keys: &std::collections::BTreeSet<crate::store::Key>, meta: &ObjectMeta) -> bool {
-    !keys.is_empty() && keys.contains(&crate::store::key_of(meta))
+    !keys.is_empty() && keys.contains(&key_of(meta))
 }
 
 /// Pod GC: force-deletes pods bound to nodes that no longer exist.
