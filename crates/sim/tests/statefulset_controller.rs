@@ -471,6 +471,66 @@ fn test_stateful_pod_control_retention_policy() {
     assert_eq!(c.store().persistent_volumes().count(), 0);
 }
 
+/// The garbage collector resolves a claim's owner by kind and name in the claim's namespace, as
+/// for any dependent (`isDangling`): a claim naming the set's uid from another namespace, or a pod
+/// that is not there by that name, has no owner and goes; the set's own claims stay.
+#[test]
+fn claims_owned_across_namespaces_are_collected() {
+    let mut c = Cluster::new(3);
+    let policy = "  persistentVolumeClaimRetentionPolicy: {whenDeleted: Delete}\n";
+    c.create(stateful_set("web", 1, policy)).expect("create");
+    c.create(
+        parse_manifests("apiVersion: v1\nkind: Namespace\nmetadata: {name: other}\n")
+            .remove(0)
+            .expect("manifest")
+            .object,
+    )
+    .expect("namespace");
+    settle(&mut c);
+    let set_uid = get_sts(&c, "web").metadata.uid.unwrap();
+    let claim = |namespace: &str, name: &str, kind: &str, owner: &str, uid: &str| {
+        let text = format!(
+            "apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata:\n  name: {name}\n  namespace: {namespace}\n  ownerReferences: [{{apiVersion: v1, kind: {kind}, name: {owner}, uid: {uid}, controller: true}}]\nspec: {{accessModes: [ReadWriteOnce], resources: {{requests: {{storage: 1Gi}}}}}}\n"
+        );
+        parse_manifests(&text).remove(0).expect("manifest").object
+    };
+    c.create(claim("other", "foreign", "StatefulSet", "web", &set_uid))
+        .expect("claim");
+    c.create(claim(
+        "default",
+        "no-such-pod",
+        "Pod",
+        "web-7",
+        "no-such-uid",
+    ))
+    .expect("claim");
+    settle(&mut c);
+    assert!(c
+        .store()
+        .persistent_volume_claim("other", "foreign")
+        .is_none());
+    assert!(c
+        .store()
+        .persistent_volume_claim("default", "no-such-pod")
+        .is_none());
+    assert!(c
+        .store()
+        .persistent_volume_claim("default", "data-web-0")
+        .is_some());
+    let warnings: Vec<String> = c
+        .store()
+        .events()
+        .filter(|e| e.reason.as_deref() == Some("OwnerRefInvalidNamespace"))
+        .filter_map(|e| e.message.clone())
+        .collect();
+    assert_eq!(
+        warnings,
+        vec![format!(
+            "ownerRef [v1/StatefulSet, namespace: other, name: web, uid: {set_uid}] does not exist in namespace \"other\""
+        )]
+    );
+}
+
 /// minReadySeconds (TestStatefulSetAvailability): a Ready pod counts as available only after
 /// minReadySeconds, and OrderedReady waits for availability before the next pod.
 #[test]

@@ -9,7 +9,7 @@ use dsplay_api::{Kind, Object};
 /// The component named on the garbage collector's events.
 const COMPONENT: &str = "garbage-collector-controller";
 
-/// Collects the dependents (pods, ReplicaSets, ControllerRevisions) whose owner references
+/// Collects the dependents (pods, ReplicaSets, ControllerRevisions, claims) whose owner references
 /// dangle: deleted when no owner is left, else written without the dangling references; finishes
 /// foreground deletions.
 pub(crate) fn sync(cluster: &mut Cluster) {
@@ -156,6 +156,11 @@ impl Dependent {
                 cluster.write(object);
             }
             (false, Object::Pod(pod)) => cluster.delete_pod(&pod, None),
+            (false, Object::PersistentVolumeClaim(claim)) => {
+                if !crate::volume_binding::keep_claim_in_use(cluster, &claim) {
+                    cluster.remove_object(self.kind, namespace, name);
+                }
+            }
             (false, _) => cluster.remove_object(self.kind, namespace, name),
         }
     }
@@ -163,7 +168,8 @@ impl Dependent {
 
 /// A reference dangles if no owner of its kind and name lives in the dependent's namespace with
 /// its uid (the collector looks the owner up by name there and compares uids). Only the kinds the
-/// simulated controllers own by are resolved; a reference to another kind never dangles.
+/// simulated controllers own by (and pods, which own a StatefulSet's claims) are resolved; a
+/// reference to any other kind never dangles.
 ///
 /// Upstream: `pkg/controller/garbagecollector/garbagecollector.go` `isDangling`.
 fn is_dangling(store: &Store, namespace: &str, r: &OwnerReference) -> bool {
@@ -172,6 +178,7 @@ fn is_dangling(store: &Store, namespace: &str, r: &OwnerReference) -> bool {
         "Deployment" => store.deployment(namespace, &r.name).map(|o| &o.metadata),
         "ReplicaSet" => store.replica_set(namespace, &r.name).map(|o| &o.metadata),
         "StatefulSet" => store.stateful_set(namespace, &r.name).map(|o| &o.metadata),
+        "Pod" => store.pod(namespace, &r.name).map(|o| &o.metadata),
         _ => return false,
     };
     owner.and_then(|o| o.uid.as_deref()) != Some(r.uid.as_str())
@@ -185,6 +192,7 @@ fn owner_namespace<'a>(store: &'a Store, r: &OwnerReference) -> Option<&'a str> 
         "Deployment" => store.deployments().map(|o| &o.metadata).find(with_uid),
         "ReplicaSet" => store.replica_sets().map(|o| &o.metadata).find(with_uid),
         "StatefulSet" => store.stateful_sets().map(|o| &o.metadata).find(with_uid),
+        "Pod" => store.pods().map(|o| &o.metadata).find(with_uid),
         _ => None,
     };
     owner.and_then(|m| m.namespace.as_deref())
@@ -250,36 +258,17 @@ fn foreground_apps(cluster: &mut Cluster) {
     }
 }
 
-/// Claims whose controller owner (a StatefulSet or a pod, per the StatefulSet's retention policy)
-/// is gone are deleted; a claim a pod still uses waits, Terminating (PVC protection).
+/// Claims whose owners (a StatefulSet or a pod, per the StatefulSet's retention policy) are gone
+/// are deleted; a claim a pod still uses waits, Terminating (PVC protection).
 fn claims_of_dead_owners(cluster: &mut Cluster) {
     let store = &cluster.store;
-    let dead: Vec<PersistentVolumeClaim> = store
+    let dead: Vec<Dependent> = store
         .persistent_volume_claims()
         .filter(|c| c.metadata.deletion_timestamp.is_none())
-        .filter(|c| {
-            c.metadata
-                .owner_references
-                .iter()
-                .flatten()
-                .filter(|r| r.controller == Some(true))
-                .any(|r| match r.kind.as_str() {
-                    "StatefulSet" => store
-                        .stateful_sets()
-                        .all(|s| s.metadata.uid.as_deref() != Some(r.uid.as_str())),
-                    "Pod" => store
-                        .pods()
-                        .all(|p| p.metadata.uid.as_deref() != Some(r.uid.as_str())),
-                    _ => false,
-                })
-        })
-        .cloned()
+        .filter_map(|c| Dependent::of(store, Kind::PersistentVolumeClaim, &c.metadata))
         .collect();
     for claim in dead {
-        if !crate::volume_binding::keep_claim_in_use(cluster, &claim) {
-            let (ns, name) = key_of(&claim.metadata);
-            cluster.remove_object(Kind::PersistentVolumeClaim, &ns, &name);
-        }
+        claim.collect(cluster);
     }
 }
 
