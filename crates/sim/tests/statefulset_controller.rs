@@ -505,18 +505,11 @@ fn claims_owned_across_namespaces_are_collected() {
     ))
     .expect("claim");
     settle(&mut c);
-    assert!(c
-        .store()
-        .persistent_volume_claim("other", "foreign")
-        .is_none());
-    assert!(c
-        .store()
-        .persistent_volume_claim("default", "no-such-pod")
-        .is_none());
-    assert!(c
-        .store()
-        .persistent_volume_claim("default", "data-web-0")
-        .is_some());
+    let kept =
+        |namespace: &str, name: &str| c.store().persistent_volume_claim(namespace, name).is_some();
+    assert!(!kept("other", "foreign"), "owned across namespaces");
+    assert!(!kept("default", "no-such-pod"), "its pod is not there");
+    assert!(kept("default", "data-web-0"), "the set's own claim");
     let warnings: Vec<String> = c
         .store()
         .events()
