@@ -205,7 +205,7 @@ test('docs/embed.html (dist/embed.html) loads its three embeds without a console
 
 test('the Embed button gives a <dsplay-embed> snippet replaying the session, and an iframe', async () => {
   const page = await open(server.url, { width: 1280, height: 720 });
-  const input = page.getByLabel('Terminal input');
+  const input = page.locator(APP).getByLabel('Terminal input');
   await input.fill('sim node add kind-worker7');
   await input.press('Enter');
   await page.locator('.node[data-node="kind-worker7"]').waitFor();

@@ -40,11 +40,15 @@ pub struct Session {
 impl Session {
     /// A new session on the default (or empty) cluster.
     pub fn new(options: SessionOptions) -> Session {
-        let cluster = if options.empty {
+        Session::on(if options.empty {
             Cluster::new_empty(options.seed)
         } else {
             Cluster::new(options.seed)
-        };
+        })
+    }
+
+    /// A new session on `cluster`.
+    pub fn on(cluster: Cluster) -> Session {
         Session {
             cluster,
             read_file: None,

@@ -5,7 +5,7 @@ use crate::cluster::Cluster;
 use dsplay_api::types::*;
 use dsplay_api::{manifest, Object};
 use k8s_openapi::api::core::v1::{NodeAddress, NodeSystemInfo};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 
 /// The kubelet version nodes report.
 pub const KUBELET_VERSION: &str = "v1.33.1";
@@ -364,10 +364,19 @@ fn kubernetes_endpoint_slice(control_plane_ip: &str) -> String {
     )
 }
 
+/// Creates a built-in manifest's objects, in order.
 fn create_all(cluster: &mut Cluster, text: &str) {
-    for document in manifest::parse_manifests(text).into_iter().flatten() {
-        let _ = cluster.create(document.object);
+    for object in manifest_objects(text) {
+        let _ = cluster.create(object);
     }
+}
+
+/// The objects of a built-in manifest.
+fn manifest_objects(text: &str) -> impl Iterator<Item = Object> {
+    manifest::parse_manifests(text)
+        .into_iter()
+        .flatten()
+        .map(|document| document.object)
 }
 
 /// Namespaces and the two system PriorityClasses (`sim reset --empty`).
@@ -397,16 +406,105 @@ pub(crate) fn preload_node_images(cluster: &mut Cluster, node: &str) {
 /// Deployments' pods are placed while the control plane is the only node, as on kind, where the
 /// workers join later.
 pub fn install_kind_cluster(cluster: &mut Cluster) {
-    for name in ["kind-control-plane", "kind-worker", "kind-worker2"] {
-        let mut options = NodeOptions::new(name);
-        options.control_plane = name == "kind-control-plane";
-        let _ = cluster.create(Object::Node(build_node(&options)));
-        preload_node_images(cluster, name);
-        if options.control_plane {
-            create_all(cluster, crate::kind_addons::KIND_ADDONS);
-            create_all(cluster, crate::kind_addons::KIND_STORAGE_CLASS);
+    for part in KIND_CLUSTER_PARTS {
+        part.install(cluster);
+    }
+    cluster.settle(crate::cluster::DEFAULT_SETTLE_MAX);
+}
+
+/// A write of [`install_kind_cluster`].
+#[derive(Clone, Copy, Debug)]
+enum KindClusterPart {
+    /// A kind node joins ([`add_kind_node`]).
+    Node(&'static str),
+    /// The objects of a manifest are created, in order.
+    Manifests(&'static str),
+    /// [`install_kind_services`].
+    Services,
+}
+
+impl KindClusterPart {
+    fn install(self, cluster: &mut Cluster) {
+        match self {
+            KindClusterPart::Node(name) => add_kind_node(cluster, name),
+            KindClusterPart::Manifests(text) => create_all(cluster, text),
+            KindClusterPart::Services => install_kind_services(cluster),
         }
     }
+}
+
+/// [`install_kind_cluster`]'s writes, in order; its rollout follows.
+const KIND_CLUSTER_PARTS: [KindClusterPart; 7] = [
+    KindClusterPart::Node("kind-control-plane"),
+    KindClusterPart::Manifests(crate::kind_addons::KIND_ADDONS),
+    KindClusterPart::Manifests(crate::kind_addons::KIND_STORAGE_CLASS),
+    KindClusterPart::Node("kind-worker"),
+    KindClusterPart::Node("kind-worker2"),
+    KindClusterPart::Services,
+    KindClusterPart::Manifests(KIND_DAEMON_SETS),
+];
+
+/// Timers one part of [`KindClusterBuild`]'s rollout fires.
+const TIMERS_PER_BUILD_PART: usize = 50;
+
+/// [`install_kind_cluster`] a part at a time (a write, a manifest's parse, or a part of an
+/// instant of the rollout), so a page can yield to the browser between parts: a page's first
+/// cluster runs cold code, and in a browser most of each part is compiling it. The parts end
+/// exactly where one call does.
+#[derive(Clone, Debug, Default)]
+pub struct KindClusterBuild {
+    /// How many of [`KIND_CLUSTER_PARTS`] have begun.
+    parts_begun: usize,
+    /// A manifest's objects not created yet.
+    pending: VecDeque<Object>,
+    /// Where the rollout stops, as `settle` computes it, once it has begun.
+    settle_limit_ms: Option<i64>,
+    /// An instant of the rollout is partly run ([`Cluster::step_part`]).
+    mid_step: bool,
+}
+
+impl KindClusterBuild {
+    /// Runs the next part on `cluster` (a cluster from [`Cluster::new_empty`], given to every
+    /// call); returns whether the build is complete (from then on it does nothing).
+    pub fn step(&mut self, cluster: &mut Cluster) -> bool {
+        if let Some(object) = self.pending.pop_front() {
+            let _ = cluster.create(object);
+            return false;
+        }
+        if let Some(&part) = KIND_CLUSTER_PARTS.get(self.parts_begun) {
+            self.parts_begun += 1;
+            match part {
+                KindClusterPart::Manifests(text) => self.pending.extend(manifest_objects(text)),
+                part => part.install(cluster),
+            }
+            return false;
+        }
+        let limit_ms = *self.settle_limit_ms.get_or_insert_with(|| {
+            let max = crate::cluster::DEFAULT_SETTLE_MAX.as_millis() as i64;
+            cluster.now_ms().saturating_add(max)
+        });
+        // `Cluster::settle`: every instant up to the limit, each stepped in parts.
+        let due = cluster
+            .next_timer()
+            .is_some_and(|t| t.timestamp_millis() <= limit_ms);
+        if !self.mid_step && !due {
+            return true;
+        }
+        self.mid_step = !cluster.step_part(TIMERS_PER_BUILD_PART);
+        false
+    }
+}
+
+/// A kind node joins with the images its node image ships.
+fn add_kind_node(cluster: &mut Cluster, name: &str) {
+    let mut options = NodeOptions::new(name);
+    options.control_plane = name == "kind-control-plane";
+    let _ = cluster.create(Object::Node(build_node(&options)));
+    preload_node_images(cluster, name);
+}
+
+/// The `default` and `kube-system` Services, and the API server's own endpoints for `kubernetes`.
+fn install_kind_services(cluster: &mut Cluster) {
     create_all(cluster, KIND_SERVICES);
     let control_plane_ip = cluster
         .store
@@ -420,6 +518,26 @@ pub fn install_kind_cluster(cluster: &mut Cluster) {
     let _ = cluster.create(Object::Endpoints(
         crate::controller::endpoint::kubernetes_endpoints(&control_plane_ip),
     ));
-    create_all(cluster, KIND_DAEMON_SETS);
-    cluster.settle(crate::cluster::DEFAULT_SETTLE_MAX);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_kind_cluster_built_in_parts_is_the_one_built_at_once() {
+        let at_once = Cluster::new(7);
+        let mut in_parts = Cluster::new_empty(7);
+        let mut build = KindClusterBuild::default();
+        let mut parts = 1;
+        while !build.step(&mut in_parts) {
+            parts += 1;
+        }
+        assert!(
+            parts > KIND_CLUSTER_PARTS.len() + 10,
+            "each object and the rollout's instants took parts"
+        );
+        assert!(build.step(&mut in_parts), "a complete build stays complete");
+        assert_eq!(format!("{in_parts:?}"), format!("{at_once:?}"));
+    }
 }

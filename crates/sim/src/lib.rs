@@ -31,7 +31,7 @@ pub mod volume_binding;
 
 pub use api_server::{DeleteOptions, Propagation};
 pub use cluster::Cluster;
-pub use default_cluster::NodeOptions;
+pub use default_cluster::{KindClusterBuild, NodeOptions};
 pub use error::{ApiError, ApiResult};
 pub use images::ImageBehavior;
 pub use observer::ClockObserver;

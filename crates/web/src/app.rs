@@ -37,18 +37,35 @@ use crate::labels::{labels, LANGUAGE_KEY, WELCOMED_KEY};
 use crate::lesson_progress::PROGRESS_KEY;
 use crate::persist::{Saved, HASH_KEY, LONG_URL, PREVIOUS_KEY, STORAGE_KEY};
 use crate::read_only::ReadOnly;
-use crate::startup::{initial_state, page_params};
+use crate::startup::{initial_state, page_params, Start};
 use crate::state::Action;
 use std::rc::Rc;
 use yew::prelude::*;
 
+/// The app's properties.
+#[derive(Clone, Default, PartialEq, Properties)]
+pub struct AppProps {
+    /// The page's parameters and first state, when made before the app mounts; else the app
+    /// makes them.
+    #[prop_or_default]
+    pub start: Option<Start>,
+}
+
 /// The playground.
 #[function_component(App)]
-pub fn app() -> Html {
-    let params = use_memo((), |_| page_params());
+pub fn app(props: &AppProps) -> Html {
+    let params = use_memo((), {
+        let start = props.start.clone();
+        move |_| start.map_or_else(page_params, |start| start.params.clone())
+    });
     let state = use_reducer({
         let params = (*params).clone();
-        move || initial_state(&params)
+        let start = props.start.clone();
+        move || {
+            start
+                .and_then(|start| start.take_state())
+                .unwrap_or_else(|| initial_state(&params))
+        }
     });
     // A restored session shows the manifest it last applied; "Load live manifest" replaces it.
     let editor_initial = use_state({

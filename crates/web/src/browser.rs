@@ -345,6 +345,21 @@ pub fn next_task(f: impl FnOnce() + 'static) -> Option<NextTask> {
     Some(NextTask { port, _run: run })
 }
 
+/// Resolves in a task of its own ([`next_task`]): what an async caller awaits to yield to the
+/// browser.
+#[cfg(target_arch = "wasm32")]
+pub async fn next_task_done() {
+    let mut task = None;
+    let promise = js_sys::Promise::new(&mut |resolve, _reject| {
+        task = next_task(move || {
+            let _ = resolve.call0(&wasm_bindgen::JsValue::NULL);
+        });
+    });
+    if task.is_some() {
+        let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+    }
+}
+
 /// Natively there is no event loop to queue on.
 #[cfg(not(target_arch = "wasm32"))]
 pub fn next_task(_: impl FnOnce() + 'static) -> Option<NextTask> {

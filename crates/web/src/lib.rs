@@ -8,6 +8,7 @@ pub mod app;
 pub mod browser;
 pub mod completion;
 pub mod components;
+pub mod default_cluster;
 pub mod demo;
 pub mod diagnostics;
 pub mod drift;
@@ -32,20 +33,34 @@ pub mod startup;
 pub mod state;
 pub mod timeline;
 
-/// Entry point called by the generated JS glue: mounts the app into `#app` (or `<body>`), in
-/// place of what the page shows until then (the loading status and the prerendered first paint,
-/// `prerender.rs`).
+/// Entry point called by the generated JS glue: builds the default cluster
+/// ([`default_cluster::prepare`]), makes the first state ([`startup::Start`]), each in tasks of
+/// their own, then mounts the app into `#app` (or `<body>`), in place of what the page shows
+/// until then (the loading status and the prerendered first paint, `prerender.rs`).
 #[cfg(target_arch = "wasm32")]
 #[wasm_bindgen::prelude::wasm_bindgen(start)]
 pub fn start() {
-    let root = gloo::utils::document().get_element_by_id("app");
-    match root {
+    wasm_bindgen_futures::spawn_local(async {
+        default_cluster::prepare().await;
+        browser::next_task_done().await;
+        let props = app::AppProps {
+            start: Some(startup::Start::of_page()),
+        };
+        browser::next_task_done().await;
+        mount(props);
+    });
+}
+
+/// Mounts the app into `#app` (or `<body>`) with `props`.
+#[cfg(target_arch = "wasm32")]
+fn mount(props: app::AppProps) {
+    match gloo::utils::document().get_element_by_id("app") {
         Some(root) => {
             root.set_inner_html("");
-            yew::Renderer::<app::App>::with_root(root).render();
+            yew::Renderer::<app::App>::with_root_and_props(root, props).render();
         }
         None => {
-            yew::Renderer::<app::App>::new().render();
+            yew::Renderer::<app::App>::with_props(props).render();
         }
     }
 }

@@ -8,7 +8,41 @@ use crate::browser::{
 };
 use crate::persist::{PageParams, Saved, PREVIOUS_KEY, STORAGE_KEY};
 use crate::state::{State, SPEEDS};
+use std::cell::RefCell;
 use std::rc::Rc;
+
+/// The page's parameters and first state, made before the app mounts (in a task of their own:
+/// see [`crate::default_cluster`]), for the app to take.
+#[derive(Clone)]
+pub struct Start {
+    /// The page's parameters, as they were before [`initial_state`] removed a link's.
+    pub params: PageParams,
+    state: Rc<RefCell<Option<State>>>,
+}
+
+impl Start {
+    /// Reads the page's parameters and makes its first state.
+    pub fn of_page() -> Start {
+        let params = page_params();
+        let state = initial_state(&params);
+        Start {
+            params,
+            state: Rc::new(RefCell::new(Some(state))),
+        }
+    }
+
+    /// The first state; `None` once taken.
+    pub fn take_state(&self) -> Option<State> {
+        self.state.borrow_mut().take()
+    }
+}
+
+/// The same start.
+impl PartialEq for Start {
+    fn eq(&self, other: &Start) -> bool {
+        Rc::ptr_eq(&self.state, &other.state)
+    }
+}
 
 /// The page's parameters (`?embed`, `#s=…`, …).
 pub fn page_params() -> PageParams {

@@ -17,7 +17,7 @@ use crate::persist::{advance_entry, parse_advance_entry, Saved};
 use crate::timeline::{cut_log, Mark};
 use chrono::{DateTime, Utc};
 use dsplay_kubectl::tokenizer::split_script;
-use dsplay_kubectl::{CommandOutput, Session, SessionOptions};
+use dsplay_kubectl::{CommandOutput, Session};
 use dsplay_lesson::StepRecord;
 pub use editor::Editing;
 pub use running::{LongRun, Replay};
@@ -247,7 +247,7 @@ impl State {
     /// What [`State::new`] replays.
     pub fn default_saved() -> Saved {
         Saved {
-            seed: 1,
+            seed: crate::default_cluster::DEFAULT_SEED,
             log: vec![apply_command(DEMO_DAEMON_SET)],
             playing: true,
         }
@@ -256,10 +256,7 @@ impl State {
     /// A new session with `saved.seed`, with every entry of `saved.log` replayed (determinism makes
     /// the result exact). Commands are echoed in the terminal; clock advances are not.
     pub fn restore(saved: &Saved) -> State {
-        let session = Session::new(SessionOptions {
-            seed: saved.seed,
-            empty: false,
-        });
+        let session = Session::on(crate::default_cluster::default_cluster(saved.seed));
         State::restore_on(session, saved)
     }
 
