@@ -946,3 +946,35 @@ fn owner_references_resolve_in_the_dependents_namespace() {
         Some("garbage-collector-controller")
     );
 }
+
+/// The collector maps an owner reference's apiVersion and kind to a resource before it looks the
+/// owner up: at a version the API server does not serve the mapping fails, and the dependent is
+/// left as it is (upstream retries it), while the same reference at `apps/v1` dangles.
+#[test]
+fn an_owner_reference_at_a_version_not_served_never_dangles() {
+    let mut c = cluster_with_nodes(1, 1);
+    let pod_owned_at = |name: &str, api_version: &str| {
+        let mut p = bare_pod(name, Some(&node_name(0)), &[("app", "other")]);
+        p.metadata.owner_references = Some(vec![OwnerReference {
+            api_version: api_version.into(),
+            kind: "DaemonSet".into(),
+            name: "gone".into(),
+            uid: "no-such-uid".into(),
+            ..Default::default()
+        }]);
+        Object::Pod(p)
+    };
+    c.create(pod_owned_at("unmapped", "apps/v1beta2")).unwrap();
+    c.create(pod_owned_at("dangling", "apps/v1")).unwrap();
+    settle(&mut c);
+    let kept = c.store().pod("default", "unmapped").expect("left alone");
+    assert!(kept.metadata.deletion_timestamp.is_none());
+    assert_eq!(
+        kept.metadata.owner_references.as_ref().map(Vec::len),
+        Some(1)
+    );
+    assert!(
+        c.store().pod("default", "dangling").is_none(),
+        "the same owner at apps/v1 is looked up, found absent, and its dependent collected"
+    );
+}

@@ -489,8 +489,9 @@ fn claims_owned_across_namespaces_are_collected() {
     settle(&mut c);
     let set_uid = get_sts(&c, "web").metadata.uid.unwrap();
     let claim = |namespace: &str, name: &str, kind: &str, owner: &str, uid: &str| {
+        let api_version = if kind == "Pod" { "v1" } else { "apps/v1" };
         let text = format!(
-            "apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata:\n  name: {name}\n  namespace: {namespace}\n  ownerReferences: [{{apiVersion: v1, kind: {kind}, name: {owner}, uid: {uid}, controller: true}}]\nspec: {{accessModes: [ReadWriteOnce], resources: {{requests: {{storage: 1Gi}}}}}}\n"
+            "apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata:\n  name: {name}\n  namespace: {namespace}\n  ownerReferences: [{{apiVersion: {api_version}, kind: {kind}, name: {owner}, uid: {uid}, controller: true}}]\nspec: {{accessModes: [ReadWriteOnce], resources: {{requests: {{storage: 1Gi}}}}}}\n"
         );
         parse_manifests(&text).remove(0).expect("manifest").object
     };
@@ -519,7 +520,7 @@ fn claims_owned_across_namespaces_are_collected() {
     assert_eq!(
         warnings,
         vec![format!(
-            "ownerRef [v1/StatefulSet, namespace: other, name: web, uid: {set_uid}] does not exist in namespace \"other\""
+            "ownerRef [apps/v1/StatefulSet, namespace: other, name: web, uid: {set_uid}] does not exist in namespace \"other\""
         )]
     );
 }

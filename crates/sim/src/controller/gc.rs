@@ -166,36 +166,45 @@ impl Dependent {
     }
 }
 
+/// The owner kinds the collector resolves: those the simulated controllers own by, and pods
+/// (which own a StatefulSet's claims); a deletion of one is what makes it look again.
+const OWNER_KINDS: [Kind; 5] = [
+    Kind::DaemonSet,
+    Kind::Deployment,
+    Kind::ReplicaSet,
+    Kind::StatefulSet,
+    Kind::Pod,
+];
+
+/// The kind a reference names, if it is one of [`OWNER_KINDS`] at the apiVersion the API server
+/// serves it. Upstream maps (apiVersion, kind) to a resource first, and a version not served
+/// (`apps/v1beta2`) fails there: the dependent is retried and stays.
+///
+/// Upstream: `pkg/controller/garbagecollector/operations.go` `apiResource`.
+fn owner_kind(r: &OwnerReference) -> Option<Kind> {
+    OWNER_KINDS
+        .into_iter()
+        .find(|k| k.name() == r.kind && k.api_version() == r.api_version)
+}
+
 /// A reference dangles if no owner of its kind and name lives in the dependent's namespace with
-/// its uid (the collector looks the owner up by name there and compares uids). Only the kinds the
-/// simulated controllers own by (and pods, which own a StatefulSet's claims) are resolved; a
-/// reference to any other kind never dangles.
+/// its uid (the collector looks the owner up by name there and compares uids). A reference to a
+/// kind the collector does not resolve ([`owner_kind`]) never dangles.
 ///
 /// Upstream: `pkg/controller/garbagecollector/garbagecollector.go` `isDangling`.
 fn is_dangling(store: &Store, namespace: &str, r: &OwnerReference) -> bool {
-    let owner = match r.kind.as_str() {
-        "DaemonSet" => store.daemon_set(namespace, &r.name).map(|o| &o.metadata),
-        "Deployment" => store.deployment(namespace, &r.name).map(|o| &o.metadata),
-        "ReplicaSet" => store.replica_set(namespace, &r.name).map(|o| &o.metadata),
-        "StatefulSet" => store.stateful_set(namespace, &r.name).map(|o| &o.metadata),
-        "Pod" => store.pod(namespace, &r.name).map(|o| &o.metadata),
-        _ => return false,
-    };
-    owner.and_then(|o| o.uid.as_deref()) != Some(r.uid.as_str())
+    owner_kind(r).is_some_and(|kind| {
+        let owner = store.meta(kind, namespace, &r.name);
+        owner.and_then(|o| o.uid.as_deref()) != Some(r.uid.as_str())
+    })
 }
 
 /// The namespace of the owner of the reference's kind with its uid, wherever it lives.
 fn owner_namespace<'a>(store: &'a Store, r: &OwnerReference) -> Option<&'a str> {
-    let with_uid = |m: &&ObjectMeta| m.uid.as_deref() == Some(r.uid.as_str());
-    let owner = match r.kind.as_str() {
-        "DaemonSet" => store.daemon_sets().map(|o| &o.metadata).find(with_uid),
-        "Deployment" => store.deployments().map(|o| &o.metadata).find(with_uid),
-        "ReplicaSet" => store.replica_sets().map(|o| &o.metadata).find(with_uid),
-        "StatefulSet" => store.stateful_sets().map(|o| &o.metadata).find(with_uid),
-        "Pod" => store.pods().map(|o| &o.metadata).find(with_uid),
-        _ => None,
-    };
-    owner.and_then(|m| m.namespace.as_deref())
+    store
+        .metas(owner_kind(r)?)
+        .find(|m| m.uid.as_deref() == Some(r.uid.as_str()))
+        .and_then(|m| m.namespace.as_deref())
 }
 
 /// Foreground deletion of Deployments, ReplicaSets and StatefulSets: dependents (ReplicaSets,

@@ -3,6 +3,7 @@
 
 use super::{key_ref, Store};
 use dsplay_api::types::*;
+use dsplay_api::Kind;
 use std::sync::Arc;
 
 impl Store {
@@ -185,6 +186,57 @@ impl Store {
     /// One PriorityClass.
     pub fn priority_class(&self, name: &str) -> Option<&PriorityClass> {
         self.priority_classes.get(key_ref(&("", name)))
+    }
+
+    /// The metadata of one object of any kind (`namespace` is ignored for a cluster-scoped one).
+    pub fn meta(&self, kind: Kind, namespace: &str, name: &str) -> Option<&ObjectMeta> {
+        let namespace = if kind.namespaced() { namespace } else { "" };
+        let pair = (namespace, name);
+        let key = key_ref(&pair);
+        match kind {
+            Kind::Namespace => self.namespaces.get(key).map(|o| &o.metadata),
+            Kind::Node => self.nodes.get(key).map(|o| &o.metadata),
+            Kind::Pod => self.pods.get(key).map(|o| &o.metadata),
+            Kind::DaemonSet => self.daemon_sets.get(key).map(|o| &o.metadata),
+            Kind::ControllerRevision => self.controller_revisions.get(key).map(|o| &o.metadata),
+            Kind::Event => self.events.get(key).map(|o| &o.metadata),
+            Kind::PriorityClass => self.priority_classes.get(key).map(|o| &o.metadata),
+            Kind::Deployment => self.deployments.get(key).map(|o| &o.metadata),
+            Kind::ReplicaSet => self.replica_sets.get(key).map(|o| &o.metadata),
+            Kind::Service => self.services.get(key).map(|o| &o.metadata),
+            Kind::EndpointSlice => self.endpoint_slices.get(key).map(|o| &o.metadata),
+            Kind::StatefulSet => self.stateful_sets.get(key).map(|o| &o.metadata),
+            Kind::PersistentVolumeClaim => {
+                self.persistent_volume_claims.get(key).map(|o| &o.metadata)
+            }
+            Kind::PersistentVolume => self.persistent_volumes.get(key).map(|o| &o.metadata),
+            Kind::StorageClass => self.storage_classes.get(key).map(|o| &o.metadata),
+            Kind::Endpoints => self.endpoints.get(key).map(|o| &o.metadata),
+        }
+    }
+
+    /// The metadata of every object of a kind, in key order.
+    pub fn metas(&self, kind: Kind) -> Box<dyn Iterator<Item = &ObjectMeta> + '_> {
+        match kind {
+            Kind::Namespace => Box::new(self.namespaces().map(|o| &o.metadata)),
+            Kind::Node => Box::new(self.nodes().map(|o| &o.metadata)),
+            Kind::Pod => Box::new(self.pods().map(|o| &o.metadata)),
+            Kind::DaemonSet => Box::new(self.daemon_sets().map(|o| &o.metadata)),
+            Kind::ControllerRevision => Box::new(self.controller_revisions().map(|o| &o.metadata)),
+            Kind::Event => Box::new(self.events().map(|o| &o.metadata)),
+            Kind::PriorityClass => Box::new(self.priority_classes().map(|o| &o.metadata)),
+            Kind::Deployment => Box::new(self.deployments().map(|o| &o.metadata)),
+            Kind::ReplicaSet => Box::new(self.replica_sets().map(|o| &o.metadata)),
+            Kind::Service => Box::new(self.services().map(|o| &o.metadata)),
+            Kind::EndpointSlice => Box::new(self.endpoint_slices().map(|o| &o.metadata)),
+            Kind::StatefulSet => Box::new(self.stateful_sets().map(|o| &o.metadata)),
+            Kind::PersistentVolumeClaim => {
+                Box::new(self.persistent_volume_claims().map(|o| &o.metadata))
+            }
+            Kind::PersistentVolume => Box::new(self.persistent_volumes().map(|o| &o.metadata)),
+            Kind::StorageClass => Box::new(self.storage_classes().map(|o| &o.metadata)),
+            Kind::Endpoints => Box::new(self.endpoints.values().map(|o| &o.metadata)),
+        }
     }
 }
 
