@@ -202,8 +202,7 @@ fn is_dangling(store: &Store, namespace: &str, r: &OwnerReference) -> bool {
 /// The namespace of the owner of the reference's kind with its uid, wherever it lives.
 fn owner_namespace<'a>(store: &'a Store, r: &OwnerReference) -> Option<&'a str> {
     store
-        .metas(owner_kind(r)?)
-        .find(|m| m.uid.as_deref() == Some(r.uid.as_str()))
+        .find_meta(owner_kind(r)?, |m| m.uid.as_deref() == Some(r.uid.as_str()))
         .and_then(|m| m.namespace.as_deref())
 }
 

@@ -215,27 +215,34 @@ impl Store {
         }
     }
 
-    /// The metadata of every object of a kind, in key order.
-    pub fn metas(&self, kind: Kind) -> Box<dyn Iterator<Item = &ObjectMeta> + '_> {
+    /// The metadata of the first object of a kind, in key order, that `found` accepts.
+    pub fn find_meta(
+        &self,
+        kind: Kind,
+        found: impl Fn(&ObjectMeta) -> bool,
+    ) -> Option<&ObjectMeta> {
+        let found = |m: &&ObjectMeta| found(m);
         match kind {
-            Kind::Namespace => Box::new(self.namespaces().map(|o| &o.metadata)),
-            Kind::Node => Box::new(self.nodes().map(|o| &o.metadata)),
-            Kind::Pod => Box::new(self.pods().map(|o| &o.metadata)),
-            Kind::DaemonSet => Box::new(self.daemon_sets().map(|o| &o.metadata)),
-            Kind::ControllerRevision => Box::new(self.controller_revisions().map(|o| &o.metadata)),
-            Kind::Event => Box::new(self.events().map(|o| &o.metadata)),
-            Kind::PriorityClass => Box::new(self.priority_classes().map(|o| &o.metadata)),
-            Kind::Deployment => Box::new(self.deployments().map(|o| &o.metadata)),
-            Kind::ReplicaSet => Box::new(self.replica_sets().map(|o| &o.metadata)),
-            Kind::Service => Box::new(self.services().map(|o| &o.metadata)),
-            Kind::EndpointSlice => Box::new(self.endpoint_slices().map(|o| &o.metadata)),
-            Kind::StatefulSet => Box::new(self.stateful_sets().map(|o| &o.metadata)),
-            Kind::PersistentVolumeClaim => {
-                Box::new(self.persistent_volume_claims().map(|o| &o.metadata))
+            Kind::Namespace => self.namespaces().map(|o| &o.metadata).find(found),
+            Kind::Node => self.nodes().map(|o| &o.metadata).find(found),
+            Kind::Pod => self.pods().map(|o| &o.metadata).find(found),
+            Kind::DaemonSet => self.daemon_sets().map(|o| &o.metadata).find(found),
+            Kind::ControllerRevision => {
+                self.controller_revisions().map(|o| &o.metadata).find(found)
             }
-            Kind::PersistentVolume => Box::new(self.persistent_volumes().map(|o| &o.metadata)),
-            Kind::StorageClass => Box::new(self.storage_classes().map(|o| &o.metadata)),
-            Kind::Endpoints => Box::new(self.endpoints.values().map(|o| &o.metadata)),
+            Kind::Event => self.events().map(|o| &o.metadata).find(found),
+            Kind::PriorityClass => self.priority_classes().map(|o| &o.metadata).find(found),
+            Kind::Deployment => self.deployments().map(|o| &o.metadata).find(found),
+            Kind::ReplicaSet => self.replica_sets().map(|o| &o.metadata).find(found),
+            Kind::Service => self.services().map(|o| &o.metadata).find(found),
+            Kind::EndpointSlice => self.endpoint_slices().map(|o| &o.metadata).find(found),
+            Kind::StatefulSet => self.stateful_sets().map(|o| &o.metadata).find(found),
+            Kind::PersistentVolumeClaim => {
+                (self.persistent_volume_claims().map(|o| &o.metadata)).find(found)
+            }
+            Kind::PersistentVolume => self.persistent_volumes().map(|o| &o.metadata).find(found),
+            Kind::StorageClass => self.storage_classes().map(|o| &o.metadata).find(found),
+            Kind::Endpoints => self.endpoints.values().map(|o| &o.metadata).find(found),
         }
     }
 }
