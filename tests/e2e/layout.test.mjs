@@ -140,6 +140,26 @@ test('from 50 nodes the cluster is a map: a cell per node by state, grouped by a
   await none.first().focus();
   for (let i = 0; i < 101; i++) await page.keyboard.press('ArrowRight');
   assert.equal(await page.evaluate(() => document.activeElement.dataset.nodeCell), await none.nth(101).getAttribute('data-node-cell'));
+  // Down / Up go to the cell under / over the focused one as the cells wrap; Home / End to the ends.
+  const focusedBox = () => page.evaluate(() => {
+    const r = document.activeElement.getBoundingClientRect();
+    return { cell: document.activeElement.dataset.nodeCell, left: Math.round(r.left), top: Math.round(r.top) };
+  });
+  await page.keyboard.press('Home');
+  const first = await focusedBox();
+  assert.equal(first.cell, await none.first().getAttribute('data-node-cell'));
+  await page.keyboard.press('ArrowDown');
+  const below = await focusedBox();
+  assert.equal(below.left, first.left, 'the same column');
+  assert.ok(below.top > first.top, `the next row (${below.top} after ${first.top})`);
+  const perRow = await none.evaluateAll((cells, top) => cells.filter((c) => Math.round(c.getBoundingClientRect().top) === top).length, first.top);
+  assert.equal(below.cell, await none.nth(perRow).getAttribute('data-node-cell'), `${perRow} cells a row`);
+  await page.keyboard.press('ArrowUp');
+  assert.equal((await focusedBox()).cell, first.cell);
+  await page.keyboard.press('ArrowUp');
+  assert.equal((await focusedBox()).cell, first.cell, 'the first row has no row above');
+  await page.keyboard.press('End');
+  assert.equal((await focusedBox()).cell, await none.last().getAttribute('data-node-cell'));
   // At a phone's width the panel's header wraps rather than push its buttons out of the panel.
   await page.setViewportSize({ width: 390, height: 844 });
   // The phone layout follows the media query's change event: measure it, not the desktop one squeezed.

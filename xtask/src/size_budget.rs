@@ -9,7 +9,7 @@ use std::process::Command;
 
 /// Per-file gzip budgets in bytes. Files not listed have no budget of their own.
 const FILE_BUDGETS: &[(&str, u64)] = &[
-    ("dsplay_web_bg.wasm", 1_218_000),
+    ("dsplay_web_bg.wasm", 1_221_000),
     ("dsplay_web.js", 10_000),
     ("editor.js", 125_000),
     ("style.css", 9_000),
@@ -38,7 +38,7 @@ const APP_START: &[&str] = &[
 ];
 
 /// Budget of what the app needs to start, gzip bytes.
-const APP_START_BUDGET: u64 = 1_244_000;
+const APP_START_BUDGET: u64 = 1_247_000;
 
 /// The downloads that have a budget of their own: (what, files, gzip bytes).
 const GROUP_BUDGETS: &[(&str, &[&str], u64)] = &[

@@ -1,14 +1,15 @@
 //! The compact map of a large cluster (from [`MAP_FROM_NODES`] nodes): one cell per node coloured
 //! by its state (`model::node_map`), grouped by a node label; clicking a cell (or Enter on it)
-//! opens that node's card under the map. The cells are one tab stop: the arrow keys move between
-//! them (a roving tab index), so thousands of nodes do not make thousands of Tab presses.
+//! opens that node's card under the map. A group's cells are one tab stop: the arrow keys, Home
+//! and End move between them (a roving tab index), so thousands of nodes do not make thousands of
+//! Tab presses.
 
 use crate::components::node_card::NodeCard;
 use crate::model::node_map::{cell_state, groups, CellState};
 use crate::model::{ClusterModel, NodeView};
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
-use web_sys::{HtmlElement, HtmlSelectElement};
+use web_sys::{Element, HtmlElement, HtmlSelectElement};
 use yew::prelude::*;
 
 pub use crate::model::node_map::MAP_FROM_NODES;
@@ -52,20 +53,30 @@ pub fn node_map(props: &NodeMapProps) -> Html {
             }
         })
     };
-    // Arrow keys move the focus to the previous / next cell.
+    // Left / Right move the focus to the previous / next cell, Up / Down to the nearest cell of
+    // the row above / below, Home / End to the group's first / last cell.
     let onkeydown = Callback::from(|e: KeyboardEvent| {
         let Some(cell) = e.target().and_then(|t| t.dyn_into::<HtmlElement>().ok()) else {
             return;
         };
+        // The group's cells (Yew delegates events: the current target is not the group).
+        let Some(group) = cell.closest(".cells").ok().flatten() else {
+            return;
+        };
+        let cells = || group_cells(&group);
         // Within a run of cells, then to the next (previous) run's first (last) cell.
         let run = || cell.parent_element();
         let next = match e.key().as_str() {
-            "ArrowRight" | "ArrowDown" => cell
+            "ArrowRight" => cell
                 .next_element_sibling()
                 .or_else(|| run()?.next_element_sibling()?.first_element_child()),
-            "ArrowLeft" | "ArrowUp" => cell
+            "ArrowLeft" => cell
                 .previous_element_sibling()
                 .or_else(|| run()?.previous_element_sibling()?.last_element_child()),
+            "ArrowDown" => cell_in_next_row(&cell, cells(), 1.0),
+            "ArrowUp" => cell_in_next_row(&cell, cells(), -1.0),
+            "Home" => cells().into_iter().next(),
+            "End" => cells().pop(),
             _ => return,
         };
         e.prevent_default();
@@ -119,6 +130,40 @@ pub fn node_map(props: &NodeMapProps) -> Html {
             }
         </div>
     }
+}
+
+/// A group's cells, in order.
+fn group_cells(group: &Element) -> Vec<Element> {
+    let Ok(list) = group.query_selector_all("[data-node-cell]") else {
+        return Vec::new();
+    };
+    (0..list.length())
+        .filter_map(|i| list.item(i)?.dyn_into::<Element>().ok())
+        .collect()
+}
+
+/// The cell of the nearest row below (`direction` 1) or above (-1) `cell` whose centre is
+/// closest to `cell`'s, as the cells wrap at the map's width; `None` from the last (first) row.
+fn cell_in_next_row(cell: &Element, cells: Vec<Element>, direction: f64) -> Option<Element> {
+    let centre = |r: &web_sys::DomRect| (r.left() + r.width() / 2.0, r.top() + r.height() / 2.0);
+    let (x, y) = centre(&cell.get_bounding_client_rect());
+    let placed: Vec<(f64, f64, Element)> = cells
+        .into_iter()
+        .map(|c| {
+            let (cx, cy) = centre(&c.get_bounding_client_rect());
+            (cx, cy, c)
+        })
+        .filter(|(_, cy, _)| (cy - y) * direction > 1.0)
+        .collect();
+    let row = placed
+        .iter()
+        .map(|(_, cy, _)| (cy - y) * direction)
+        .fold(f64::INFINITY, f64::min);
+    placed
+        .into_iter()
+        .filter(|(_, cy, _)| ((cy - y) * direction - row).abs() < 1.0)
+        .min_by(|a, b| (a.0 - x).abs().total_cmp(&(b.0 - x).abs()))
+        .map(|(_, _, c)| c)
 }
 
 /// How many cells one [`MapChunk`] renders: a refresh that changes a few nodes renders and diffs

@@ -3,7 +3,7 @@
 use yew::prelude::*;
 
 /// Every shortcut: (keys, what it does).
-pub const SHORTCUTS: [(&str, &str); 12] = [
+pub const SHORTCUTS: [(&str, &str); 13] = [
     ("Space", "Play / pause the clock"),
     ("→", "Step to the next event"),
     (
@@ -27,6 +27,10 @@ pub const SHORTCUTS: [(&str, &str); 12] = [
     (
         "← → ↑ ↓, Home, End",
         "Resize the side column or the terminal (on a focused splitter; double-click resets)",
+    ),
+    (
+        "← → ↑ ↓, Home, End, Enter",
+        "Move between a group's nodes, open one's card (on the map of a large cluster)",
     ),
 ];
 
