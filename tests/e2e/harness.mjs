@@ -112,6 +112,15 @@ export async function runInTerminal(page, line) {
   await input.press('Enter');
 }
 
+/**
+ * Types `line` into the terminal, then waits until the command has ended: a long one (`sim
+ * settle`, `sim advance`, a large `sim node add`) runs in slices, with the long-run bar showing.
+ */
+export async function runToEnd(page, line) {
+  await runInTerminal(page, line);
+  await page.locator('.long-run').waitFor({ state: 'detached', timeout: 120_000 });
+}
+
 /** The pod chips' data attributes, for assertions. */
 export async function podChips(page, selector = '[data-pod]') {
   return page.locator(selector).evaluateAll((els) => els.map((e) => ({ ...e.dataset })));

@@ -2,7 +2,7 @@
 // terminal or the editor room, kept across visits; on a phone the document order is the order shown.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveDist, launch, openPlayground, pause, runInTerminal, editorText, fillEditor, screenshot } from './harness.mjs';
+import { serveDist, launch, openPlayground, pause, runInTerminal, editorText, fillEditor, screenshot, runToEnd } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serveDist(); browser = await launch(); });
@@ -101,7 +101,7 @@ test('from 50 nodes the cluster is a map: a cell per node by state, grouped by a
   const page = await openPlayground(browser, server.url, { viewport: { width: 1440, height: 900 } });
   await pause(page);
   await runInTerminal(page, 'sim node add --count 60 --prefix n- --labels zone=a');
-  await runInTerminal(page, 'sim settle');
+  await runToEnd(page, 'sim settle');
   const cells = page.locator('[data-node-cell]');
   assert.equal(await cells.count(), 63);
   assert.equal(await page.locator('.node[data-node]').count(), 0, 'no cards until one is opened');
@@ -115,7 +115,7 @@ test('from 50 nodes the cluster is a map: a cell per node by state, grouped by a
     .evaluateAll((cells) => cells.map((c) => c.getBoundingClientRect().top));
   assert.deepEqual(new Set(tops).size, 1, `cell tops ${tops}`);
   await runInTerminal(page, 'kubectl set image ds/demo demo=busybox:1.37');
-  await runInTerminal(page, 'sim advance 1s');
+  await runToEnd(page, 'sim advance 1s');
   assert.ok(await page.locator('.cell.busy').count() >= 1, 'the node being replaced is busy');
   // The Rollout panel lists 40 of the 62 nodes, the one being replaced among them, and counts the rest.
   const demo = page.locator('.rollout-ds[data-ds="default/demo"]');
