@@ -30,7 +30,7 @@ pub const SHORTCUTS: [(&str, &str); 13] = [
     ),
     (
         "← → ↑ ↓, Home, End, Enter",
-        "Move between a group's nodes, open one's card (on the map of a large cluster)",
+        "Move between nodes on a large cluster's map (Enter opens the card)",
     ),
 ];
 
