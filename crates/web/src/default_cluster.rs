@@ -1,6 +1,6 @@
 //! The default cluster new sessions start from, built once per page: the first session, a reset,
-//! a lesson or a restored link each start from a copy (the simulator is a pure function of its
-//! seed, so a copy is what a new build would be).
+//! Undo or a restored link each start from a copy (a lesson builds its own; the simulator is a
+//! pure function of its seed, so a copy is what a new build would be).
 //!
 //! The page builds it before the app mounts, a part at a time ([`prepare`]), each part in a task
 //! of its own while the prerendered first paint shows: the first build runs cold code, and the
