@@ -273,7 +273,7 @@ impl Cluster {
     /// Advances until no timer is pending, or until `max` has passed. Returns the time advanced.
     pub fn settle(&mut self, max: Duration) -> Duration {
         let start = self.now_ms;
-        let limit = start.saturating_add(max.as_millis().min(i64::MAX as u128) as i64);
+        let limit = self.settle_limit_ms(max);
         while let Some(t) = self.timers.keys().next().map(|(t, _)| *t) {
             if t > limit {
                 break;
@@ -407,6 +407,23 @@ impl Cluster {
     /// after them are still to run).
     pub fn stepping(&self) -> bool {
         self.stepping_to.is_some()
+    }
+
+    /// Where [`Cluster::settle`] with `max` started now stops: no timer after this instant runs.
+    pub fn settle_limit_ms(&self, max: Duration) -> i64 {
+        self.now_ms
+            .saturating_add(max.as_millis().min(i64::MAX as u128) as i64)
+    }
+
+    /// Whether a step is due by `limit_ms`: one left in parts, or a timer at or before it. A settle
+    /// (or an advance) run in parts steps while this holds.
+    pub fn step_due_by(&self, limit_ms: i64) -> bool {
+        self.stepping()
+            || self
+                .timers
+                .keys()
+                .next()
+                .is_some_and(|(t, _)| *t <= limit_ms)
     }
 
     /// Completes a step [`Cluster::step_part`] left in parts (nothing if there is none): what a

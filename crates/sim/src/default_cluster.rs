@@ -463,8 +463,6 @@ pub struct KindClusterBuild {
     pending: VecDeque<Object>,
     /// Where the rollout stops, as `settle` computes it, once it has begun.
     settle_limit_ms: Option<i64>,
-    /// An instant of the rollout is partly run ([`Cluster::step_part`]).
-    mid_step: bool,
 }
 
 impl Default for KindClusterBuild {
@@ -475,7 +473,6 @@ impl Default for KindClusterBuild {
             parts_begun: 0,
             pending: VecDeque::new(),
             settle_limit_ms: None,
-            mid_step: false,
         }
     }
 }
@@ -507,19 +504,15 @@ impl KindClusterBuild {
             }
             return false;
         }
-        let limit_ms = *self.settle_limit_ms.get_or_insert_with(|| {
-            let max = crate::cluster::DEFAULT_SETTLE_MAX.as_millis() as i64;
-            cluster.now_ms().saturating_add(max)
-        });
-        // `Cluster::settle`: every instant up to the limit, each stepped in parts.
-        let due = cluster
-            .next_timer()
-            .is_some_and(|t| t.timestamp_millis() <= limit_ms);
-        if !self.mid_step && !due {
+        // `Cluster::settle`: every instant up to its limit, each stepped in parts.
+        let limit_ms = *self
+            .settle_limit_ms
+            .get_or_insert_with(|| cluster.settle_limit_ms(crate::cluster::DEFAULT_SETTLE_MAX));
+        if !cluster.step_due_by(limit_ms) {
             self.complete = true;
             return true;
         }
-        self.mid_step = !cluster.step_part(self.timers_per_part);
+        cluster.step_part(self.timers_per_part);
         false
     }
 }

@@ -126,11 +126,7 @@ fn steps_due_by(
     over_budget: &mut impl FnMut() -> bool,
 ) -> bool {
     let mut steps = 0;
-    while cluster.stepping()
-        || cluster
-            .next_timer()
-            .is_some_and(|t| t.timestamp_millis() <= limit_ms)
-    {
+    while cluster.step_due_by(limit_ms) {
         steps += 1;
         if steps > MAX_STEPS_PER_SLICE || over_budget() || !step_in_parts(cluster, over_budget) {
             return false;
