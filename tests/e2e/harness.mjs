@@ -1,6 +1,7 @@
 // Shared harness of the browser end-to-end tests: a static server over dist/ on 127.0.0.1 and
 // headless Debian Chromium driven by playwright-core. Run with `node --test tests/e2e/`
 // (`cargo xtask test` builds dist/ first).
+import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { readFile, mkdir } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
@@ -119,6 +120,16 @@ export async function runInTerminal(page, line) {
 export async function runToEnd(page, line) {
   await runInTerminal(page, line);
   await page.locator('.long-run').waitFor({ state: 'detached', timeout: 120_000 });
+}
+
+/**
+ * Waits until `locator` matches `count` elements (the views follow a command that ran in slices
+ * in the next tasks), then asserts it: a count that never comes fails with both numbers.
+ */
+export async function waitForCount(locator, count, message, timeout = 10_000) {
+  const until = Date.now() + timeout;
+  while ((await locator.count()) !== count && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+  assert.equal(await locator.count(), count, message);
 }
 
 /** The pod chips' data attributes, for assertions. */

@@ -2,7 +2,7 @@
 // terminal or the editor room, kept across visits; on a phone the document order is the order shown.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveDist, launch, openPlayground, pause, runInTerminal, editorText, fillEditor, screenshot, runToEnd } from './harness.mjs';
+import { serveDist, launch, openPlayground, pause, runInTerminal, editorText, fillEditor, screenshot, runToEnd, waitForCount } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serveDist(); browser = await launch(); });
@@ -106,8 +106,8 @@ test('from 50 nodes the cluster is a map: a cell per node by state, grouped by a
   assert.equal(await cells.count(), 63);
   assert.equal(await page.locator('.node[data-node]').count(), 0, 'no cards until one is opened');
   // The demo DaemonSet runs a ready pod on every worker; the control plane has none.
-  assert.equal(await page.locator('.cell.ok[data-node-cell]').count(), 62);
-  assert.equal(await page.locator('.cell.empty[data-node-cell]').count(), 1);
+  await waitForCount(page.locator('.cell.ok[data-node-cell]'), 62);
+  await waitForCount(page.locator('.cell.empty[data-node-cell]'), 1);
   await page.getByLabel('Group nodes by').selectOption('zone');
   assert.deepEqual(await page.locator('.map-group-cells h3').allTextContents(), ['(none) (3)', 'a (60)']);
   // The cells of a run line up, an empty node's among them (the empty state's margin is not theirs).
@@ -116,11 +116,11 @@ test('from 50 nodes the cluster is a map: a cell per node by state, grouped by a
   assert.deepEqual(new Set(tops).size, 1, `cell tops ${tops}`);
   await runInTerminal(page, 'kubectl set image ds/demo demo=busybox:1.37');
   await runToEnd(page, 'sim advance 1s');
-  assert.ok(await page.locator('.cell.busy').count() >= 1, 'the node being replaced is busy');
+  await page.locator('.cell.busy').first().waitFor(); // the node being replaced is busy
   // The Rollout panel lists 40 of the 62 nodes, the one being replaced among them, and counts the rest.
   const demo = page.locator('.rollout-ds[data-ds="default/demo"]');
-  assert.equal(await demo.locator('.rollout-nodes > li').count(), 40);
-  assert.ok(await demo.locator('.rollout-nodes > li.unavailable').count() >= 1);
+  await waitForCount(demo.locator('.rollout-nodes > li'), 40);
+  await demo.locator('.rollout-nodes > li.unavailable').first().waitFor();
   assert.match(await demo.locator('.folded').textContent(), /^22 more nodes not listed: \d+ waiting for the new revision/);
   // Keyboard: one tab stop, arrows move; Enter opens the card.
   await cells.first().focus();
