@@ -262,7 +262,7 @@ impl Cluster {
             if let Some(uid) = &pod.metadata.uid {
                 self.pods_runtime.remove(uid);
             }
-            self.scheduling_queue.unschedulable.remove(&key);
+            self.scheduling_queue.forget(&key);
         }
     }
 

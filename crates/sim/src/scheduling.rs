@@ -12,7 +12,7 @@ use dsplay_api::types::*;
 use dsplay_api::{Kind, Object};
 use rand_chacha::ChaCha8Rng;
 use rand_core::RngCore;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 const COMPONENT: &str = "default-scheduler";
@@ -20,11 +20,56 @@ const COMPONENT: &str = "default-scheduler";
 /// The scheduler loop's private state, owned by the cluster: which pods did not fit and when.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct SchedulingQueue {
-    /// Pods found unschedulable, with the message and the [`Self::cluster_change`] they were tried
-    /// at, so a pod is retried only after a change that could make it fit.
-    pub(crate) unschedulable: std::collections::BTreeMap<(String, String), (String, u64)>,
+    /// Pods found unschedulable, with the [`Self::cluster_change`] they were tried at, so a pod
+    /// is retried only after a change that could make it fit (upstream's unschedulable pods,
+    /// which wait for an event their rejecting plugins registered for).
+    unschedulable: BTreeMap<Key, u64>,
+    /// No pod in `unschedulable` was tried before this change: while it is the current one,
+    /// none of them is retried and the pass does not walk them (thousands may wait).
+    oldest_tried: u64,
     /// A counter of changes that can make an unschedulable pod fit (node or bound-pod changes).
     pub(crate) cluster_change: u64,
+}
+
+impl SchedulingQueue {
+    /// The unschedulable pods some change since their attempt may make fit (`None`: none can).
+    fn retry_candidates(&self) -> Option<impl Iterator<Item = &Key>> {
+        (!self.unschedulable.is_empty() && self.oldest_tried != self.cluster_change).then(|| {
+            self.unschedulable
+                .iter()
+                .filter(|(_, tried)| **tried != self.cluster_change)
+                .map(|(key, _)| key)
+        })
+    }
+
+    /// `key` did not fit and nothing that could make it fit has changed since (a write of the
+    /// pod itself, such as its Unschedulable condition, is not such a change).
+    fn is_waiting(&self, key: &Key) -> bool {
+        self.unschedulable.get(key) == Some(&self.cluster_change)
+    }
+
+    /// Records that `key` did not fit when tried at change `tried`.
+    fn mark_unschedulable(&mut self, key: Key, tried: u64) {
+        if self.unschedulable.is_empty() || tried < self.oldest_tried {
+            self.oldest_tried = tried;
+        }
+        self.unschedulable.insert(key, tried);
+    }
+
+    /// After a pass that walked the unschedulable pods: when the oldest of them was tried.
+    fn note_walked(&mut self) {
+        self.oldest_tried = self
+            .unschedulable
+            .values()
+            .copied()
+            .min()
+            .unwrap_or(self.cluster_change);
+    }
+
+    /// Forgets a pod that was bound or deleted.
+    pub(crate) fn forget(&mut self, key: &Key) {
+        self.unschedulable.remove(key);
+    }
 }
 
 fn is_pending(pod: &Pod) -> bool {
@@ -46,24 +91,23 @@ pub(crate) fn sync(cluster: &mut Cluster) {
     // Every pending pod was either written since the last pass or found unschedulable before (and
     // is retried after a change that can make it fit), so those are the only candidates; a pending
     // pod is bound to no node, which the store knows without looking the pod up.
+    let retried = cluster.scheduling_queue.retry_candidates();
+    let walked = retried.is_some();
     let candidates: BTreeSet<&Key> = written
         .iter()
         .filter(|key| cluster.store.is_unbound_pod(key))
-        .chain(cluster.scheduling_queue.unschedulable.keys())
+        .chain(retried.into_iter().flatten())
         .collect();
     let pending: Vec<Arc<Pod>> = candidates
         .into_iter()
         .filter_map(|(ns, name)| cluster.store.pod_handle(ns, name))
         .filter(|p| is_pending(p))
-        .filter(|p| {
-            cluster
-                .scheduling_queue
-                .unschedulable
-                .get(&key_of(&p.metadata))
-                .is_none_or(|(_, seen)| *seen != change)
-        })
+        .filter(|p| !cluster.scheduling_queue.is_waiting(&key_of(&p.metadata)))
         .cloned()
         .collect();
+    if walked {
+        cluster.scheduling_queue.note_walked();
+    }
     if pending.is_empty() {
         return;
     }
@@ -207,10 +251,7 @@ fn apply_result(cluster: &mut Cluster, pod: Arc<Pod>, result: ScheduleResult, ch
     match result {
         ScheduleResult::Bound { node } => {
             drop(pod);
-            cluster
-                .scheduling_queue
-                .unschedulable
-                .remove(&(ns.clone(), name.clone()));
+            cluster.scheduling_queue.forget(&(ns.clone(), name.clone()));
             crate::volume_binding::bind_pod_volumes(cluster, &stored, &node);
             drop(stored);
             cluster.modify_pod(&ns, &name, |current| {
@@ -243,8 +284,7 @@ fn apply_result(cluster: &mut Cluster, pod: Arc<Pod>, result: ScheduleResult, ch
             let mut current = Pod::clone(&stored);
             cluster
                 .scheduling_queue
-                .unschedulable
-                .insert((ns.clone(), name.clone()), (message.clone(), change));
+                .mark_unschedulable((ns.clone(), name.clone()), change);
             let status = current.status.get_or_insert_with(Default::default);
             if nominated_node.is_some() {
                 status.nominated_node_name = nominated_node.clone();
@@ -320,6 +360,34 @@ mod tests {
             .remove(0)
             .expect("manifest")
             .object
+    }
+
+    /// How many times the scheduler reported `pod` unschedulable (the recorder counts repeats of
+    /// one event).
+    fn failed_scheduling(c: &Cluster, pod: &str) -> i32 {
+        c.store
+            .events()
+            .filter(|e| e.reason.as_deref() == Some("FailedScheduling"))
+            .filter(|e| e.involved_object.name.as_deref() == Some(pod))
+            .map(|e| e.count.unwrap_or(1))
+            .sum()
+    }
+
+    /// A new pending pod is no news to the pods already waiting (upstream's
+    /// `addPodToSchedulingQueue` queues the new pod alone): they are not tried again, so they
+    /// get no second FailedScheduling; a pod bound to a node is such news.
+    #[test]
+    fn a_new_pending_pod_does_not_retry_the_waiting_ones() {
+        let mut c = Cluster::new(1);
+        c.create(pod("first", "nowhere: 'true'")).expect("create");
+        assert_eq!(failed_scheduling(&c, "first"), 1);
+        c.create(pod("second", "nowhere: 'true'")).expect("create");
+        assert_eq!(failed_scheduling(&c, "first"), 1);
+        assert_eq!(failed_scheduling(&c, "second"), 1);
+        c.create(pod("placed", "kubernetes.io/os: linux"))
+            .expect("create");
+        assert_eq!(failed_scheduling(&c, "first"), 2);
+        assert_eq!(failed_scheduling(&c, "second"), 2);
     }
 
     /// The store's set of unbound pods (which the scheduler takes its candidates from) follows

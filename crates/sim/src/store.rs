@@ -402,8 +402,8 @@ impl Store {
 
     /// Writes an object (insert or replace), bumping resourceVersion and logging the change.
     /// Callers (the API layer) have already done defaulting, validation and metadata bookkeeping.
-    /// Returns whether the write created a pod or changed the node a pod names
-    /// (`spec.nodeName`); false for every other write.
+    /// Returns whether the write created a pod bound to a node or changed the node a pod names
+    /// (`spec.nodeName`); false for every other write (a new pending pod included).
     pub(crate) fn put(&mut self, mut object: Object, time_ms: i64) -> bool {
         self.resource_version += 1;
         object.metadata_mut().resource_version = Some(self.resource_version.to_string());
@@ -424,7 +424,10 @@ impl Store {
                 let previous = self.pods.insert(key.clone(), new.clone());
                 let previous_facts = previous.as_deref().map(PodIndexFacts::of);
                 let new_facts = PodIndexFacts::of(&new);
-                rebound = previous_facts.map(|f| f.node_name) != Some(new_facts.node_name);
+                rebound = match previous_facts {
+                    Some(previous) => previous.node_name != new_facts.node_name,
+                    None => new_facts.node_name.is_some(),
+                };
                 self.index_pod(&key, previous_facts, Some(new_facts));
                 previous.is_some()
             }
