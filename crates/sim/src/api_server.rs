@@ -306,6 +306,7 @@ impl Cluster {
                 name: namespace,
             });
         }
+        crate::capacity::admit(&self.store, object)?;
         object.metadata_mut().namespace = kind.namespaced().then(|| namespace.clone());
         // Defaults apply when the request is decoded, then mutating admission runs; both come
         // before the name is generated.
@@ -439,15 +440,7 @@ impl Cluster {
 
     /// Pod admission: priority from the PriorityClass, DefaultTolerationSeconds, service account, status.
     fn admit_pod(&mut self, pod: &mut Pod) -> ApiResult<()> {
-        // Admission runs before the name is generated: errors name the pod by its generateName.
-        // Upstream: `staging/src/k8s.io/apiserver/pkg/admission/errors.go` `extractResourceName`.
-        let name = pod
-            .metadata
-            .name
-            .clone()
-            .filter(|n| !n.is_empty())
-            .or_else(|| pod.metadata.generate_name.clone().filter(|n| !n.is_empty()))
-            .unwrap_or_else(|| "Unknown".to_string());
+        let name = crate::capacity::admission_name(&pod.metadata);
         let spec = pod.spec.get_or_insert_with(Default::default);
         let (priority, policy) = self
             .resolve_priority(spec)

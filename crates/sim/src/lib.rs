@@ -5,6 +5,7 @@
 //! of its seed and the calls made on it; iteration is always over ordered maps.
 
 pub mod api_server;
+pub mod capacity;
 pub mod cluster;
 pub mod controller;
 pub mod default_cluster;

@@ -114,6 +114,9 @@ impl NodeAdd {
         let Some(name) = self.names.get(self.added) else {
             return Ok(());
         };
+        if self.added == 0 {
+            dsplay_sim::capacity::check_room_for_nodes(cluster.store(), self.names.len())?;
+        }
         self.options.name = name.clone();
         let created = cluster.create_node(&self.options);
         if created.is_ok() {
@@ -208,5 +211,31 @@ mod tests {
                 .collect::<std::collections::BTreeSet<_>>();
             assert_eq!(on_new_nodes.len(), nodes, "{ds}");
         }
+    }
+
+    /// A node add that does not fit whole adds nothing: the cluster is as before and the error
+    /// says how many more fit.
+    #[test]
+    fn a_node_add_past_the_clusters_room_adds_nothing() {
+        use dsplay_sim::capacity::MAX_NODES;
+        let mut session = Session::new(SessionOptions::default());
+        let cluster = session.cluster_mut();
+        for i in cluster.store().node_count()..MAX_NODES - 2 {
+            cluster
+                .create_node(&dsplay_sim::NodeOptions::new(&format!("n-{i}")))
+                .expect("room");
+        }
+        let version = session.cluster().store().resource_version();
+        let out = session.execute("sim node add --count 3 --prefix z-");
+        assert!(!out[0].success);
+        assert_eq!(
+            out[0].text().trim_end(),
+            format!(
+                "Error from server (Forbidden): the simulated cluster holds at most {MAX_NODES} nodes: it has {}, so at most 2 more",
+                MAX_NODES - 2
+            )
+        );
+        assert_eq!(session.cluster().store().resource_version(), version);
+        assert_eq!(session.cluster().store().node_count(), MAX_NODES - 2);
     }
 }

@@ -1,0 +1,154 @@
+//! How much the simulated cluster holds. A real cluster stores as many nodes and pods as its etcd
+//! takes (upstream's scalability thresholds, the largest clusters it tests, are 5 000 nodes and
+//! 150 000 pods); the playground's cluster lives in one browser tab, where 5 000 nodes and their
+//! 10 000 daemon pods already take ~316 MB of WebAssembly memory (of at most 4 GB). Past these
+//! limits the API server refuses the create as an admission plugin would (403 Forbidden), so a
+//! Deployment of a million replicas gets `FailedCreate` events instead of exhausting the tab.
+
+use crate::error::{ApiError, ApiResult};
+use crate::store::Store;
+use dsplay_api::types::ObjectMeta;
+use dsplay_api::{Kind, Object};
+
+/// The most nodes the simulated cluster holds: twice upstream's largest tested cluster, so a
+/// `sim node add --count 5000` fits on top of the default cluster, with room to spare.
+pub const MAX_NODES: usize = 10_000;
+
+/// The most pods the simulated cluster holds: kind's two DaemonSets and one more on
+/// [`MAX_NODES`] nodes.
+pub const MAX_PODS: usize = 30_000;
+
+/// The name an admission error gives the object: its name, else its generateName (admission
+/// runs before the name is generated).
+///
+/// Upstream: `staging/src/k8s.io/apiserver/pkg/admission/errors.go` `extractResourceName`.
+pub(crate) fn admission_name(meta: &ObjectMeta) -> String {
+    [&meta.name, &meta.generate_name]
+        .into_iter()
+        .flatten()
+        .find(|n| !n.is_empty())
+        .cloned()
+        .unwrap_or_else(|| "Unknown".to_string())
+}
+
+/// Refuses the create of a node or pod the cluster has no room for.
+pub(crate) fn admit(store: &Store, object: &Object) -> ApiResult<()> {
+    let (held, limit) = match object.kind() {
+        Kind::Node => (store.node_count(), MAX_NODES),
+        Kind::Pod => (store.pod_count(), MAX_PODS),
+        _ => return Ok(()),
+    };
+    if held < limit {
+        return Ok(());
+    }
+    Err(ApiError::Forbidden(format!(
+        "{} \"{}\" is forbidden: {}",
+        object.kind().qualified_plural(),
+        admission_name(object.metadata()),
+        full(object.kind(), limit)
+    )))
+}
+
+/// Refuses adding `more` nodes at once unless all of them fit (`sim node add --count`).
+pub fn check_room_for_nodes(store: &Store, more: usize) -> ApiResult<()> {
+    let held = store.node_count();
+    if held + more <= MAX_NODES {
+        return Ok(());
+    }
+    Err(ApiError::Forbidden(format!(
+        "{}: it has {held}, so at most {} more",
+        full(Kind::Node, MAX_NODES),
+        MAX_NODES.saturating_sub(held)
+    )))
+}
+
+fn full(kind: Kind, limit: usize) -> String {
+    format!(
+        "the simulated cluster holds at most {limit} {}",
+        kind.qualified_plural()
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{check_room_for_nodes, MAX_NODES, MAX_PODS};
+    use crate::{ApiError, Cluster, NodeOptions};
+    use dsplay_api::types::{Container, ObjectMeta, Pod, PodSpec};
+    use dsplay_api::Object;
+
+    fn pod(name: &str) -> Pod {
+        Pod {
+            metadata: ObjectMeta {
+                name: Some(name.to_string()),
+                namespace: Some("default".into()),
+                ..Default::default()
+            },
+            spec: Some(PodSpec {
+                containers: vec![Container {
+                    name: "c".into(),
+                    image: Some("busybox".into()),
+                    ..Default::default()
+                }],
+                ..Default::default()
+            }),
+            ..Default::default()
+        }
+    }
+
+    /// A cluster that holds [`MAX_PODS`] pods refuses one more, as admission would, naming it by
+    /// its generateName; nothing changes (not even the resourceVersion).
+    #[test]
+    fn a_full_cluster_refuses_another_pod_and_stays_as_it_was() {
+        let mut c = Cluster::new(1);
+        let room = MAX_PODS - c.store.pod_count();
+        for i in 0..room {
+            c.store.put(Object::Pod(pod(&format!("filler-{i}"))), 0);
+        }
+        let version = c.store.resource_version();
+        let mut extra = pod("");
+        extra.metadata.name = None;
+        extra.metadata.generate_name = Some("extra-".into());
+        let err = c.create(Object::Pod(extra)).expect_err("no room");
+        assert!(matches!(err, ApiError::Forbidden(_)));
+        assert_eq!(
+            err.to_string(),
+            format!(
+                "pods \"extra-\" is forbidden: the simulated cluster holds at most {MAX_PODS} pods"
+            )
+        );
+        assert_eq!(c.store.pod_count(), MAX_PODS);
+        assert_eq!(c.store.resource_version(), version);
+        // Room again once a pod is gone.
+        c.remove_object(dsplay_api::Kind::Pod, "default", "filler-0");
+        c.create(Object::Pod(pod("extra"))).expect("room for one");
+    }
+
+    /// `sim node add --count` checks that every node fits before adding any; one node more than
+    /// the room is refused with how many fit.
+    #[test]
+    fn nodes_are_added_only_when_all_of_them_fit() {
+        let mut c = Cluster::new(1);
+        let held = c.store.node_count();
+        assert!(check_room_for_nodes(&c.store, MAX_NODES - held).is_ok());
+        let err = check_room_for_nodes(&c.store, MAX_NODES - held + 1).expect_err("full");
+        assert_eq!(
+            err.to_string(),
+            format!(
+                "the simulated cluster holds at most {MAX_NODES} nodes: it has {held}, so at most {} more",
+                MAX_NODES - held
+            )
+        );
+        for i in held..MAX_NODES {
+            c.create_node(&NodeOptions::new(&format!("n-{i}")))
+                .expect("room");
+        }
+        let err = c
+            .create_node(&NodeOptions::new("one-too-many"))
+            .expect_err("full");
+        assert_eq!(
+            err.to_string(),
+            format!("nodes \"one-too-many\" is forbidden: the simulated cluster holds at most {MAX_NODES} nodes")
+        );
+        assert!(c.store.node("one-too-many").is_none());
+    }
+}
