@@ -105,7 +105,9 @@ pub fn from_api_error(error: &ApiError) -> Reply {
             )
         }
         ApiError::BadRequest(message) => bad_request(message),
-        ApiError::Forbidden(message) => failure(403, "Forbidden", message, json!({})),
+        ApiError::Forbidden(message) | ApiError::OverCapacity(message) => {
+            failure(403, "Forbidden", message, json!({}))
+        }
     }
 }
 

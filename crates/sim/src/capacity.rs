@@ -41,7 +41,7 @@ pub(crate) fn admit(store: &Store, object: &Object) -> ApiResult<()> {
     if held < limit {
         return Ok(());
     }
-    Err(ApiError::Forbidden(format!(
+    Err(ApiError::OverCapacity(format!(
         "{} \"{}\" is forbidden: {}",
         object.kind().qualified_plural(),
         admission_name(object.metadata()),
@@ -55,7 +55,7 @@ pub fn check_room_for_nodes(store: &Store, more: usize) -> ApiResult<()> {
     if held + more <= MAX_NODES {
         return Ok(());
     }
-    Err(ApiError::Forbidden(format!(
+    Err(ApiError::OverCapacity(format!(
         "{}: it has {held}, so at most {} more",
         full(Kind::Node, MAX_NODES),
         MAX_NODES.saturating_sub(held)
@@ -109,7 +109,7 @@ mod tests {
         extra.metadata.name = None;
         extra.metadata.generate_name = Some("extra-".into());
         let err = c.create(Object::Pod(extra)).expect_err("no room");
-        assert!(matches!(err, ApiError::Forbidden(_)));
+        assert!(matches!(err, ApiError::OverCapacity(_)));
         assert_eq!(
             err.to_string(),
             format!(
@@ -121,6 +121,65 @@ mod tests {
         // Room again once a pod is gone.
         c.remove_object(dsplay_api::Kind::Pod, "default", "filler-0");
         c.create(Object::Pod(pod("extra"))).expect("room for one");
+    }
+
+    /// Fills the cluster to [`MAX_PODS`] with pods of a namespace of their own that another
+    /// scheduler would place (no loop of the simulated cluster looks at them).
+    fn fill(c: &mut Cluster) {
+        for i in 0..MAX_PODS - c.store.pod_count() {
+            let mut filler = pod(&format!("filler-{i}"));
+            filler.metadata.namespace = Some("filler".into());
+            if let Some(spec) = filler.spec.as_mut() {
+                spec.scheduler_name = Some("elsewhere".into());
+            }
+            c.store.put(Object::Pod(filler), 0);
+        }
+    }
+
+    fn pods_on(c: &Cluster, node: &str) -> usize {
+        c.store.pods_on_node(node).count()
+    }
+
+    /// A DaemonSet refused a pod for want of room tries again after a back-off, as upstream's
+    /// work queue requeues a failed sync: once a pod elsewhere is gone, the node gets its pods
+    /// without any write the DaemonSet controller watches.
+    #[test]
+    fn a_daemon_set_refused_for_room_tries_again_and_succeeds_once_there_is_room() {
+        let mut c = Cluster::new(1);
+        fill(&mut c);
+        c.add_node(&NodeOptions::new("late"))
+            .expect("room for a node");
+        assert_eq!(pods_on(&c, "late"), 0);
+        c.advance(std::time::Duration::from_secs(1));
+        assert_eq!(pods_on(&c, "late"), 0, "still no room");
+        for i in 0..2 {
+            c.remove_object(dsplay_api::Kind::Pod, "filler", &format!("filler-{i}"));
+        }
+        c.advance(std::time::Duration::from_secs(60));
+        assert_eq!(pods_on(&c, "late"), 2, "kindnet and kube-proxy");
+    }
+
+    /// The same for a ReplicaSet: its pod is created once a pod of another namespace is gone.
+    #[test]
+    fn a_replica_set_refused_for_room_tries_again_and_succeeds_once_there_is_room() {
+        let mut c = Cluster::new(1);
+        fill(&mut c);
+        let manifest = "apiVersion: apps/v1\nkind: ReplicaSet\nmetadata: {name: web}\nspec:\n  replicas: 1\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec: {containers: [{name: c, image: nginx}]}\n";
+        let rs = dsplay_api::manifest::parse_manifests(manifest)
+            .remove(0)
+            .expect("manifest")
+            .object;
+        c.create(rs).expect("created");
+        let web = |c: &Cluster| {
+            c.store
+                .pods()
+                .filter(|p| p.metadata.namespace.as_deref() == Some("default"))
+                .count()
+        };
+        assert_eq!(web(&c), 0);
+        c.remove_object(dsplay_api::Kind::Pod, "filler", "filler-0");
+        c.advance(std::time::Duration::from_secs(60));
+        assert_eq!(web(&c), 1);
     }
 
     /// `sim node add --count` checks that every node fits before adding any; one node more than

@@ -38,6 +38,10 @@ pub enum ApiError {
     /// 403 / namespace problems.
     #[error("{0}")]
     Forbidden(String),
+    /// 403: the simulated cluster has no room for the object (`crate::capacity`); a controller
+    /// tries the create again later.
+    #[error("{0}")]
+    OverCapacity(String),
 }
 
 impl ApiError {
@@ -75,7 +79,7 @@ impl ApiError {
             ApiError::AlreadyExists { .. } => Some("AlreadyExists"),
             ApiError::Invalid { .. } => None,
             ApiError::BadRequest(_) => Some("BadRequest"),
-            ApiError::Forbidden(_) => Some("Forbidden"),
+            ApiError::Forbidden(_) | ApiError::OverCapacity(_) => Some("Forbidden"),
         }
     }
 }

@@ -7,5 +7,6 @@ pub mod endpointslice;
 pub mod gc;
 pub mod node_lifecycle;
 pub mod replicaset;
+pub(crate) mod requeue;
 pub mod statefulset;
 pub mod taint_eviction;

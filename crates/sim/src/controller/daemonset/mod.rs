@@ -37,6 +37,8 @@ pub(crate) struct DaemonSetController {
     pub(crate) failed_pod_backoff: std::collections::BTreeMap<String, (i64, i64)>,
     /// Set by a `ResyncDaemonSets` timer: the next pass syncs every DaemonSet.
     pub(crate) resync: bool,
+    /// Per DaemonSet uid: its syncs that failed to create a pod, in a row.
+    pub(crate) requeue: crate::controller::requeue::RequeueBackoff,
 }
 
 /// One pass of the DaemonSet controller over every DaemonSet, in namespace/name order, a
@@ -161,10 +163,18 @@ pub(crate) fn sync_daemon_set(cluster: &mut Cluster, ns: &str, name: &str) {
     let cx = Context::new(&ds, &hash, cluster.now_ms, selector);
     // Each refresh observes the writes of the step before it (creates/deletes are seen at once).
     cache.refresh(cluster, &cx);
-    manage(cluster, &mut cache, &cx);
+    let mut refused = manage(cluster, &mut cache, &cx);
     cache.refresh(cluster, &cx);
     if !on_delete {
-        update::rolling_update(cluster, &cache, &cx);
+        refused |= update::rolling_update(cluster, &cache, &cx);
+    }
+    // `syncDaemonSet` returns syncNodes' create errors and the sync is queued again after a
+    // back-off; a sync without them resets it.
+    if refused {
+        let delay = cluster.daemon_sets.requeue.failed(&uid);
+        cluster.schedule_at_unless_due(cluster.now_ms + delay, Timer::ResyncDaemonSets);
+    } else {
+        cluster.daemon_sets.requeue.forget(&uid);
     }
     if history_done || history::cleanup_history(cluster, &ds) {
         cache.history = Some((history::HistoryKey::of(cluster, &ds), hash.clone()));
@@ -191,7 +201,7 @@ fn surge_enabled(ds: &DaemonSet) -> bool {
 /// `manage`: decide per node (`podsShouldBeOnNode`), then act (`syncNodes`). Only nodes that changed
 /// since the last look, or where it decided to act (or to wait for a back-off) last time, can have
 /// a decision, so only those are examined.
-fn manage(cluster: &mut Cluster, cache: &mut DaemonSetCache, cx: &Context) {
+fn manage(cluster: &mut Cluster, cache: &mut DaemonSetCache, cx: &Context) -> Refused {
     let work = cache.take_manage_work();
     let mut nodes_needing_pods = Vec::new();
     let mut pods_to_delete: Vec<String> = Vec::new();
@@ -227,7 +237,7 @@ fn manage(cluster: &mut Cluster, cache: &mut DaemonSetCache, cx: &Context) {
         &pods_to_delete,
         &nodes_needing_pods,
         cx.hash,
-    );
+    )
 }
 
 /// What `podsShouldBeOnNode` decided for one node.
@@ -374,6 +384,10 @@ pub(crate) fn template_generation(ds: &DaemonSet) -> Option<String> {
         .cloned()
 }
 
+/// Whether the API server refused a create that a later sync may get through
+/// ([`crate::controller::requeue::retries`]).
+pub(crate) type Refused = bool;
+
 /// `syncNodes`: delete and create (capped at `BURST_REPLICAS` each), with events. The pods to
 /// delete are named in the DaemonSet's namespace.
 #[doc(alias = "syncNodes")]
@@ -383,12 +397,13 @@ pub(crate) fn sync_nodes(
     pods_to_delete: &[String],
     nodes_needing_pods: &[String],
     hash: &str,
-) {
+) -> Refused {
     if pods_to_delete.is_empty() && nodes_needing_pods.is_empty() {
-        return;
+        return false;
     }
     let reference = object_reference(Kind::DaemonSet, &ds.metadata);
     let template_generation = template_generation(ds);
+    let mut refused = false;
     for node in nodes_needing_pods.iter().take(BURST_REPLICAS) {
         let pod = new_daemon_pod(ds, node, hash, template_generation.as_deref());
         match cluster.create_internal(Object::Pod(pod)) {
@@ -400,16 +415,20 @@ pub(crate) fn sync_nodes(
                 COMPONENT,
                 None,
             ),
-            Err(err) => cluster.record_event(
-                &reference,
-                "Warning",
-                "FailedCreate",
-                &format!("Error creating: {}", err.server_message()),
-                COMPONENT,
-                None,
-            ),
+            Err(err) => {
+                refused |= crate::controller::requeue::retries(&err);
+                cluster.record_event(
+                    &reference,
+                    "Warning",
+                    "FailedCreate",
+                    &format!("Error creating: {}", err.server_message()),
+                    COMPONENT,
+                    None,
+                )
+            }
         }
     }
+
     let ns = ds.metadata.namespace.as_deref().unwrap_or_default();
     for name in pods_to_delete.iter().take(BURST_REPLICAS) {
         let Some(current) = cluster.store.pod(ns, name) else {
@@ -428,6 +447,7 @@ pub(crate) fn sync_nodes(
             None,
         );
     }
+    refused
 }
 
 /// `updateDaemonSetStatus`: the status counters (summed per node by the cache), returned to be

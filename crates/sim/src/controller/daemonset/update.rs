@@ -7,7 +7,7 @@
 
 use super::node_cache::{Context, DaemonSetCache};
 use super::pod_summary::PodSummary;
-use super::sync_nodes;
+use super::{sync_nodes, Refused};
 use crate::cluster::Cluster;
 use dsplay_api::int_or_percent::scaled_value;
 use dsplay_api::types::*;
@@ -126,7 +126,11 @@ pub(crate) fn classify(pods: &[PodSummary], should_run: bool, cx: &Context) -> N
 /// `rollingUpdate`, from the per-node classes the cache keeps. Candidates are taken in node-name
 /// order (upstream walks a Go map, so any order is faithful; this one is deterministic).
 #[doc(alias = "rollingUpdate")]
-pub(crate) fn rolling_update(cluster: &mut Cluster, cache: &DaemonSetCache, cx: &Context) {
+pub(crate) fn rolling_update(
+    cluster: &mut Cluster,
+    cache: &DaemonSetCache,
+    cx: &Context,
+) -> Refused {
     let desired = cache.status.desired;
     let (max_unavailable, max_surge) = budgets(cx.ds, desired);
     let t = &cache.rollout;
@@ -140,8 +144,7 @@ pub(crate) fn rolling_update(cluster: &mut Cluster, cache: &DaemonSetCache, cx: 
             .chain(t.candidates.iter().take(remaining))
             .filter_map(old_pod)
             .collect();
-        sync_nodes(cluster, cx.ds, &to_delete, &[], cx.hash);
-        return;
+        return sync_nodes(cluster, cx.ds, &to_delete, &[], cx.hash);
     }
     let remaining = (max_surge - t.num_surge).clamp(0, t.candidate_new_nodes.len() as i32) as usize;
     let create: Vec<String> = t
@@ -157,5 +160,5 @@ pub(crate) fn rolling_update(cluster: &mut Cluster, cache: &DaemonSetCache, cx: 
         .chain(t.should_not_run.iter().take(excess))
         .filter_map(old_pod)
         .collect();
-    sync_nodes(cluster, cx.ds, &to_delete, &create, cx.hash);
+    sync_nodes(cluster, cx.ds, &to_delete, &create, cx.hash)
 }

@@ -7,6 +7,8 @@ pub mod ranks;
 use crate::api_server::{object_reference, DeleteOptions};
 use crate::cluster::{k8s_time, Cluster, Timer};
 use crate::controller::daemonset::util::is_pod_available;
+use crate::controller::requeue;
+use crate::error::ApiError;
 use crate::service_account_admission::pod_spec_for_new_pod;
 use crate::store::key_of;
 use dsplay_api::pod::is_pod_ready;
@@ -32,6 +34,8 @@ pub(crate) struct AppsState {
     pub(crate) deployments: BTreeMap<String, usize>,
     /// Set by a `ResyncApps` or `ProgressDeadline` timer: the next pass syncs everything.
     pub(crate) resync: bool,
+    /// Per ReplicaSet uid: its syncs that failed to create a pod, in a row.
+    pub(crate) requeue: crate::controller::requeue::RequeueBackoff,
 }
 
 /// Syncs every ReplicaSet, in namespace/name order. One is skipped when nothing it depends on was
@@ -138,6 +142,17 @@ pub(crate) fn sync_replica_set(
         manage_replicas_err = manage_replicas(cluster, &rs, &pods);
         pods = claim_pods(cluster, &rs, &selector);
     }
+    // `syncReplicaSet` returns manageReplicas' error and the sync is queued again after a
+    // back-off.
+    let uid = rs.metadata.uid.as_deref().unwrap_or_default();
+    match &manage_replicas_err {
+        Some(err) if requeue::retries(err) => {
+            let delay = cluster.apps.requeue.failed(uid);
+            cluster.schedule_at_unless_due(cluster.now_ms + delay, Timer::ResyncApps);
+        }
+        _ => cluster.apps.requeue.forget(uid),
+    }
+    let manage_replicas_err = manage_replicas_err.map(|err| err.server_message());
     update_replica_set_status(cluster, &rs, &pods, filtered, manage_replicas_err);
     pods.iter()
         .filter_map(|p| p.metadata.name.clone())
@@ -224,7 +239,7 @@ pub fn pod_from_template(rs: &ReplicaSet) -> Pod {
 /// at most [`BURST_REPLICAS`] per sync, with an event for each; returns the API server's message
 /// when a create failed.
 #[doc(alias = "manageReplicas")]
-fn manage_replicas(cluster: &mut Cluster, rs: &ReplicaSet, pods: &[Arc<Pod>]) -> Option<String> {
+fn manage_replicas(cluster: &mut Cluster, rs: &ReplicaSet, pods: &[Arc<Pod>]) -> Option<ApiError> {
     let wanted = rs
         .spec
         .as_ref()
@@ -255,7 +270,7 @@ fn manage_replicas(cluster: &mut Cluster, rs: &ReplicaSet, pods: &[Arc<Pod>]) ->
                         None,
                     );
                     // Slow start: the first failure stops the batch.
-                    return Some(message);
+                    return Some(err);
                 }
             }
         }
