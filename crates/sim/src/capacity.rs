@@ -159,27 +159,39 @@ mod tests {
         assert_eq!(pods_on(&c, "late"), 2, "kindnet and kube-proxy");
     }
 
-    /// The same for a ReplicaSet: its pod is created once a pod of another namespace is gone.
-    #[test]
-    fn a_replica_set_refused_for_room_tries_again_and_succeeds_once_there_is_room() {
+    /// How many pods of the default namespace a full cluster holds after `workload` (a manifest
+    /// of one replica) is created, then after a pod elsewhere is gone and a minute passes.
+    fn pods_before_and_after_room(workload: &str) -> (usize, usize) {
         let mut c = Cluster::new(1);
         fill(&mut c);
-        let manifest = "apiVersion: apps/v1\nkind: ReplicaSet\nmetadata: {name: web}\nspec:\n  replicas: 1\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec: {containers: [{name: c, image: nginx}]}\n";
-        let rs = dsplay_api::manifest::parse_manifests(manifest)
+        let object = dsplay_api::manifest::parse_manifests(workload)
             .remove(0)
             .expect("manifest")
             .object;
-        c.create(rs).expect("created");
-        let web = |c: &Cluster| {
+        c.create(object).expect("created");
+        let count = |c: &Cluster| {
             c.store
                 .pods()
                 .filter(|p| p.metadata.namespace.as_deref() == Some("default"))
                 .count()
         };
-        assert_eq!(web(&c), 0);
+        let before = count(&c);
         c.remove_object(dsplay_api::Kind::Pod, "filler", "filler-0");
         c.advance(std::time::Duration::from_secs(60));
-        assert_eq!(web(&c), 1);
+        (before, count(&c))
+    }
+
+    /// The same for a ReplicaSet and a StatefulSet: the pod is created once there is room.
+    #[test]
+    fn replica_and_stateful_sets_refused_for_room_try_again_and_succeed_once_there_is_room() {
+        let template = "  replicas: 1\n  selector: {matchLabels: {app: a}}\n  template:\n    metadata: {labels: {app: a}}\n    spec: {containers: [{name: c, image: nginx}]}\n";
+        for head in [
+            "kind: ReplicaSet\nmetadata: {name: web}\nspec:\n",
+            "kind: StatefulSet\nmetadata: {name: db}\nspec:\n  serviceName: db\n",
+        ] {
+            let manifest = format!("apiVersion: apps/v1\n{head}{template}");
+            assert_eq!(pods_before_and_after_room(&manifest), (0, 1), "{head}");
+        }
     }
 
     /// `sim node add --count` checks that every node fits before adding any; one node more than

@@ -107,9 +107,10 @@ impl NodeAdd {
         self.added == self.names.len()
     }
 
-    /// Adds the next node. The controllers react at the end of a batch ([`NODES_PER_RECONCILE`]),
-    /// after the last node, and on an error (to the nodes of the batch added before it), after
-    /// which nothing more is added.
+    /// Adds the next node. The first call adds nothing unless every node of the command fits in
+    /// the cluster ([`dsplay_sim::capacity`]). The controllers react at the end of a batch
+    /// ([`NODES_PER_RECONCILE`]), after the last node, and on an error (to the nodes of the batch
+    /// added before it), after which nothing more is added.
     pub fn add_next(&mut self, cluster: &mut Cluster) -> Result<(), ApiError> {
         let Some(name) = self.names.get(self.added) else {
             return Ok(());

@@ -27,6 +27,8 @@ pub(crate) struct StatefulSetController {
     cursor: ChangeCursor,
     /// Set by a `ResyncStatefulSets` timer.
     pub(crate) resync: bool,
+    /// Per StatefulSet uid: its pod creates refused for want of room, in a row.
+    pub(crate) requeue: crate::controller::requeue::RequeueBackoff,
 }
 
 /// Syncs the StatefulSets of every namespace where a StatefulSet, a pod, a claim or a
