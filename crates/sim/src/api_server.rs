@@ -440,7 +440,7 @@ impl Cluster {
 
     /// Pod admission: priority from the PriorityClass, DefaultTolerationSeconds, service account, status.
     fn admit_pod(&mut self, pod: &mut Pod) -> ApiResult<()> {
-        let name = crate::capacity::admission_name(&pod.metadata);
+        let name = admission_name(&pod.metadata);
         let spec = pod.spec.get_or_insert_with(Default::default);
         let (priority, policy) = self
             .resolve_priority(spec)
@@ -663,6 +663,19 @@ impl Cluster {
         }
         Ok(())
     }
+}
+
+/// The name an admission error gives the object: its name, else its generateName (admission
+/// runs before the name is generated).
+///
+/// Upstream: `staging/src/k8s.io/apiserver/pkg/admission/errors.go` `extractResourceName`.
+pub(crate) fn admission_name(meta: &ObjectMeta) -> String {
+    [&meta.name, &meta.generate_name]
+        .into_iter()
+        .flatten()
+        .find(|n| !n.is_empty())
+        .cloned()
+        .unwrap_or_else(|| "Unknown".to_string())
 }
 
 #[cfg(test)]

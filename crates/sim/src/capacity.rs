@@ -7,7 +7,6 @@
 
 use crate::error::{ApiError, ApiResult};
 use crate::store::Store;
-use dsplay_api::types::ObjectMeta;
 use dsplay_api::{Kind, Object};
 
 /// The most nodes the simulated cluster holds: twice upstream's largest tested cluster, so a
@@ -17,19 +16,6 @@ pub const MAX_NODES: usize = 10_000;
 /// The most pods the simulated cluster holds: kind's two DaemonSets and one more on
 /// [`MAX_NODES`] nodes.
 pub const MAX_PODS: usize = 30_000;
-
-/// The name an admission error gives the object: its name, else its generateName (admission
-/// runs before the name is generated).
-///
-/// Upstream: `staging/src/k8s.io/apiserver/pkg/admission/errors.go` `extractResourceName`.
-pub(crate) fn admission_name(meta: &ObjectMeta) -> String {
-    [&meta.name, &meta.generate_name]
-        .into_iter()
-        .flatten()
-        .find(|n| !n.is_empty())
-        .cloned()
-        .unwrap_or_else(|| "Unknown".to_string())
-}
 
 /// Refuses the create of a node or pod the cluster has no room for.
 pub(crate) fn admit(store: &Store, object: &Object) -> ApiResult<()> {
@@ -44,7 +30,7 @@ pub(crate) fn admit(store: &Store, object: &Object) -> ApiResult<()> {
     Err(ApiError::OverCapacity(format!(
         "{} \"{}\" is forbidden: {}",
         object.kind().qualified_plural(),
-        admission_name(object.metadata()),
+        crate::api_server::admission_name(object.metadata()),
         full(object.kind(), limit)
     )))
 }

@@ -56,7 +56,8 @@ impl SchedulingQueue {
         self.unschedulable.insert(key, tried);
     }
 
-    /// After a pass that walked the unschedulable pods: when the oldest of them was tried.
+    /// After a pass that walked the unschedulable pods (and tried those it retried): when the
+    /// oldest of them was tried.
     fn note_walked(&mut self) {
         self.oldest_tried = self
             .unschedulable
@@ -105,9 +106,15 @@ pub(crate) fn sync(cluster: &mut Cluster) {
         .filter(|p| !cluster.scheduling_queue.is_waiting(&key_of(&p.metadata)))
         .cloned()
         .collect();
+    schedule_pending(cluster, pending, change);
     if walked {
         cluster.scheduling_queue.note_walked();
     }
+}
+
+/// Tries `pending` (the pass's candidates, in no particular order) and writes each outcome;
+/// `change` is the counter the pass began at.
+fn schedule_pending(cluster: &mut Cluster, pending: Vec<Arc<Pod>>, change: u64) {
     if pending.is_empty() {
         return;
     }

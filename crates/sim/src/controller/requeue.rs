@@ -7,6 +7,7 @@
 //! `DefaultTypedControllerRateLimiter` (`NewTypedItemExponentialFailureRateLimiter(5ms, 1000s)`;
 //! its 10 qps bucket never binds for one object).
 
+use crate::cluster::{Cluster, Timer};
 use crate::error::ApiError;
 use std::collections::BTreeMap;
 
@@ -45,6 +46,27 @@ impl RequeueBackoff {
     pub(crate) fn forget(&mut self, uid: &str) {
         self.0.remove(uid);
     }
+}
+
+/// Where a controller keeps its [`RequeueBackoff`] in the cluster.
+pub(crate) type Backoff = fn(&mut Cluster) -> &mut RequeueBackoff;
+
+/// After a sync of `uid`: when a create was `refused` for a reason worth retrying
+/// ([`retries`]), arms `timer` (the controller's resync) after the back-off `backoff` picks,
+/// else resets the back-off.
+pub(crate) fn after_sync(
+    cluster: &mut Cluster,
+    backoff: Backoff,
+    uid: &str,
+    refused: bool,
+    timer: Timer,
+) {
+    if !refused {
+        backoff(cluster).forget(uid);
+        return;
+    }
+    let delay = backoff(cluster).failed(uid);
+    cluster.schedule_at_unless_due(cluster.now_ms + delay, timer);
 }
 
 #[cfg(test)]

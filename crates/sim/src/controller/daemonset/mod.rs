@@ -9,6 +9,7 @@ pub mod util;
 
 use crate::api_server::{object_reference, DeleteOptions};
 use crate::cluster::{Cluster, Timer};
+use crate::controller::requeue;
 use dsplay_api::types::*;
 use dsplay_api::{Kind, Object};
 use node_cache::{Context, DaemonSetCache};
@@ -38,7 +39,7 @@ pub(crate) struct DaemonSetController {
     /// Set by a `ResyncDaemonSets` timer: the next pass syncs every DaemonSet.
     pub(crate) resync: bool,
     /// Per DaemonSet uid: its syncs that failed to create a pod, in a row.
-    pub(crate) requeue: crate::controller::requeue::RequeueBackoff,
+    pub(crate) requeue: requeue::RequeueBackoff,
 }
 
 /// One pass of the DaemonSet controller over every DaemonSet, in namespace/name order, a
@@ -170,12 +171,8 @@ pub(crate) fn sync_daemon_set(cluster: &mut Cluster, ns: &str, name: &str) {
     }
     // `syncDaemonSet` returns syncNodes' create errors and the sync is queued again after a
     // back-off; a sync without them resets it.
-    if refused {
-        let delay = cluster.daemon_sets.requeue.failed(&uid);
-        cluster.schedule_at_unless_due(cluster.now_ms + delay, Timer::ResyncDaemonSets);
-    } else {
-        cluster.daemon_sets.requeue.forget(&uid);
-    }
+    let backoff: requeue::Backoff = |c| &mut c.daemon_sets.requeue;
+    requeue::after_sync(cluster, backoff, &uid, refused, Timer::ResyncDaemonSets);
     if history_done || history::cleanup_history(cluster, &ds) {
         cache.history = Some((history::HistoryKey::of(cluster, &ds), hash.clone()));
     }
@@ -385,7 +382,7 @@ pub(crate) fn template_generation(ds: &DaemonSet) -> Option<String> {
 }
 
 /// Whether the API server refused a create that a later sync may get through
-/// ([`crate::controller::requeue::retries`]).
+/// ([`requeue::retries`]).
 pub(crate) type Refused = bool;
 
 /// `syncNodes`: delete and create (capped at `BURST_REPLICAS` each), with events. The pods to
@@ -416,7 +413,7 @@ pub(crate) fn sync_nodes(
                 None,
             ),
             Err(err) => {
-                refused |= crate::controller::requeue::retries(&err);
+                refused |= requeue::retries(&err);
                 cluster.record_event(
                     &reference,
                     "Warning",
@@ -428,7 +425,6 @@ pub(crate) fn sync_nodes(
             }
         }
     }
-
     let ns = ds.metadata.namespace.as_deref().unwrap_or_default();
     for name in pods_to_delete.iter().take(BURST_REPLICAS) {
         let Some(current) = cluster.store.pod(ns, name) else {

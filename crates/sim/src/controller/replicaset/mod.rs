@@ -35,7 +35,7 @@ pub(crate) struct AppsState {
     /// Set by a `ResyncApps` or `ProgressDeadline` timer: the next pass syncs everything.
     pub(crate) resync: bool,
     /// Per ReplicaSet uid: its syncs that failed to create a pod, in a row.
-    pub(crate) requeue: crate::controller::requeue::RequeueBackoff,
+    pub(crate) requeue: requeue::RequeueBackoff,
 }
 
 /// Syncs every ReplicaSet, in namespace/name order. One is skipped when nothing it depends on was
@@ -145,13 +145,9 @@ pub(crate) fn sync_replica_set(
     // `syncReplicaSet` returns manageReplicas' error and the sync is queued again after a
     // back-off.
     let uid = rs.metadata.uid.as_deref().unwrap_or_default();
-    match &manage_replicas_err {
-        Some(err) if requeue::retries(err) => {
-            let delay = cluster.apps.requeue.failed(uid);
-            cluster.schedule_at_unless_due(cluster.now_ms + delay, Timer::ResyncApps);
-        }
-        _ => cluster.apps.requeue.forget(uid),
-    }
+    let refused = manage_replicas_err.as_ref().is_some_and(requeue::retries);
+    let backoff: requeue::Backoff = |c| &mut c.apps.requeue;
+    requeue::after_sync(cluster, backoff, uid, refused, Timer::ResyncApps);
     let manage_replicas_err = manage_replicas_err.map(|err| err.server_message());
     update_replica_set_status(cluster, &rs, &pods, filtered, manage_replicas_err);
     pods.iter()
@@ -236,7 +232,7 @@ pub fn pod_from_template(rs: &ReplicaSet) -> Pod {
 }
 
 /// `manageReplicas`: create the missing pods or delete the surplus (ranked by `getPodsToDelete`),
-/// at most [`BURST_REPLICAS`] per sync, with an event for each; returns the API server's message
+/// at most [`BURST_REPLICAS`] per sync, with an event for each; returns the API server's error
 /// when a create failed.
 #[doc(alias = "manageReplicas")]
 fn manage_replicas(cluster: &mut Cluster, rs: &ReplicaSet, pods: &[Arc<Pod>]) -> Option<ApiError> {

@@ -9,6 +9,7 @@ use super::utils::{
 use super::COMPONENT;
 use crate::api_server::object_reference;
 use crate::cluster::{Cluster, Timer};
+use crate::controller::requeue;
 use crate::error::ApiError;
 use dsplay_api::types::*;
 use dsplay_api::{Kind, Object};
@@ -128,20 +129,20 @@ pub(super) fn create_stateful_pod(cluster: &mut Cluster, set: &StatefulSet, pod:
         return false;
     }
     let uid = set.metadata.uid.as_deref().unwrap_or_default();
+    let backoff: requeue::Backoff = |c| &mut c.stateful_sets.requeue;
     match cluster.create_internal(Object::Pod(pod)) {
         Err(ApiError::AlreadyExists { .. }) => false,
         Err(err) => {
             record_pod_event(cluster, "create", set, &name, Some(&err));
             // The sync returns the error and the set is queued again after a back-off (here
             // reset by the next create that goes through, not by any sync without errors).
-            if crate::controller::requeue::retries(&err) {
-                let delay = cluster.stateful_sets.requeue.failed(uid);
-                cluster.schedule_at_unless_due(cluster.now_ms + delay, Timer::ResyncStatefulSets);
+            if requeue::retries(&err) {
+                requeue::after_sync(cluster, backoff, uid, true, Timer::ResyncStatefulSets);
             }
             false
         }
         Ok(_) => {
-            cluster.stateful_sets.requeue.forget(uid);
+            requeue::after_sync(cluster, backoff, uid, false, Timer::ResyncStatefulSets);
             let ns = set.metadata.namespace.clone().unwrap_or_default();
             if let Some(created) = cluster.store.pod(&ns, &name).cloned() {
                 update_pod_claim_for_retention_policy(cluster, set, &created);
