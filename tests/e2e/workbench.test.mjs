@@ -299,7 +299,7 @@ test('Reset offers Undo', async () => {
   await page.context().close();
 });
 
-test('smaller fixes: the Add-node fields fit, marks of one instant are one, pods of a deleted node are apart', async () => {
+test('smaller fixes: the Add-node fields fit, marks of one instant are one, pods of a deleted node are apart, long pending lists end with a count', async () => {
   const page = await openPlayground(browser, server.url, { viewport: { width: 390, height: 844 } });
   await pause(page);
   await page.getByRole('button', { name: 'Add node' }).click();
@@ -322,6 +322,17 @@ test('smaller fixes: the Add-node fields fit, marks of one instant are one, pods
   await runInTerminal(page, 'kubectl delete node kind-worker2');
   await page.locator('.on-deleted-nodes', { hasText: 'kube-proxy-' }).waitFor();
   assert.equal(await page.locator('.unscheduled:not(.on-deleted-nodes)').count(), 0, 'nothing is listed as not scheduled');
+
+  // More pending pods than a list draws: the first 100, how many more, and the command listing all.
+  await runInTerminal(page, 'kubectl create deployment big --image=nginx --replicas=300');
+  const pending = page.locator('.unscheduled:not(.on-deleted-nodes)');
+  await pending.locator('.more').waitFor();
+  assert.equal(await pending.locator('[data-pod]').count(), 100);
+  const more = Number((await pending.locator('.more').textContent()).match(/… and (\d+) more/)[1]);
+  await pending.getByRole('button', { name: 'kubectl get pods -A --field-selector spec.nodeName=' }).click();
+  await page.locator('.term-output', { hasText: '$ kubectl get pods -A --field-selector spec.nodeName=' }).waitFor();
+  const listed = (await transcript(page)).split('spec.nodeName=').pop();
+  assert.equal(listed.match(/ Pending /g).length, 100 + more, 'the list and its count agree with kubectl');
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });

@@ -32,18 +32,64 @@ pub struct ClusterViewProps {
     pub flights: Rc<Vec<Flight>>,
 }
 
+/// At most this many chips in a list of pods off the nodes: a Deployment larger than the cluster
+/// leaves thousands pending, and drawing a chip for each took the page seconds.
+pub const POD_LIST_LIMIT: usize = 100;
+
+/// The command that lists every pod on no node, as the "Not scheduled" list's overflow offers it.
+pub const LIST_UNSCHEDULED: &str = "kubectl get pods -A --field-selector spec.nodeName=";
+
+/// The pods of a list to draw (kube-system ones only if `show_system`): at most
+/// [`POD_LIST_LIMIT`], and how many more there are.
+pub fn first_shown(pods: &[PodView], show_system: bool) -> (Vec<&PodView>, usize) {
+    let mut shown = pods.iter().filter(|p| show_system || !p.system);
+    let first: Vec<&PodView> = shown.by_ref().take(POD_LIST_LIMIT).collect();
+    (first, shown.count())
+}
+
+/// A list of pods off the nodes: heading, optional hint, chips, and past the limit how many more
+/// there are (with the command that lists them all, if any).
+fn pod_list(
+    class: Classes,
+    heading: &str,
+    hint: Option<&str>,
+    (pods, more): (Vec<&PodView>, usize),
+    list_all: Option<Html>,
+) -> Html {
+    if pods.is_empty() {
+        return html! {};
+    }
+    html! {
+        <div class={class}>
+            <h3>{heading}</h3>
+            if let Some(hint) = hint {
+                <p class="hint">{hint}</p>
+            }
+            <ul class="pods">
+                { for pods.into_iter().map(|p| html! { <PodChip key={p.uid.clone()} pod={p.clone()} /> }) }
+            </ul>
+            if more > 0 {
+                <p class="hint more">{format!("… and {more} more")}{list_all}</p>
+            }
+        </div>
+    }
+}
+
 /// The node cards.
 #[function_component(ClusterView)]
 pub fn cluster_view(props: &ClusterViewProps) -> Html {
     let read_only = crate::read_only::use_read_only();
-    let shown = |pods: &[PodView]| -> Vec<PodView> {
-        pods.iter()
-            .filter(|p| props.show_system || !p.system)
-            .cloned()
-            .collect()
+    let list_unscheduled = if read_only {
+        html! { <>{": "}<code>{LIST_UNSCHEDULED}</code></> }
+    } else {
+        let on_command = props.on_command.clone();
+        html! {
+            <>{": "}<button class="cmd" title="Run in the terminal"
+                onclick={Callback::from(move |_: MouseEvent| on_command.emit(LIST_UNSCHEDULED.to_string()))}>
+                {LIST_UNSCHEDULED}
+            </button></>
+        }
     };
-    let unscheduled = shown(&props.model.unscheduled);
-    let on_deleted_nodes = shown(&props.model.on_deleted_nodes);
     // During a rolling update: how old and new revisions look (a pattern and a font, not only hue).
     let rolling = props
         .model
@@ -119,24 +165,58 @@ pub fn cluster_view(props: &ClusterViewProps) -> Html {
                 }
             </div>
             }
-            if !unscheduled.is_empty() {
-                <div class="unscheduled">
-                    <h3>{"Not scheduled"}</h3>
-                    <ul class="pods">
-                        { for unscheduled.into_iter().map(|p| html! { <PodChip key={p.uid.clone()} pod={p.clone()} /> }) }
-                    </ul>
-                </div>
-            }
-            if !on_deleted_nodes.is_empty() {
-                <div class="unscheduled on-deleted-nodes">
-                    <h3>{"On deleted nodes"}</h3>
-                    <p class="hint">{"Their node object is gone; the API lists them with their last status until the pod garbage collector deletes them (about 40 s)."}</p>
-                    <ul class="pods">
-                        { for on_deleted_nodes.into_iter().map(|p| html! { <PodChip key={p.uid.clone()} pod={p.clone()} /> }) }
-                    </ul>
-                </div>
-            }
+            { pod_list(classes!("unscheduled"), "Not scheduled", None,
+                first_shown(&props.model.unscheduled, props.show_system), Some(list_unscheduled)) }
+            { pod_list(classes!("unscheduled", "on-deleted-nodes"), "On deleted nodes",
+                Some("Their node object is gone; the API lists them with their last status until the pod garbage collector deletes them (about 40 s)."),
+                first_shown(&props.model.on_deleted_nodes, props.show_system), None) }
             <Traffic flights={props.flights.clone()} />
         </section>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use dsplay_kubectl::{Session, SessionOptions};
+
+    #[test]
+    fn a_long_list_of_pending_pods_draws_the_first_ones_and_counts_the_rest() {
+        let mut session = Session::new(SessionOptions::default());
+        session.execute("kubectl delete node kind-worker2 kind-worker");
+        session.execute("kubectl create deployment big --image=nginx --replicas=130");
+        session.execute("kubectl create deployment small --image=nginx --replicas=2");
+        session.execute("sim advance 5s");
+        let listed: String = session
+            .execute(LIST_UNSCHEDULED)
+            .iter()
+            .map(|o| o.text())
+            .collect();
+        let pending = listed.lines().filter(|l| l.contains(" Pending ")).count();
+        assert_eq!(pending, 132, "{listed}");
+        let cluster = session.cluster();
+        let model = ClusterModel::from_store(cluster.store(), cluster.now());
+        let (first, more) = first_shown(&model.unscheduled, false);
+        assert_eq!(
+            (first.len(), more),
+            (POD_LIST_LIMIT, pending - POD_LIST_LIMIT)
+        );
+        assert_eq!(first_shown(&model.unscheduled[..5], false).1, 0);
+    }
+
+    #[test]
+    fn hidden_kube_system_pods_are_neither_drawn_nor_counted() {
+        let mut session = Session::new(SessionOptions::default());
+        session.execute("kubectl delete node kind-worker2");
+        let cluster = session.cluster();
+        let model = ClusterModel::from_store(cluster.store(), cluster.now());
+        let system = model.on_deleted_nodes.iter().filter(|p| p.system).count();
+        assert!(system >= 2, "kube-proxy and kindnet were on the node");
+        assert_eq!(
+            first_shown(&model.on_deleted_nodes, true).0.len(),
+            model.on_deleted_nodes.len()
+        );
+        let (drawn, more) = first_shown(&model.on_deleted_nodes, false);
+        assert_eq!(drawn.len() + more, model.on_deleted_nodes.len() - system);
     }
 }
