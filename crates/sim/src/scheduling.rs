@@ -247,6 +247,21 @@ fn node_info<'a>(store: &'a Store, node: &'a Node) -> NodeInfo<'a> {
 
 /// Writes the outcome of scheduling `pod` (the version the cycle saw; a binding changes the stored
 /// pod in place, so it is dropped first).
+/// Whether recording an unschedulable attempt changes the stored pod: its PodScheduled condition
+/// is not yet False with this message, or the nominated node is new (a pod without status or
+/// conditions gets them).
+fn status_needs_write(stored: &Pod, message: &str, nominated_node: Option<&str>) -> bool {
+    let Some(status) = &stored.status else {
+        return true;
+    };
+    let recorded = status
+        .conditions
+        .as_ref()
+        .and_then(|c| c.iter().find(|c| c.type_ == "PodScheduled"))
+        .is_some_and(|c| c.status == "False" && c.message.as_deref() == Some(message));
+    !recorded || nominated_node.is_some_and(|n| status.nominated_node_name.as_deref() != Some(n))
+}
+
 fn apply_result(cluster: &mut Cluster, pod: Arc<Pod>, result: ScheduleResult, change: u64) {
     let ns = pod.metadata.namespace.clone().unwrap_or_default();
     let name = pod.metadata.name.clone().unwrap_or_default();
@@ -288,30 +303,33 @@ fn apply_result(cluster: &mut Cluster, pod: Arc<Pod>, result: ScheduleResult, ch
             nominated_node,
             victims,
         } => {
-            let mut current = Pod::clone(&stored);
             cluster
                 .scheduling_queue
                 .mark_unschedulable((ns.clone(), name.clone()), change);
-            let status = current.status.get_or_insert_with(Default::default);
-            if nominated_node.is_some() {
-                status.nominated_node_name = nominated_node.clone();
-            }
-            let conditions = status.conditions.get_or_insert_with(Vec::new);
-            let condition = PodCondition {
-                type_: "PodScheduled".into(),
-                status: "False".into(),
-                reason: Some("Unschedulable".into()),
-                message: Some(message.clone()),
-                last_transition_time: Some(now),
-                ..Default::default()
-            };
-            match conditions.iter_mut().find(|c| c.type_ == "PodScheduled") {
-                Some(c) if c.status == "False" && c.message == condition.message => {}
-                Some(c) => *c = condition,
-                None => conditions.push(condition),
-            }
-            if current != *pod || *stored != current {
-                cluster.write(Object::Pod(current.clone()));
+            if status_needs_write(&stored, &message, nominated_node.as_deref()) {
+                let mut current = Pod::clone(&stored);
+                let status = current.status.get_or_insert_with(Default::default);
+                if nominated_node.is_some() {
+                    status.nominated_node_name = nominated_node.clone();
+                }
+                let conditions = status.conditions.get_or_insert_with(Vec::new);
+                let condition = PodCondition {
+                    type_: "PodScheduled".into(),
+                    status: "False".into(),
+                    reason: Some("Unschedulable".into()),
+                    message: Some(message.clone()),
+                    last_transition_time: Some(now),
+                    ..Default::default()
+                };
+                match conditions.iter_mut().find(|c| c.type_ == "PodScheduled") {
+                    Some(c) if c.status == "False" && c.message == condition.message => {}
+                    Some(c) => *c = condition,
+                    None => conditions.push(condition),
+                }
+                cluster.write(Object::Pod(current));
+            } else if !Arc::ptr_eq(&pod, &stored) && *pod != *stored {
+                // The scheduler's copy is out of date: the pod is written back as stored.
+                cluster.write(Object::Pod(Pod::clone(&stored)));
             }
             cluster.record_event_about(
                 reference,
@@ -327,7 +345,7 @@ fn apply_result(cluster: &mut Cluster, pod: Arc<Pod>, result: ScheduleResult, ch
                 };
                 let node = nominated_node.clone().unwrap_or_default();
                 // DisruptionTarget lets the retried preemptor recognise victims that are still terminating.
-                let mut condition = preemption::disruption_target_condition(&current);
+                let mut condition = preemption::disruption_target_condition(&stored);
                 condition.last_transition_time = Some(k8s_time(cluster.now_ms));
                 let conditions = victim
                     .status
@@ -342,7 +360,7 @@ fn apply_result(cluster: &mut Cluster, pod: Arc<Pod>, result: ScheduleResult, ch
                     &vref,
                     "Normal",
                     preemption::PREEMPTED_REASON,
-                    &preemption::victim_event_message(&current, &node),
+                    &preemption::victim_event_message(&stored, &node),
                     COMPONENT,
                     None,
                 );
