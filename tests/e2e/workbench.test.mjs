@@ -60,7 +60,7 @@ test('Tab leaves the editor; Ctrl+M makes it indent; the sheet lists both', asyn
   await page.context().close();
 });
 
-test('shortcuts prevent the default (no passive listener): Space does not scroll the phone page, laid out cluster, terminal, editor', async () => {
+test('shortcuts prevent the default (no passive listener): Space does not scroll the phone page, laid out cluster, terminal, editor; the sheet fits it', async () => {
   const page = await openPlayground(browser, server.url, { viewport: { width: 390, height: 844 } });
   const warnings = [];
   page.on('console', (msg) => { if (/passive event listener/.test(msg.text())) warnings.push(msg.text()); });
@@ -77,6 +77,13 @@ test('shortcuts prevent the default (no passive listener): Space does not scroll
   const top = (selector) => page.locator(selector).first().evaluate((e) => e.getBoundingClientRect().top);
   const [cluster, terminal, editor] = [await top('.cluster'), await top('.terminal'), await top('.editor')];
   assert.ok(cluster < terminal && terminal < editor, `cluster ${cluster} < terminal ${terminal} < editor ${editor}`);
+  // The shortcuts sheet fits the phone, Close included, without scrolling.
+  await page.locator('body').click({ position: { x: 5, y: 5 } });
+  await page.keyboard.press('?');
+  const sheet = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+  await sheet.waitFor();
+  const [scroll, client] = await sheet.evaluate((e) => [e.scrollHeight, e.clientHeight]);
+  assert.ok(scroll <= client, `the sheet scrolls: ${scroll} > ${client}`);
   await page.context().close();
 });
 
