@@ -369,10 +369,10 @@ fn update_replica_set_status(
     let mut available = 0;
     let mut next_due: Option<i64> = None;
     for pod in pods {
-        let labels = pod.metadata.labels.clone().unwrap_or_default();
+        let labels = pod.metadata.labels.as_ref();
         if template_labels
             .iter()
-            .all(|(k, v)| labels.get(k) == Some(v))
+            .all(|(k, v)| labels.and_then(|l| l.get(k)) == Some(v))
         {
             fully_labeled += 1;
         }
