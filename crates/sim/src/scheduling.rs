@@ -245,8 +245,6 @@ fn node_info<'a>(store: &'a Store, node: &'a Node) -> NodeInfo<'a> {
     NodeInfo::new(node, pods)
 }
 
-/// Writes the outcome of scheduling `pod` (the version the cycle saw; a binding changes the stored
-/// pod in place, so it is dropped first).
 /// Whether recording an unschedulable attempt changes the stored pod: its PodScheduled condition
 /// is not yet False with this message, or the nominated node is new (a pod without status or
 /// conditions gets them).
@@ -262,6 +260,8 @@ fn status_needs_write(stored: &Pod, message: &str, nominated_node: Option<&str>)
     !recorded || nominated_node.is_some_and(|n| status.nominated_node_name.as_deref() != Some(n))
 }
 
+/// Writes the outcome of scheduling `pod` (the version the cycle saw; a binding changes the stored
+/// pod in place, so it is dropped first).
 fn apply_result(cluster: &mut Cluster, pod: Arc<Pod>, result: ScheduleResult, change: u64) {
     let ns = pod.metadata.namespace.clone().unwrap_or_default();
     let name = pod.metadata.name.clone().unwrap_or_default();
@@ -328,7 +328,8 @@ fn apply_result(cluster: &mut Cluster, pod: Arc<Pod>, result: ScheduleResult, ch
                 }
                 cluster.write(Object::Pod(current));
             } else if !Arc::ptr_eq(&pod, &stored) && *pod != *stored {
-                // The scheduler's copy is out of date: the pod is written back as stored.
+                // The cycle saw an older version: its status patch (computed from that version)
+                // still goes out, and changes nothing.
                 cluster.write(Object::Pod(Pod::clone(&stored)));
             }
             cluster.record_event_about(
