@@ -180,6 +180,49 @@ mod tests {
         }
     }
 
+    /// A workload deleted while its creates were refused leaves no back-off behind: the next
+    /// pass of its controller forgets it.
+    #[test]
+    fn a_workload_deleted_while_refused_leaves_no_back_off_behind() {
+        let template = "  selector: {matchLabels: {app: a}}\n  template:\n    metadata: {labels: {app: a}}\n    spec: {containers: [{name: c, image: nginx}]}\n";
+        for (kind, name, head) in [
+            (
+                dsplay_api::Kind::ReplicaSet,
+                "web",
+                "kind: ReplicaSet\nmetadata: {name: web}\nspec:\n",
+            ),
+            (
+                dsplay_api::Kind::StatefulSet,
+                "db",
+                "kind: StatefulSet\nmetadata: {name: db}\nspec:\n  serviceName: db\n",
+            ),
+            (
+                dsplay_api::Kind::DaemonSet,
+                "agent",
+                "kind: DaemonSet\nmetadata: {name: agent}\nspec:\n",
+            ),
+        ] {
+            let mut c = Cluster::new(1);
+            fill(&mut c);
+            let manifest = format!("apiVersion: apps/v1\n{head}{template}");
+            let object = dsplay_api::manifest::parse_manifests(&manifest)
+                .remove(0)
+                .expect("manifest")
+                .object;
+            c.create(object).expect("created");
+            let backing_off = |c: &Cluster| {
+                !(c.apps.requeue.is_empty()
+                    && c.stateful_sets.requeue.is_empty()
+                    && c.daemon_sets.requeue.is_empty())
+            };
+            assert!(backing_off(&c), "{name} was refused");
+            c.delete(kind, "default", name, Default::default())
+                .expect("deleted");
+            c.advance(std::time::Duration::from_secs(1));
+            assert!(!backing_off(&c), "{name}'s back-off is forgotten");
+        }
+    }
+
     /// `sim node add --count` checks that every node fits before adding any; one node more than
     /// the room is refused with how many fit.
     #[test]

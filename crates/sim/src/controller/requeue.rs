@@ -46,6 +46,17 @@ impl RequeueBackoff {
     pub(crate) fn forget(&mut self, uid: &str) {
         self.0.remove(uid);
     }
+
+    /// Forgets the objects `live` says are gone (upstream's sync of a deleted object finds it
+    /// missing, returns no error and the queue forgets it).
+    pub(crate) fn retain_live(&mut self, mut live: impl FnMut(&str) -> bool) {
+        self.0.retain(|uid, _| live(uid));
+    }
+
+    /// No object is backing off.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
 }
 
 /// Where a controller keeps its [`RequeueBackoff`] in the cluster.

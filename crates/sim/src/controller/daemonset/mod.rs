@@ -61,7 +61,7 @@ pub(crate) struct SyncPass {
 }
 
 impl SyncPass {
-    /// Begins a pass (and forgets the caches of DaemonSets that are gone).
+    /// Begins a pass (and forgets the caches and back-offs of DaemonSets that are gone).
     pub(crate) fn start(cluster: &mut Cluster) -> SyncPass {
         let force = std::mem::take(&mut cluster.daemon_sets.resync);
         let keys: Vec<(String, String)> = cluster.store.daemon_sets.keys().cloned().collect();
@@ -72,6 +72,7 @@ impl SyncPass {
             .filter_map(|d| d.metadata.uid.as_deref())
             .collect();
         (cluster.daemon_sets.caches).retain(|uid, _| live.contains(uid.as_str()));
+        (cluster.daemon_sets.requeue).retain_live(|uid| live.contains(uid));
         SyncPass {
             keys: keys.into_iter(),
             force,

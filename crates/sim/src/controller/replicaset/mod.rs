@@ -55,6 +55,7 @@ pub(crate) fn sync_all(cluster: &mut Cluster) {
         .apps
         .replica_sets
         .retain(|uid, _| live.contains(uid));
+    cluster.apps.requeue.retain_live(|uid| live.contains(uid));
     for (ns, name) in keys {
         let Some(rs) = cluster.store.replica_set(&ns, &name) else {
             continue;

@@ -36,6 +36,13 @@ pub(crate) struct StatefulSetController {
 /// those events), or all of them after a resync timer.
 pub(crate) fn sync_all(cluster: &mut Cluster) {
     let force = std::mem::take(&mut cluster.stateful_sets.resync);
+    if !cluster.stateful_sets.requeue.is_empty() {
+        let store = &cluster.store;
+        let live: BTreeSet<&str> = (store.stateful_sets())
+            .filter_map(|s| s.metadata.uid.as_deref())
+            .collect();
+        (cluster.stateful_sets.requeue).retain_live(|uid| live.contains(uid));
+    }
     if cluster.store.stateful_sets.is_empty() {
         cluster.stateful_sets.cursor.skip(&cluster.store);
         return;
