@@ -59,26 +59,16 @@ fn full(kind: Kind, limit: usize) -> String {
 mod tests {
     use super::{check_room_for_nodes, MAX_NODES, MAX_PODS};
     use crate::{ApiError, Cluster, NodeOptions};
-    use dsplay_api::types::{Container, ObjectMeta, Pod, PodSpec};
+    use dsplay_api::types::Pod;
     use dsplay_api::Object;
 
+    /// The scheduler tests' pod, with an image so that validation lets it be created.
     fn pod(name: &str) -> Pod {
-        Pod {
-            metadata: ObjectMeta {
-                name: Some(name.to_string()),
-                namespace: Some("default".into()),
-                ..Default::default()
-            },
-            spec: Some(PodSpec {
-                containers: vec![Container {
-                    name: "c".into(),
-                    image: Some("busybox".into()),
-                    ..Default::default()
-                }],
-                ..Default::default()
-            }),
-            ..Default::default()
+        let mut pod = crate::scheduler::testutil::pod(name);
+        if let Some(spec) = pod.spec.as_mut() {
+            spec.containers[0].image = Some("busybox".into());
         }
+        pod
     }
 
     /// A cluster that holds [`MAX_PODS`] pods refuses one more, as admission would, naming it by
@@ -145,38 +135,57 @@ mod tests {
         assert_eq!(pods_on(&c, "late"), 2, "kindnet and kube-proxy");
     }
 
-    /// How many pods of the default namespace a full cluster holds after `workload` (a manifest
-    /// of one replica) is created, then after a pod elsewhere is gone and a minute passes.
-    fn pods_before_and_after_room(workload: &str) -> (usize, usize) {
+    /// Workloads of one pod (the default replica count): kind, name, and their manifest.
+    const WORKLOADS: [(dsplay_api::Kind, &str, &str); 3] = [
+        (
+            dsplay_api::Kind::ReplicaSet,
+            "web",
+            "kind: ReplicaSet\nmetadata: {name: web}\nspec:\n",
+        ),
+        (
+            dsplay_api::Kind::StatefulSet,
+            "db",
+            "kind: StatefulSet\nmetadata: {name: db}\nspec:\n  serviceName: db\n",
+        ),
+        (
+            dsplay_api::Kind::DaemonSet,
+            "agent",
+            "kind: DaemonSet\nmetadata: {name: agent}\nspec:\n",
+        ),
+    ];
+
+    /// A cluster filled to [`MAX_PODS`] in which the workload `head` (one of [`WORKLOADS`]) was
+    /// just created.
+    fn full_cluster_with(head: &str) -> Cluster {
         let mut c = Cluster::new(1);
         fill(&mut c);
-        let object = dsplay_api::manifest::parse_manifests(workload)
+        let manifest = format!(
+            "apiVersion: apps/v1\n{head}  selector: {{matchLabels: {{app: a}}}}\n  template:\n    metadata: {{labels: {{app: a}}}}\n    spec: {{containers: [{{name: c, image: nginx}}]}}\n"
+        );
+        let object = dsplay_api::manifest::parse_manifests(&manifest)
             .remove(0)
             .expect("manifest")
             .object;
         c.create(object).expect("created");
+        c
+    }
+
+    /// A ReplicaSet and a StatefulSet refused their pod for want of room create it once a pod
+    /// elsewhere is gone and a minute passes.
+    #[test]
+    fn replica_and_stateful_sets_refused_for_room_try_again_and_succeed_once_there_is_room() {
         let count = |c: &Cluster| {
             c.store
                 .pods()
                 .filter(|p| p.metadata.namespace.as_deref() == Some("default"))
                 .count()
         };
-        let before = count(&c);
-        c.remove_object(dsplay_api::Kind::Pod, "filler", "filler-0");
-        c.advance(std::time::Duration::from_secs(60));
-        (before, count(&c))
-    }
-
-    /// The same for a ReplicaSet and a StatefulSet: the pod is created once there is room.
-    #[test]
-    fn replica_and_stateful_sets_refused_for_room_try_again_and_succeed_once_there_is_room() {
-        let template = "  replicas: 1\n  selector: {matchLabels: {app: a}}\n  template:\n    metadata: {labels: {app: a}}\n    spec: {containers: [{name: c, image: nginx}]}\n";
-        for head in [
-            "kind: ReplicaSet\nmetadata: {name: web}\nspec:\n",
-            "kind: StatefulSet\nmetadata: {name: db}\nspec:\n  serviceName: db\n",
-        ] {
-            let manifest = format!("apiVersion: apps/v1\n{head}{template}");
-            assert_eq!(pods_before_and_after_room(&manifest), (0, 1), "{head}");
+        for (_, name, head) in &WORKLOADS[..2] {
+            let mut c = full_cluster_with(head);
+            let before = count(&c);
+            c.remove_object(dsplay_api::Kind::Pod, "filler", "filler-0");
+            c.advance(std::time::Duration::from_secs(60));
+            assert_eq!((before, count(&c)), (0, 1), "{name}");
         }
     }
 
@@ -184,37 +193,13 @@ mod tests {
     /// pass of its controller forgets it.
     #[test]
     fn a_workload_deleted_while_refused_leaves_no_back_off_behind() {
-        let template = "  selector: {matchLabels: {app: a}}\n  template:\n    metadata: {labels: {app: a}}\n    spec: {containers: [{name: c, image: nginx}]}\n";
-        for (kind, name, head) in [
-            (
-                dsplay_api::Kind::ReplicaSet,
-                "web",
-                "kind: ReplicaSet\nmetadata: {name: web}\nspec:\n",
-            ),
-            (
-                dsplay_api::Kind::StatefulSet,
-                "db",
-                "kind: StatefulSet\nmetadata: {name: db}\nspec:\n  serviceName: db\n",
-            ),
-            (
-                dsplay_api::Kind::DaemonSet,
-                "agent",
-                "kind: DaemonSet\nmetadata: {name: agent}\nspec:\n",
-            ),
-        ] {
-            let mut c = Cluster::new(1);
-            fill(&mut c);
-            let manifest = format!("apiVersion: apps/v1\n{head}{template}");
-            let object = dsplay_api::manifest::parse_manifests(&manifest)
-                .remove(0)
-                .expect("manifest")
-                .object;
-            c.create(object).expect("created");
-            let backing_off = |c: &Cluster| {
-                !(c.apps.requeue.is_empty()
-                    && c.stateful_sets.requeue.is_empty()
-                    && c.daemon_sets.requeue.is_empty())
-            };
+        let backing_off = |c: &Cluster| {
+            !(c.apps.requeue.is_empty()
+                && c.stateful_sets.requeue.is_empty()
+                && c.daemon_sets.requeue.is_empty())
+        };
+        for (kind, name, head) in WORKLOADS {
+            let mut c = full_cluster_with(head);
             assert!(backing_off(&c), "{name} was refused");
             c.delete(kind, "default", name, Default::default())
                 .expect("deleted");
