@@ -303,25 +303,23 @@ fn part(scores: &[score::NodeScore], plugin: &str) -> Vec<i64> {
         .collect()
 }
 
-/// System default spreading (upstream scoring_test.go TestPodTopologySpreadScore "system defaulted"
-/// cases): a ReplicaSet's pod prefers the node with fewer of its siblings; nodes without a zone label
-/// still spread by hostname. Without an owner nothing is scored.
-#[test]
-fn default_constraints_spread_replica_set_pods() {
-    let nodes = [host("node-a", &[]), host("node-b", &[])];
-    let owned = |name: &str| {
-        let mut p = labelled(name, &[("app", "web")]);
-        p.metadata.owner_references = Some(vec![OwnerReference {
-            api_version: "apps/v1".into(),
-            kind: "ReplicaSet".into(),
-            name: "web-1".into(),
-            uid: "rs-uid".into(),
-            controller: Some(true),
-            ..Default::default()
-        }]);
-        p
-    };
-    let rs = ReplicaSet {
+/// A pod of ReplicaSet `web-1` (app=web), which gives it the system default spread constraints.
+fn owned(name: &str) -> Pod {
+    let mut p = labelled(name, &[("app", "web")]);
+    p.metadata.owner_references = Some(vec![OwnerReference {
+        api_version: "apps/v1".into(),
+        kind: "ReplicaSet".into(),
+        name: "web-1".into(),
+        uid: "rs-uid".into(),
+        controller: Some(true),
+        ..Default::default()
+    }]);
+    p
+}
+
+/// ReplicaSet `web-1`, selecting app=web.
+fn web_replica_set() -> ReplicaSet {
+    ReplicaSet {
         metadata: ObjectMeta {
             name: Some("web-1".into()),
             namespace: Some("default".into()),
@@ -335,7 +333,16 @@ fn default_constraints_spread_replica_set_pods() {
             ..Default::default()
         }),
         ..Default::default()
-    };
+    }
+}
+
+/// System default spreading (upstream scoring_test.go TestPodTopologySpreadScore "system defaulted"
+/// cases): a ReplicaSet's pod prefers the node with fewer of its siblings; nodes without a zone label
+/// still spread by hostname. Without an owner nothing is scored.
+#[test]
+fn default_constraints_spread_replica_set_pods() {
+    let nodes = [host("node-a", &[]), host("node-b", &[])];
+    let rs = web_replica_set();
     let existing = [bound_to(owned("web-a"), "node-a")];
     let p = owned("web-b");
     let snap = Snapshot::new(infos(&nodes, &existing)).with_objects(ClusterObjects {
@@ -349,6 +356,28 @@ fn default_constraints_spread_replica_set_pods() {
     let bare = Snapshot::new(infos(&nodes, &existing));
     let scores = score::prioritize_nodes(&p, &state, &bare, &[0, 1]);
     assert_eq!(part(&scores, pod_topology_spread::NAME), [0, 0]);
+}
+
+/// A node whose zone label is empty shares the "" domain with the nodes that have no zone label,
+/// as upstream's `initPreScoreState` map lookup gives: the siblings on those nodes count against it.
+#[test]
+fn an_empty_zone_label_shares_the_domain_of_nodes_without_one() {
+    let nodes = [host("node-a", &[(ZONE, "")]), host("node-b", &[])];
+    let rs = web_replica_set();
+    let existing: Vec<Pod> = ["web-1", "web-2", "web-3"]
+        .iter()
+        .map(|name| bound_to(owned(name), "node-b"))
+        .collect();
+    let p = owned("web-4");
+    let snap = Snapshot::new(infos(&nodes, &existing)).with_objects(ClusterObjects {
+        replica_sets: vec![&rs],
+        ..Default::default()
+    });
+    let state = snap.pre_filter(&p).unwrap();
+    let scores = score::prioritize_nodes(&p, &state, &snap, &[0, 1]);
+    // node-a: hostname 0·ln 4 + 2, zone "" 3·ln 3 + 4 → 9; node-b: hostname 3·ln 4 + 2 → 6 (no
+    // zone label, no zone term) → 100·(9+6−9)/9 = 66 and 100, ×2.
+    assert_eq!(part(&scores, pod_topology_spread::NAME), [132, 200]);
 }
 
 /// Upstream: scoring_test.go (interpodaffinity) TestPreferredAffinity "Affinity: pod that matches

@@ -351,7 +351,7 @@ pub fn pre_filter(pod: &Pod, snapshot: &Snapshot) -> Option<PreFilterState> {
         !state.terms.required_affinity.is_empty() || !state.terms.required_anti_affinity.is_empty();
     for info in snapshot.nodes() {
         let labels = node_labels(info.node);
-        for &existing in &info.pods {
+        for &existing in info.pods() {
             if has_required_anti_affinity(existing) {
                 for term in pod_terms(existing).required_anti_affinity {
                     if term.matches(pod, &state.namespace_labels) {
@@ -532,7 +532,7 @@ pub fn pre_score(pod: &Pod, snapshot: &Snapshot) -> Option<ScoreMap> {
         if labels.is_empty() {
             continue;
         }
-        for &existing in &info.pods {
+        for &existing in info.pods() {
             if !has_constraints && !has_pod_affinity(existing) {
                 continue;
             }

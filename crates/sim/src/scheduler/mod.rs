@@ -36,30 +36,74 @@ use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 
 pub use fit_error::{Diagnosis, FitError};
-pub use node_resources_fit::{pod_requests, Resources, Usage};
+pub use node_resources_fit::{pod_requests, Resources};
 
 /// Message when the cluster has no nodes at all (`ErrNoNodesAvailable`); not a FitError.
 pub const NO_NODES_AVAILABLE: &str = "no nodes available to schedule pods";
 
-/// One node and the pods the scheduler counts on it (upstream `framework.NodeInfo`).
+/// One node, the pods the scheduler counts on it and what they request (upstream
+/// `framework.NodeInfo`: `Pods`, `Requested`, `NonZeroRequested`, `Allocatable`). The totals are
+/// kept as pods are added, as upstream's `AddPod` does, so NodeResourcesFit reads them instead of
+/// summing every pod's requests for every pod it places.
 #[derive(Clone, Debug)]
 pub struct NodeInfo<'a> {
     /// The node.
     pub node: &'a Node,
-    /// Pods bound to this node (`spec.nodeName`), including terminating ones. The caller excludes
-    /// Succeeded/Failed pods.
-    pub pods: Vec<&'a Pod>,
+    pods: Vec<&'a Pod>,
+    allocatable: Resources,
+    requested: Resources,
+    non_zero_requested: Resources,
 }
 
 impl<'a> NodeInfo<'a> {
-    /// Builds a NodeInfo.
+    /// Builds a NodeInfo. `pods` are the pods bound to this node (`spec.nodeName`), including
+    /// terminating ones; the caller excludes Succeeded/Failed pods.
     pub fn new(node: &'a Node, pods: Vec<&'a Pod>) -> Self {
-        NodeInfo { node, pods }
+        let mut info = NodeInfo {
+            node,
+            pods: Vec::with_capacity(pods.len()),
+            allocatable: node_resources_fit::allocatable(node),
+            requested: Resources::default(),
+            non_zero_requested: Resources::default(),
+        };
+        for pod in pods {
+            info.add_pod(pod);
+        }
+        info
     }
 
     /// The node's name ("" if unset).
     pub fn name(&self) -> &'a str {
         self.node.metadata.name.as_deref().unwrap_or("")
+    }
+
+    /// The pods counted on the node.
+    pub fn pods(&self) -> &[&'a Pod] {
+        &self.pods
+    }
+
+    /// Counts one more pod on the node. Upstream: `NodeInfo.AddPod`.
+    pub fn add_pod(&mut self, pod: &'a Pod) {
+        self.requested.add(&node_resources_fit::pod_requests(pod));
+        self.non_zero_requested
+            .add(&node_resources_fit::pod_non_zero_requests(pod));
+        self.pods.push(pod);
+    }
+
+    /// The node's `status.allocatable`.
+    pub fn allocatable(&self) -> &Resources {
+        &self.allocatable
+    }
+
+    /// Σ requests of the pods counted on the node.
+    pub fn requested(&self) -> &Resources {
+        &self.requested
+    }
+
+    /// Σ requests of the pods counted on the node, with the scoring defaults for containers that
+    /// request no cpu or memory ([`node_resources_fit::pod_non_zero_requests`]).
+    pub fn non_zero_requested(&self) -> &Resources {
+        &self.non_zero_requested
     }
 }
 
@@ -183,19 +227,16 @@ fn same_pod(a: &Pod, b: &Pod) -> bool {
 }
 
 /// Runs the Filter plugins in upstream order and stops at the first failure (upstream
-/// `RunFilterPlugins`). `pods` are the pods counted on the node (bound + nominated, as the caller decides).
-pub fn run_filters(
-    pod: &Pod,
-    state: &CycleState,
-    node: &Node,
-    pods: &[&Pod],
-) -> Result<(), Status> {
+/// `RunFilterPlugins`). `info` counts the pods the caller decides (bound, nominated, preemption's
+/// removals: [`Snapshot::node_for_filter`]).
+pub fn run_filters(pod: &Pod, state: &CycleState, info: &NodeInfo) -> Result<(), Status> {
+    let node = info.node;
     node_unschedulable::filter(pod, node)?;
     node_name::filter(pod, node)?;
     taint_toleration::filter(pod, node)?;
     node_affinity::filter(pod, node)?;
-    node_ports::filter(&state.host_ports, pods)?;
-    node_resources_fit::filter(&state.request, node, pods)?;
+    node_ports::filter(&state.host_ports, info.pods())?;
+    node_resources_fit::filter(&state.request, info)?;
     if let Some(s) = &state.pod_topology_spread {
         pod_topology_spread::filter(pod, s, node)?;
     }
@@ -221,7 +262,6 @@ pub fn explain_node(pod: &Pod, snapshot: &Snapshot, node_info: &NodeInfo) -> Vec
         Err(status) => return vec![status],
     };
     let node = node_info.node;
-    let pods = &node_info.pods;
     let mut out = Vec::new();
     if let Some(names) = &state.node_names {
         if !names.contains(node_info.name()) {
@@ -235,8 +275,8 @@ pub fn explain_node(pod: &Pod, snapshot: &Snapshot, node_info: &NodeInfo) -> Vec
         node_name::filter(pod, node),
         taint_toleration::filter(pod, node),
         node_affinity::filter(pod, node),
-        node_ports::filter(&state.host_ports, pods),
-        node_resources_fit::filter(&state.request, node, pods),
+        node_ports::filter(&state.host_ports, node_info.pods()),
+        node_resources_fit::filter(&state.request, node_info),
         spread.map_or(Ok(()), |s| pod_topology_spread::filter(pod, s, node)),
         affinity.map_or(Ok(()), |s| inter_pod_affinity::filter(s, node)),
     ];
@@ -257,7 +297,7 @@ pub fn fits_reasons(pod: &Pod, snapshot: &Snapshot, node_info: &NodeInfo) -> Vec
             return node_affinity::not_in_prefilter_result().reasons;
         }
     }
-    match run_filters(pod, &state, node_info.node, &node_info.pods) {
+    match run_filters(pod, &state, node_info) {
         Ok(()) => Vec::new(),
         Err(status) => status.reasons,
     }
@@ -397,7 +437,7 @@ impl<'a> Snapshot<'a> {
         match self.index(node) {
             Some(i) => {
                 self.nominated[i].retain(|p| !same_pod(p, pod));
-                self.nodes[i].pods.push(pod);
+                self.nodes[i].add_pod(pod);
                 self.count_affinity(pod);
                 true
             }
@@ -420,32 +460,35 @@ impl<'a> Snapshot<'a> {
         }
     }
 
-    /// Pods counted on node `i` when filtering `pod`: bound pods plus nominated pods with priority ≥ the
-    /// pod's (excluding the pod itself). `exclude` drops bound pods (preemption's simulated removals).
-    pub(crate) fn pods_for_filter(
+    /// Node `i` as Filter sees it for `pod`: its bound pods plus the nominated pods with priority ≥
+    /// the pod's (excluding the pod itself), without the `exclude`d bound pods (preemption's
+    /// simulated removals); the node itself when nothing is added or removed. Upstream:
+    /// `RunFilterPluginsWithNominatedPods` and `SelectVictimsOnNode` (a `NodeInfo.Snapshot()` with
+    /// `AddPod` / `RemovePod`).
+    pub(crate) fn node_for_filter(
         &self,
         i: usize,
         pod: &Pod,
         priority: i32,
         exclude: &[&Pod],
-    ) -> Vec<&'a Pod> {
-        let mut pods: Vec<&'a Pod> = self.nodes[i]
+    ) -> Cow<'_, NodeInfo<'a>> {
+        let counted = |p: &Pod| !same_pod(p, pod) && pod_priority(p) >= priority;
+        let info = &self.nodes[i];
+        if exclude.is_empty() && !self.nominated[i].iter().any(|p| counted(p)) {
+            return Cow::Borrowed(info);
+        }
+        let pods = info
             .pods
             .iter()
             .copied()
             .filter(|p| !exclude.iter().any(|e| std::ptr::eq(*e, *p)))
+            .chain(self.nominated[i].iter().copied().filter(|p| counted(p)))
             .collect();
-        pods.extend(
-            self.nominated[i]
-                .iter()
-                .copied()
-                .filter(|p| !same_pod(p, pod) && pod_priority(p) >= priority),
-        );
-        pods
+        Cow::Owned(NodeInfo::new(info.node, pods))
     }
 
     /// The cycle state as Filter sees it on node `i`: the cluster-wide PreFilter states with the
-    /// `exclude`d pods removed and the nominated pods counted by [`Snapshot::pods_for_filter`] added.
+    /// `exclude`d pods removed and the nominated pods counted by [`Snapshot::node_for_filter`] added.
     /// Upstream: `RunFilterPluginsWithNominatedPods` (AddPod) and `SelectVictimsOnNode` (RemovePod).
     pub(crate) fn state_on_node<'s>(
         &self,
@@ -477,12 +520,11 @@ impl<'a> Snapshot<'a> {
     }
 
     fn filter_node(&self, i: usize, pod: &Pod, state: &CycleState) -> Result<(), Status> {
-        let node = self.nodes[i].node;
         if self.nominated[i].is_empty() {
-            run_filters(pod, state, node, &self.nodes[i].pods)
+            run_filters(pod, state, &self.nodes[i])
         } else {
-            let pods = self.pods_for_filter(i, pod, state.priority, &[]);
-            run_filters(pod, &self.state_on_node(i, pod, state, &[]), node, &pods)
+            let info = self.node_for_filter(i, pod, state.priority, &[]);
+            run_filters(pod, &self.state_on_node(i, pod, state, &[]), &info)
         }
     }
 

@@ -3,7 +3,7 @@
 //! Upstream: `pkg/scheduler/framework/plugins/noderesources/{fit.go,least_allocated.go,
 //! balanced_allocation.go,resource_allocation.go}`, `component-helpers/resource/helpers.go` (`PodRequests`).
 
-use super::{Code, Status};
+use super::{Code, NodeInfo, Status};
 use dsplay_api::quantity::milli;
 use dsplay_api::types::{Node, Pod, Quantity};
 use std::collections::BTreeMap;
@@ -205,23 +205,6 @@ pub fn allocatable(node: &Node) -> Resources {
         .unwrap_or_default()
 }
 
-/// Σ requests of `pods` (upstream `NodeInfo.Requested`).
-pub fn requested(pods: &[&Pod]) -> Resources {
-    let mut r = Resources::default();
-    for p in pods {
-        r.add(&pod_requests(p));
-    }
-    r
-}
-
-fn non_zero_requested(pods: &[&Pod]) -> Resources {
-    let mut r = Resources::default();
-    for p in pods {
-        r.add(&pod_non_zero_requests(p));
-    }
-    r
-}
-
 /// One insufficient resource (upstream `InsufficientResource`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct InsufficientResource {
@@ -241,10 +224,10 @@ pub struct InsufficientResource {
 
 /// Every resource the pod does not fit, in upstream order (pods, cpu, memory, ephemeral-storage,
 /// extended resources by name). Upstream: `fitsRequest`.
-pub fn fits_request(request: &Resources, node: &Node, pods: &[&Pod]) -> Vec<InsufficientResource> {
-    let alloc = allocatable(node);
+pub fn fits_request(request: &Resources, info: &NodeInfo) -> Vec<InsufficientResource> {
+    let alloc = info.allocatable();
     let mut out = Vec::new();
-    let count = pods.len() as i64;
+    let count = info.pods().len() as i64;
     if count + 1 > alloc.allowed_pod_number {
         out.push(InsufficientResource {
             resource: "pods".into(),
@@ -258,7 +241,7 @@ pub fn fits_request(request: &Resources, node: &Node, pods: &[&Pod]) -> Vec<Insu
     if request.is_zero() {
         return out;
     }
-    let used = requested(pods);
+    let used = info.requested();
     let mut check = |resource: &str, req: i64, used: i64, cap: i64| {
         if req > 0 && req > cap.saturating_sub(used) {
             out.push(InsufficientResource {
@@ -289,8 +272,8 @@ pub fn fits_request(request: &Resources, node: &Node, pods: &[&Pod]) -> Vec<Insu
 
 /// Filter: Unschedulable with one reason per insufficient resource; UnschedulableAndUnresolvable if any
 /// request exceeds the node's total allocatable. Upstream: `Fit.Filter`.
-pub fn filter(request: &Resources, node: &Node, pods: &[&Pod]) -> Result<(), Status> {
-    let insufficient = fits_request(request, node, pods);
+pub fn filter(request: &Resources, info: &NodeInfo) -> Result<(), Status> {
+    let insufficient = fits_request(request, info);
     if insufficient.is_empty() {
         return Ok(());
     }
@@ -317,9 +300,8 @@ fn least_requested_score(requested: i64, capacity: i64) -> i64 {
 
 /// LeastAllocated score (0–100) over cpu and memory, weight 1 each, using non-zero requests (node's
 /// existing pods + this pod). Upstream: `leastResourceScorer` via `resourceAllocationScorer.score`.
-pub fn least_allocated_score(pod_non_zero: &Resources, node: &Node, pods: &[&Pod]) -> i64 {
-    let alloc = allocatable(node);
-    let used = non_zero_requested(pods);
+pub fn least_allocated_score(pod_non_zero: &Resources, info: &NodeInfo) -> i64 {
+    let (alloc, used) = (info.allocatable(), info.non_zero_requested());
     let pairs = [
         (
             used.milli_cpu.saturating_add(pod_non_zero.milli_cpu),
@@ -348,16 +330,11 @@ pub fn least_allocated_score(pod_non_zero: &Resources, node: &Node, pods: &[&Pod
 /// BalancedAllocation score (0–100): (1 − std-dev of the cpu and memory request fractions) × 100, using
 /// actual requests; `None` for a best-effort pod (the plugin skips it since v1.33).
 /// Upstream: `balancedResourceScorer`, `BalancedAllocation.PreScore`.
-pub fn balanced_allocation_score(
-    pod_request: &Resources,
-    node: &Node,
-    pods: &[&Pod],
-) -> Option<i64> {
+pub fn balanced_allocation_score(pod_request: &Resources, info: &NodeInfo) -> Option<i64> {
     if pod_request.milli_cpu == 0 && pod_request.memory == 0 {
         return None;
     }
-    let alloc = allocatable(node);
-    let used = requested(pods);
+    let (alloc, used) = (info.allocatable(), info.requested());
     let pairs = [
         (
             used.milli_cpu.saturating_add(pod_request.milli_cpu),
@@ -376,37 +353,6 @@ pub fn balanced_allocation_score(
         0.0
     };
     Some(((1.0 - std) * MAX_NODE_SCORE as f64) as i64)
-}
-
-/// Requested vs allocatable on one node, for the UI.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Usage {
-    /// Σ cpu requests of the node's pods, milli-cores.
-    pub cpu_requested_milli: i64,
-    /// Allocatable cpu, milli-cores.
-    pub cpu_allocatable_milli: i64,
-    /// Σ memory requests, bytes.
-    pub memory_requested: i64,
-    /// Allocatable memory, bytes.
-    pub memory_allocatable: i64,
-    /// Pods counted on the node.
-    pub pods: i64,
-    /// Allocatable pods.
-    pub pods_allocatable: i64,
-}
-
-/// The node's usage given the pods on it.
-pub fn usage(node: &Node, pods: &[&Pod]) -> Usage {
-    let alloc = allocatable(node);
-    let used = requested(pods);
-    Usage {
-        cpu_requested_milli: used.milli_cpu,
-        cpu_allocatable_milli: alloc.milli_cpu,
-        memory_requested: used.memory,
-        memory_allocatable: alloc.memory,
-        pods: pods.len() as i64,
-        pods_allocatable: alloc.allowed_pod_number,
-    }
 }
 
 #[cfg(test)]
@@ -564,7 +510,7 @@ mod tests {
         ];
         for (name, p, existing, want, code) in cases {
             let refs: Vec<&Pod> = existing.iter().collect();
-            let got = filter(&pod_requests(&p), &n, &refs);
+            let got = filter(&pod_requests(&p), &NodeInfo::new(&n, refs));
             match got {
                 Ok(()) => assert!(want.is_empty(), "{name}: fits but want {want:?}"),
                 Err(s) => {
@@ -581,12 +527,12 @@ mod tests {
         // there's no space for additional pod".
         let n = node_alloc("n", &[("cpu", "10m"), ("memory", "20"), ("pods", "1")]);
         let existing = pod_req("e", &[&[("cpu", "10m"), ("memory", "20")]]);
-        let s = filter(&pod_requests(&pod_req("p", &[])), &n, &[&existing]).unwrap_err();
+        let info = NodeInfo::new(&n, vec![&existing]);
+        let s = filter(&pod_requests(&pod_req("p", &[])), &info).unwrap_err();
         assert_eq!(s.reasons, vec!["Too many pods"]);
         let s = filter(
             &pod_requests(&pod_req("p", &[&[("cpu", "1m"), ("memory", "1")]])),
-            &n,
-            &[&existing],
+            &info,
         )
         .unwrap_err();
         assert_eq!(
@@ -613,42 +559,60 @@ mod tests {
             ],
         );
         assert_eq!(
-            least_allocated_score(&pod_non_zero_requests(&p), &n, &[]),
+            least_allocated_score(&pod_non_zero_requests(&p), &NodeInfo::new(&n, vec![])),
             37
         );
         assert_eq!(
-            balanced_allocation_score(&pod_requests(&p), &n, &[]),
+            balanced_allocation_score(&pod_requests(&p), &NodeInfo::new(&n, vec![])),
             Some(87)
         );
         // An empty node and a best-effort pod: defaults 100m/200Mi apply for LeastAllocated; balanced skips.
         let big = node_alloc("big", &[("cpu", "4"), ("memory", "8Gi"), ("pods", "110")]);
         let be = pod_req("be", &[&[]]);
         assert_eq!(
-            least_allocated_score(&pod_non_zero_requests(&be), &big, &[]),
+            least_allocated_score(&pod_non_zero_requests(&be), &NodeInfo::new(&big, vec![])),
             (97 + 97) / 2
         );
         assert_eq!(
-            balanced_allocation_score(&pod_requests(&be), &big, &[]),
+            balanced_allocation_score(&pod_requests(&be), &NodeInfo::new(&big, vec![])),
             None
         );
     }
 
     #[test]
-    fn usage_counts_requests() {
+    fn node_info_keeps_what_its_pods_request() {
+        // Upstream TestNewNodeInfo / TestNodeInfoAddPod: Requested and NonZeroRequested follow AddPod.
         let n = node_alloc("n", &[("cpu", "2"), ("memory", "4Gi"), ("pods", "110")]);
         let a = pod_req("a", &[&[("cpu", "500m"), ("memory", "1Gi")]]);
         let b = pod_req("b", &[&[]]);
-        let u = usage(&n, &[&a, &b]);
+        let mut info = NodeInfo::new(&n, vec![&a]);
+        info.add_pod(&b);
+        assert_eq!(info.pods().len(), 2);
         assert_eq!(
-            u,
-            Usage {
-                cpu_requested_milli: 500,
-                cpu_allocatable_milli: 2000,
-                memory_requested: 1 << 30,
-                memory_allocatable: 4 << 30,
-                pods: 2,
-                pods_allocatable: 110
-            }
+            (info.requested().milli_cpu, info.requested().memory),
+            (500, 1 << 30)
         );
+        assert_eq!(
+            (
+                info.non_zero_requested().milli_cpu,
+                info.non_zero_requested().memory
+            ),
+            (
+                500 + DEFAULT_MILLI_CPU_REQUEST,
+                (1 << 30) + DEFAULT_MEMORY_REQUEST
+            )
+        );
+        assert_eq!(
+            (
+                info.allocatable().milli_cpu,
+                info.allocatable().allowed_pod_number
+            ),
+            (2000, 110)
+        );
+        // What Filter and Score read is what the pods added since request.
+        let c = pod_req("c", &[&[("cpu", "1500m")]]);
+        info.add_pod(&c);
+        let s = filter(&pod_requests(&pod_req("p", &[&[("cpu", "1m")]])), &info).unwrap_err();
+        assert_eq!(s.reasons, vec!["Insufficient cpu"]);
     }
 }

@@ -15,7 +15,7 @@ use super::{Code, NodeInfo, Snapshot, Status};
 use dsplay_api::node_affinity::required_node_affinity_matches;
 use dsplay_api::selector::{from_label_selector, Requirement, Selector};
 use dsplay_api::taints::find_untolerated;
-use dsplay_api::types::{Node, ObjectMeta, Pod};
+use dsplay_api::types::{Node, ObjectMeta, Pod, PodSpec};
 use k8s_openapi::api::core::v1::TopologySpreadConstraint;
 use std::collections::BTreeMap;
 
@@ -223,8 +223,9 @@ pub fn has_filter_constraints(pod: &Pod) -> bool {
 /// Whether `node` counts as a domain for the constraint (node affinity honoured, taints ignored by
 /// default). Upstream: `topologySpreadConstraint.matchNodeInclusionPolicies`.
 fn match_node_inclusion_policies(c: &Constraint, pod: &Pod, node: &Node) -> bool {
-    let spec = pod.spec.clone().unwrap_or_default();
-    if c.honor_node_affinity && !required_node_affinity_matches(&spec, node) {
+    static NO_SPEC: std::sync::LazyLock<PodSpec> = std::sync::LazyLock::new(PodSpec::default);
+    let spec = pod.spec.as_ref().unwrap_or(&NO_SPEC);
+    if c.honor_node_affinity && !required_node_affinity_matches(spec, node) {
         return false;
     }
     if c.honor_node_taints {
@@ -336,7 +337,7 @@ pub fn pre_filter(pod: &Pod, snapshot: &Snapshot) -> Option<PreFilterState> {
             }
             let pair = (c.topology_key.clone(), labels[&c.topology_key].clone());
             *counts.entry(pair).or_default() +=
-                count_pods_match_selector(&info.pods, &c.selector, ns);
+                count_pods_match_selector(info.pods(), &c.selector, ns);
         }
     }
     Some(PreFilterState {
@@ -424,6 +425,10 @@ pub fn pre_score(pod: &Pod, snapshot: &Snapshot, feasible: &[usize]) -> Option<P
         topology_normalizing_weight: Vec::new(),
         constraints,
     };
+    // Score reads a domain's count only on nodes that carry the key. Nodes without it fall into
+    // the "" domain (as upstream's map lookup gives), whose count is needed only when a feasible
+    // node carries the key with an empty value: counting it otherwise walks every pod for nothing.
+    let mut empty_value_scored = vec![false; state.constraints.len()];
     for &i in feasible {
         let labels = node_labels(nodes[i].node);
         if require_all_topologies
@@ -434,9 +439,10 @@ pub fn pre_score(pod: &Pod, snapshot: &Snapshot, feasible: &[usize]) -> Option<P
         }
         for (k, c) in state.constraints.iter().enumerate() {
             if c.topology_key != LABEL_HOSTNAME {
-                let value = labels.get(&c.topology_key).cloned().unwrap_or_default();
+                let value = labels.get(&c.topology_key);
+                empty_value_scored[k] |= value.is_some_and(String::is_empty);
                 state.topology_value_to_pod_counts[k]
-                    .entry(value)
+                    .entry(value.cloned().unwrap_or_default())
                     .or_default();
             }
         }
@@ -463,12 +469,17 @@ pub fn pre_score(pod: &Pod, snapshot: &Snapshot, feasible: &[usize]) -> Option<P
             continue;
         }
         for (k, c) in state.constraints.iter().enumerate() {
-            if !match_node_inclusion_policies(c, pod, info.node) {
+            // Only the domains of feasible nodes are counted here (never the hostname key's: Score
+            // counts a node's own pods); the policy check comes after, with the same outcome.
+            let value = labels.get(&c.topology_key).map_or("", String::as_str);
+            if value.is_empty() && !empty_value_scored[k] {
                 continue;
             }
-            let value = labels.get(&c.topology_key).cloned().unwrap_or_default();
-            if let Some(count) = state.topology_value_to_pod_counts[k].get_mut(&value) {
-                *count += count_pods_match_selector(&info.pods, &c.selector, ns);
+            let Some(count) = state.topology_value_to_pod_counts[k].get_mut(value) else {
+                continue;
+            };
+            if match_node_inclusion_policies(c, pod, info.node) {
+                *count += count_pods_match_selector(info.pods(), &c.selector, ns);
             }
         }
     }
@@ -489,7 +500,7 @@ pub fn score(pod: &Pod, state: &PreScoreState, index: usize, info: &NodeInfo) ->
             continue;
         };
         let count = if c.topology_key == LABEL_HOSTNAME {
-            count_pods_match_selector(&info.pods, &c.selector, ns)
+            count_pods_match_selector(info.pods(), &c.selector, ns)
         } else {
             state.topology_value_to_pod_counts[k]
                 .get(value)

@@ -107,7 +107,7 @@ pub fn pod_eligible_to_preempt_others(
     let priority = pod_priority(pod);
     let node = &snapshot.nodes()[index];
     if node
-        .pods
+        .pods()
         .iter()
         .any(|p| pod_priority(p) < priority && pod_terminating_by_preemption(p))
     {
@@ -137,7 +137,7 @@ pub fn select_victims_on_node<'a>(
 ) -> Result<Vec<&'a Pod>, Status> {
     let node_info = &snapshot.nodes()[index];
     let mut potential: Vec<&'a Pod> = node_info
-        .pods
+        .pods()
         .iter()
         .copied()
         .filter(|p| pod_priority(p) < state.priority)
@@ -150,9 +150,9 @@ pub fn select_victims_on_node<'a>(
         ));
     }
     let fits = |removed: &[&Pod]| {
-        let pods = snapshot.pods_for_filter(index, pod, state.priority, removed);
+        let info = snapshot.node_for_filter(index, pod, state.priority, removed);
         let state = snapshot.state_on_node(index, pod, state, removed);
-        run_filters(pod, &state, node_info.node, &pods)
+        run_filters(pod, &state, &info)
     };
     fits(&potential)?;
     potential.sort_by_key(|p| importance_key(p));

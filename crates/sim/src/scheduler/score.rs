@@ -51,7 +51,7 @@ pub fn prioritize_nodes(
     feasible: &[usize],
 ) -> Vec<NodeScore> {
     let nodes = snapshot.nodes();
-    let pods_of = |i: usize| snapshot.pods_for_filter(i, pod, state.priority, &[]);
+    let node_of = |i: usize| snapshot.node_for_filter(i, pod, state.priority, &[]);
 
     let mut taint: Vec<i64> = feasible
         .iter()
@@ -84,9 +84,9 @@ pub fn prioritize_nodes(
     let non_zero = pod_non_zero_requests(pod);
     let mut out = Vec::with_capacity(feasible.len());
     for (k, &i) in feasible.iter().enumerate() {
-        let pods = pods_of(i);
-        let fit = least_allocated_score(&non_zero, nodes[i].node, &pods);
-        let balanced = balanced_allocation_score(&state.request, nodes[i].node, &pods).unwrap_or(0);
+        let info = node_of(i);
+        let fit = least_allocated_score(&non_zero, &info);
+        let balanced = balanced_allocation_score(&state.request, &info).unwrap_or(0);
         let parts = vec![
             (taint_toleration::NAME, taint[k] * taint_toleration::WEIGHT),
             (node_affinity::NAME, affinity[k] * node_affinity::WEIGHT),
