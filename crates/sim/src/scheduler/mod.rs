@@ -53,6 +53,7 @@ pub struct NodeInfo<'a> {
     allocatable: Resources,
     requested: Resources,
     non_zero_requested: Resources,
+    lowest_priority: i32,
 }
 
 impl<'a> NodeInfo<'a> {
@@ -65,6 +66,7 @@ impl<'a> NodeInfo<'a> {
             allocatable: node_resources_fit::allocatable(node),
             requested: Resources::default(),
             non_zero_requested: Resources::default(),
+            lowest_priority: i32::MAX,
         };
         for pod in pods {
             info.add_pod(pod);
@@ -87,7 +89,14 @@ impl<'a> NodeInfo<'a> {
         self.requested.add(&node_resources_fit::pod_requests(pod));
         self.non_zero_requested
             .add(&node_resources_fit::pod_non_zero_requests(pod));
+        self.lowest_priority = self.lowest_priority.min(pod_priority(pod));
         self.pods.push(pod);
+    }
+
+    /// Whether a pod counted on the node has a priority below `priority` (one preemption could
+    /// evict): the pending pods of a full cluster ask every node, for each attempt.
+    pub fn has_pod_below(&self, priority: i32) -> bool {
+        self.lowest_priority < priority
     }
 
     /// The node's `status.allocatable`.

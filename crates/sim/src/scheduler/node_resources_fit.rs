@@ -614,5 +614,12 @@ mod tests {
         info.add_pod(&c);
         let s = filter(&pod_requests(&pod_req("p", &[&[("cpu", "1m")]])), &info).unwrap_err();
         assert_eq!(s.reasons, vec!["Insufficient cpu"]);
+        // What preemption asks before it looks for victims.
+        assert!(!info.has_pod_below(0) && info.has_pod_below(1));
+        let mut low = pod_req("low", &[]);
+        low.spec.as_mut().unwrap().priority = Some(-5);
+        info.add_pod(&low);
+        assert!(info.has_pod_below(0) && !info.has_pod_below(-5));
+        assert!(!NodeInfo::new(&n, vec![]).has_pod_below(i32::MAX));
     }
 }

@@ -136,12 +136,16 @@ pub fn select_victims_on_node<'a>(
     index: usize,
 ) -> Result<Vec<&'a Pod>, Status> {
     let node_info = &snapshot.nodes()[index];
-    let mut potential: Vec<&'a Pod> = node_info
-        .pods()
-        .iter()
-        .copied()
-        .filter(|p| pod_priority(p) < state.priority)
-        .collect();
+    let mut potential: Vec<&'a Pod> = Vec::new();
+    if node_info.has_pod_below(state.priority) {
+        potential.extend(
+            node_info
+                .pods()
+                .iter()
+                .copied()
+                .filter(|p| pod_priority(p) < state.priority),
+        );
+    }
     if potential.is_empty() {
         return Err(Status::new(
             Code::UnschedulableAndUnresolvable,
