@@ -100,7 +100,7 @@ test('at 1440×900 the terminal shows kubectl get pods -o wide one row a line', 
 test('from 50 nodes the cluster is a map: a cell per node by state, grouped by a label, a click opens the card', async () => {
   const page = await openPlayground(browser, server.url, { viewport: { width: 1440, height: 900 } });
   await pause(page);
-  await runInTerminal(page, 'sim node add --count 60 --prefix n- --labels zone=a');
+  await runToEnd(page, 'sim node add --count 60 --prefix n- --labels zone=a');
   await runToEnd(page, 'sim settle');
   const cells = page.locator('[data-node-cell]');
   assert.equal(await cells.count(), 63);

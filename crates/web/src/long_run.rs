@@ -29,9 +29,6 @@ pub const MAX_NODES_PER_SLICE: usize = 100;
 /// is, which refuses it.
 pub const MAX_SLICED: std::time::Duration = dsplay_sim::cluster::MAX_ADVANCE;
 
-/// From this many nodes a `sim node add` runs in slices.
-pub const SLICED_NODE_ADD: usize = 100;
-
 /// Where a long command stops.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Goal {
@@ -56,7 +53,9 @@ pub enum Goal {
 }
 
 /// The goal of `command` if it is a `sim advance D` / `sim settle [--max D]` / `sim node add`
-/// of at least [`SLICED_NODE_ADD`] nodes that may be sliced; `None` for anything else, including
+/// whose controllers react more than once ([`NodeAdd::batches`]: a slice can end between two
+/// reactions, each of which may place thousands of pending pods) that may be sliced; `None` for
+/// anything else, including
 /// invalid flags or over-the-limit durations (those go through the interpreter, which reports
 /// them).
 pub fn goal_of(command: &ScriptCommand, now_ms: i64) -> Option<Goal> {
@@ -78,7 +77,7 @@ pub fn goal_of(command: &ScriptCommand, now_ms: i64) -> Option<Goal> {
         }
         ["sim", "node", "add", ..] => NodeAdd::parse(&command.args[3..])
             .ok()
-            .filter(|add| add.count() >= SLICED_NODE_ADD)
+            .filter(|add| add.batches() > 1)
             .map(|add| Goal::AddNodes { add, error: None }),
         _ => None,
     }
@@ -194,6 +193,22 @@ mod tests {
             "sim advance 1s 2s",
             "sim settle --max",
             "kubectl get nodes",
+        ] {
+            assert_eq!(goal(other), None, "{other}");
+        }
+    }
+
+    #[test]
+    fn node_adds_of_more_than_one_batch_are_sliced() {
+        let goal = |line: &str| goal_of(&command(line), 1_000);
+        assert!(matches!(
+            goal("sim node add --count 9 --prefix n-"),
+            Some(Goal::AddNodes { ref add, error: None }) if add.count() == 9
+        ));
+        for other in [
+            "sim node add --count 8 --prefix n-",
+            "sim node add kind-worker3",
+            "sim node add --count nope",
         ] {
             assert_eq!(goal(other), None, "{other}");
         }

@@ -102,6 +102,12 @@ impl NodeAdd {
         self.added
     }
 
+    /// How many times the controllers react while the nodes join ([`NODES_PER_RECONCILE`] nodes
+    /// at a time): each reaction can place thousands of pending pods.
+    pub fn batches(&self) -> usize {
+        self.names.len().div_ceil(NODES_PER_RECONCILE)
+    }
+
     /// Every node is added.
     pub fn is_done(&self) -> bool {
         self.added == self.names.len()
