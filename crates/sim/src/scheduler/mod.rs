@@ -42,9 +42,10 @@ pub use node_resources_fit::{pod_requests, Resources};
 pub const NO_NODES_AVAILABLE: &str = "no nodes available to schedule pods";
 
 /// One node, the pods the scheduler counts on it and what they request (upstream
-/// `framework.NodeInfo`: `Pods`, `Requested`, `NonZeroRequested`, `Allocatable`). The totals are
-/// kept as pods are added, as upstream's `AddPod` does, so NodeResourcesFit reads them instead of
-/// summing every pod's requests for every pod it places.
+/// `framework.NodeInfo`: `Pods`, `Requested`, `NonZeroRequested`, `Allocatable`), and the lowest
+/// priority among those pods (ours, for preemption). The totals are kept as pods are added, as
+/// upstream's `AddPod` does, so NodeResourcesFit reads them instead of summing every pod's requests
+/// for every pod it places.
 #[derive(Clone, Debug)]
 pub struct NodeInfo<'a> {
     /// The node.
@@ -62,15 +63,16 @@ impl<'a> NodeInfo<'a> {
     pub fn new(node: &'a Node, pods: Vec<&'a Pod>) -> Self {
         let mut info = NodeInfo {
             node,
-            pods: Vec::with_capacity(pods.len()),
+            pods: Vec::new(),
             allocatable: node_resources_fit::allocatable(node),
             requested: Resources::default(),
             non_zero_requested: Resources::default(),
             lowest_priority: i32::MAX,
         };
-        for pod in pods {
-            info.add_pod(pod);
+        for pod in &pods {
+            info.count(pod);
         }
+        info.pods = pods;
         info
     }
 
@@ -86,15 +88,21 @@ impl<'a> NodeInfo<'a> {
 
     /// Counts one more pod on the node. Upstream: `NodeInfo.AddPod`.
     pub fn add_pod(&mut self, pod: &'a Pod) {
+        self.count(pod);
+        self.pods.push(pod);
+    }
+
+    /// Adds what `pod` requests to the totals.
+    fn count(&mut self, pod: &Pod) {
         self.requested.add(&node_resources_fit::pod_requests(pod));
         self.non_zero_requested
             .add(&node_resources_fit::pod_non_zero_requests(pod));
         self.lowest_priority = self.lowest_priority.min(pod_priority(pod));
-        self.pods.push(pod);
     }
 
-    /// Whether a pod counted on the node has a priority below `priority` (one preemption could
-    /// evict): the pending pods of a full cluster ask every node, for each attempt.
+    /// Whether a pod counted on the node has a priority below `priority`. A node without one
+    /// offers preemption no victims, which the pending pods of a full cluster ask of every node
+    /// at every attempt.
     pub fn has_pod_below(&self, priority: i32) -> bool {
         self.lowest_priority < priority
     }
