@@ -336,6 +336,26 @@ fn web_replica_set() -> ReplicaSet {
     }
 }
 
+/// PodTopologySpread's weighted score of `p` on each of `nodes` (all feasible), with the
+/// ReplicaSets listed.
+fn spread_scores(
+    p: &Pod,
+    nodes: &[Node],
+    existing: &[Pod],
+    replica_sets: Vec<&ReplicaSet>,
+) -> Vec<i64> {
+    let snap = Snapshot::new(infos(nodes, existing)).with_objects(ClusterObjects {
+        replica_sets,
+        ..Default::default()
+    });
+    let state = snap.pre_filter(p).unwrap();
+    let feasible: Vec<usize> = (0..nodes.len()).collect();
+    part(
+        &score::prioritize_nodes(p, &state, &snap, &feasible),
+        pod_topology_spread::NAME,
+    )
+}
+
 /// System default spreading (upstream scoring_test.go TestPodTopologySpreadScore "system defaulted"
 /// cases): a ReplicaSet's pod prefers the node with fewer of its siblings; nodes without a zone label
 /// still spread by hostname. Without an owner nothing is scored.
@@ -345,17 +365,9 @@ fn default_constraints_spread_replica_set_pods() {
     let rs = web_replica_set();
     let existing = [bound_to(owned("web-a"), "node-a")];
     let p = owned("web-b");
-    let snap = Snapshot::new(infos(&nodes, &existing)).with_objects(ClusterObjects {
-        replica_sets: vec![&rs],
-        ..Default::default()
-    });
-    let state = snap.pre_filter(&p).unwrap();
-    let scores = score::prioritize_nodes(&p, &state, &snap, &[0, 1]);
     // node-a: round(1·ln 4 + 2) = 3, node-b: 2 → 100·(3+2−3)/3 = 66 and 100, ×2.
-    assert_eq!(part(&scores, pod_topology_spread::NAME), [132, 200]);
-    let bare = Snapshot::new(infos(&nodes, &existing));
-    let scores = score::prioritize_nodes(&p, &state, &bare, &[0, 1]);
-    assert_eq!(part(&scores, pod_topology_spread::NAME), [0, 0]);
+    assert_eq!(spread_scores(&p, &nodes, &existing, vec![&rs]), [132, 200]);
+    assert_eq!(spread_scores(&p, &nodes, &existing, vec![]), [0, 0]);
 }
 
 /// A node whose zone label is empty shares the "" domain with the nodes that have no zone label,
@@ -368,16 +380,12 @@ fn an_empty_zone_label_shares_the_domain_of_nodes_without_one() {
         .iter()
         .map(|name| bound_to(owned(name), "node-b"))
         .collect();
-    let p = owned("web-4");
-    let snap = Snapshot::new(infos(&nodes, &existing)).with_objects(ClusterObjects {
-        replica_sets: vec![&rs],
-        ..Default::default()
-    });
-    let state = snap.pre_filter(&p).unwrap();
-    let scores = score::prioritize_nodes(&p, &state, &snap, &[0, 1]);
     // node-a: hostname 0·ln 4 + 2, zone "" 3·ln 3 + 4 → 9; node-b: hostname 3·ln 4 + 2 → 6 (no
     // zone label, no zone term) → 100·(9+6−9)/9 = 66 and 100, ×2.
-    assert_eq!(part(&scores, pod_topology_spread::NAME), [132, 200]);
+    assert_eq!(
+        spread_scores(&owned("web-4"), &nodes, &existing, vec![&rs]),
+        [132, 200]
+    );
 }
 
 /// Upstream: scoring_test.go (interpodaffinity) TestPreferredAffinity "Affinity: pod that matches
