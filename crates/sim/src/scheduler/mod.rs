@@ -44,8 +44,8 @@ pub const NO_NODES_AVAILABLE: &str = "no nodes available to schedule pods";
 /// One node, the pods the scheduler counts on it and what they request (upstream
 /// `framework.NodeInfo`: `Pods`, `Requested`, `NonZeroRequested`, `Allocatable`), and the lowest
 /// priority among those pods (ours, for preemption). The totals are kept as pods are added, as
-/// upstream's `AddPod` does, so NodeResourcesFit reads them instead of summing every pod's requests
-/// for every pod it places.
+/// upstream's `AddPod` does (the scoring one from its first read on), so NodeResourcesFit reads
+/// them instead of summing every pod's requests for every pod it places.
 #[derive(Clone, Debug)]
 pub struct NodeInfo<'a> {
     /// The node.
@@ -53,7 +53,8 @@ pub struct NodeInfo<'a> {
     pods: Vec<&'a Pod>,
     allocatable: Resources,
     requested: Resources,
-    non_zero_requested: Resources,
+    /// Summed when Score first asks: a node filtered out, or the only feasible one, is not scored.
+    non_zero_requested: std::cell::OnceCell<Resources>,
     lowest_priority: i32,
 }
 
@@ -66,7 +67,7 @@ impl<'a> NodeInfo<'a> {
             pods: Vec::new(),
             allocatable: node_resources_fit::allocatable(node),
             requested: Resources::default(),
-            non_zero_requested: Resources::default(),
+            non_zero_requested: std::cell::OnceCell::new(),
             lowest_priority: i32::MAX,
         };
         for pod in &pods {
@@ -95,8 +96,9 @@ impl<'a> NodeInfo<'a> {
     /// Adds what `pod` requests to the totals.
     fn count(&mut self, pod: &Pod) {
         self.requested.add(&node_resources_fit::pod_requests(pod));
-        self.non_zero_requested
-            .add(&node_resources_fit::pod_non_zero_requests(pod));
+        if let Some(non_zero) = self.non_zero_requested.get_mut() {
+            non_zero.add(&node_resources_fit::pod_non_zero_requests(pod));
+        }
         self.lowest_priority = self.lowest_priority.min(pod_priority(pod));
     }
 
@@ -120,7 +122,13 @@ impl<'a> NodeInfo<'a> {
     /// Σ requests of the pods counted on the node, with the scoring defaults for containers that
     /// request no cpu or memory ([`node_resources_fit::pod_non_zero_requests`]).
     pub fn non_zero_requested(&self) -> &Resources {
-        &self.non_zero_requested
+        self.non_zero_requested.get_or_init(|| {
+            let mut total = Resources::default();
+            for pod in &self.pods {
+                total.add(&node_resources_fit::pod_non_zero_requests(pod));
+            }
+            total
+        })
     }
 }
 
